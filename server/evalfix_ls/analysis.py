@@ -1,0 +1,212 @@
+"""The one analysis pipeline: text → positioned JSON tree → which contract → findings.
+
+Both front ends (``evalfix-ls --check`` and the language server) call ``analyze``; neither adds or
+removes findings of its own beyond configuration (severity overrides), so they always agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import contracts
+from .contracts import EVALS, UNKNOWN, WORKFLOW
+from .findings import Finding, Severity
+from .jsontree import ParseResult, parse, path_at, pointer_of
+from .textio import FileText
+from .workspace import FileSystemView
+
+
+@dataclass(frozen=True, slots=True)
+class FileCodes:
+    """The codes each contract uses for problems with the file itself rather than its content."""
+
+    invalid_json: str
+    more_syntax: str
+    unreadable: str
+    too_large: str
+    encoding: str
+    duplicate_key: str
+
+
+FILE_CODES = {
+    EVALS: FileCodes(
+        "json-invalid",
+        "json-syntax",
+        "file-unreadable",
+        "file-too-large",
+        "encoding-replaced",
+        "duplicate-key",
+    ),
+    WORKFLOW: FileCodes(
+        "invalid_json",
+        "json_syntax",
+        "fixture_unreadable",
+        "file_too_large",
+        "encoding_replaced",
+        "duplicate_json_key",
+    ),
+}
+FILE_CODES[UNKNOWN] = FILE_CODES[EVALS]
+
+
+@dataclass(slots=True)
+class AnalysisContext:
+    """Everything a contract's rules may read. ``path`` is absolute (None for an unsaved buffer);
+    ``rel_path`` is POSIX, relative to ``repo_root``."""
+
+    text: str
+    tree: ParseResult
+    path: Path | None
+    rel_path: str | None
+    repo_root: Path | None
+    fs: FileSystemView
+    workspace: Any = None  # the workspace index for cross-file rules (contract-specific use)
+
+
+@dataclass(slots=True)
+class Analysis:
+    kind: str
+    text: str
+    tree: ParseResult | None
+    findings: list[Finding]
+    extra: dict[str, Any] = field(default_factory=dict)  # contract results other features reuse
+
+
+def analyze(
+    text: str,
+    *,
+    path: Path | None = None,
+    repo_root: Path | None = None,
+    fs: FileSystemView | None = None,
+    workspace: Any = None,
+    explicit: bool = True,
+    kind: str | None = None,
+    file_text: FileText | None = None,
+) -> Analysis:
+    """Analyse one document. ``kind`` forces a contract (configuration mappings); otherwise the
+    contract is detected from the path and content. ``file_text`` carries how the text was read
+    (decoding replacements, read errors, size) when it came from disk."""
+    fs = fs or FileSystemView()
+    rel_path = None
+    if path is not None and repo_root is not None:
+        from .workspace import relative_posix
+
+        rel_path = relative_posix(path, repo_root)
+
+    if file_text is not None and (file_text.error is not None or file_text.too_large):
+        detected = kind or contracts.detect_kind(rel_path, None, explicit=explicit)
+        if detected == UNKNOWN and path is not None and path.suffix == ".json":
+            detected = UNKNOWN
+        codes = FILE_CODES[detected]
+        if file_text.too_large:
+            finding = Finding(
+                codes.too_large,
+                Severity.WARNING,
+                "file is larger than 50 MB and was not analysed",
+                "",
+                0,
+                0,
+            )
+        else:
+            finding = Finding(
+                codes.unreadable,
+                Severity.ERROR,
+                f"Unable to read {path.name if path else 'file'}: {file_text.error}",
+                "",
+                0,
+                0,
+            )
+        return Analysis(detected, text, None, [finding] if detected != UNKNOWN else [])
+
+    tree = parse(text)
+    detected = kind or contracts.detect_kind(rel_path, tree.root, explicit=explicit)
+    if detected == UNKNOWN:
+        return Analysis(UNKNOWN, text, tree, [])
+    codes = FILE_CODES[detected]
+    findings: list[Finding] = []
+    if file_text is not None and file_text.replaced_at is not None:
+        at = file_text.replaced_at
+        findings.append(
+            Finding(
+                codes.encoding,
+                Severity.INFORMATION,
+                "invalid UTF-8 was replaced by U+FFFD (as Node's readFile does); re-save the file as UTF-8",
+                "",
+                at,
+                min(at + 1, len(text)),
+            )
+        )
+    findings.extend(_duplicate_key_findings(tree, codes))
+    extra: dict[str, Any] = {}
+    if tree.errors:
+        findings.extend(syntax_findings(tree, codes))
+    else:
+        ctx = AnalysisContext(text, tree, path, rel_path, repo_root, fs, workspace)
+        if detected == EVALS:
+            from .contracts import evals
+
+            findings.extend(evals.check(ctx))
+        else:
+            from .contracts import workflow
+
+            findings.extend(workflow.check(ctx, extra))
+    findings.sort(key=lambda f: f.sort_key)
+    return Analysis(detected, text, tree, findings, extra)
+
+
+def syntax_findings(tree: ParseResult, codes: FileCodes) -> list[Finding]:
+    """The first syntax error is the one ``JSON.parse`` reports: an error. Later ones are shown
+    too (recovery keeps parsing) but as warnings under another code, so that a file that does not
+    parse still counts as exactly one error, as the reference reports it."""
+    findings = []
+    for index, issue in enumerate(tree.errors):
+        if index == 0:
+            findings.append(
+                Finding(
+                    codes.invalid_json,
+                    Severity.ERROR,
+                    f"Invalid JSON: {issue.message}",
+                    "",
+                    issue.start,
+                    issue.end,
+                )
+            )
+        else:
+            findings.append(
+                Finding(
+                    codes.more_syntax,
+                    Severity.WARNING,
+                    f"another JSON syntax error: {issue.message}",
+                    "",
+                    issue.start,
+                    issue.end,
+                )
+            )
+    return findings
+
+
+def _duplicate_key_findings(tree: ParseResult, codes: FileCodes) -> list[Finding]:
+    findings = []
+    for dup in tree.duplicates:
+        count = len(dup.occurrences)
+        for index, (start, end) in enumerate(dup.occurrences):
+            steps, _, _ = path_at(tree.root, start)
+            last = index == count - 1
+            message = (
+                f"duplicate member name '{dup.key}': JSON.parse keeps only the last of its "
+                f"{count} values" + ("" if last else "; this value is discarded")
+            )
+            findings.append(
+                Finding(
+                    codes.duplicate_key,
+                    Severity.WARNING,
+                    message,
+                    pointer_of(steps),
+                    start,
+                    end,
+                    data={"key": dup.key, "last": last},
+                )
+            )
+    return findings

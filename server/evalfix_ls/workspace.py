@@ -1,0 +1,100 @@
+"""What the analysis may know about the world outside the document: the file system.
+
+Rules never touch the disk directly; they ask a ``WorkspaceView``. The batch mode uses a cached
+view of the real file system; the language server keeps one per workspace and invalidates it when
+files change, so existence checks and cross-file rules stay cheap on every keystroke.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+class FileSystemView:
+    """Cached existence facts about real files. Cheap to query repeatedly."""
+
+    def __init__(self) -> None:
+        self._stat_cache: dict[str, int] = {}  # path → 0 missing, 1 file, 2 dir, 3 other
+
+    def _kind(self, path: str) -> int:
+        cached = self._stat_cache.get(path)
+        if cached is not None:
+            return cached
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            kind = 0
+        else:
+            import stat
+
+            kind = 1 if stat.S_ISREG(st.st_mode) else 2 if stat.S_ISDIR(st.st_mode) else 3
+        self._stat_cache[path] = kind
+        return kind
+
+    def exists(self, path: str | Path) -> bool:
+        return self._kind(os.fspath(path)) != 0
+
+    def is_file(self, path: str | Path) -> bool:
+        return self._kind(os.fspath(path)) == 1
+
+    def is_dir(self, path: str | Path) -> bool:
+        return self._kind(os.fspath(path)) == 2
+
+    def invalidate(self, path: str | Path | None = None) -> None:
+        """Forget cached facts (all of them, or those at and below ``path``)."""
+        if path is None:
+            self._stat_cache.clear()
+            return
+        prefix = os.fspath(path)
+        for key in [k for k in self._stat_cache if k == prefix or k.startswith(prefix + os.sep)]:
+            del self._stat_cache[key]
+        # A created or deleted entry changes its parents' existence too.
+        parent = os.path.dirname(prefix)
+        while parent and parent in self._stat_cache:
+            del self._stat_cache[parent]
+            new_parent = os.path.dirname(parent)
+            if new_parent == parent:
+                break
+            parent = new_parent
+
+
+def find_repo_root(path: Path, workspace_folders: list[Path] | None = None) -> Path:
+    """The repository root for a file (workflow-fixtures.md §2.1).
+
+    The workspace folder when the file lies under ``<folder>/skills/``; otherwise the nearest
+    ancestor ``R`` with the file under ``R/skills/`` and ``R/.git`` present; otherwise the nearest
+    ancestor with the file under ``R/skills/``; otherwise the nearest ancestor holding ``.git``;
+    otherwise the file's directory.
+    """
+    path = path.absolute()
+    for folder in workspace_folders or []:
+        folder = folder.absolute()
+        try:
+            rel = path.relative_to(folder)
+        except ValueError:
+            continue
+        if rel.parts[:1] == ("skills",):
+            return folder
+    skills_roots = [parent for parent in path.parents if path.relative_to(parent).parts[:1] == ("skills",)]
+    for root in skills_roots:
+        if (root / ".git").exists():
+            return root
+    if skills_roots:
+        return skills_roots[0]
+    for parent in path.parents:
+        if (parent / ".git").exists():
+            return parent
+    for folder in workspace_folders or []:
+        folder = folder.absolute()
+        if folder in path.parents:
+            return folder
+    return path.parent
+
+
+def relative_posix(path: Path, root: Path) -> str | None:
+    """``path`` relative to ``root`` as a POSIX string, or None when it lies outside."""
+    try:
+        return path.absolute().relative_to(root.absolute()).as_posix()
+    except ValueError:
+        return None
