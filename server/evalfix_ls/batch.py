@@ -83,7 +83,7 @@ def walk(directory: Path) -> Iterator[Path]:
 
 def _below_skills_evals(dir_parts: tuple[str, ...]) -> bool:
     """True when some ``skills`` segment is followed by an ``evals`` segment."""
-    return any(part == "skills" and "evals" in dir_parts[index + 1:] for index, part in enumerate(dir_parts))
+    return any(part == "skills" and "evals" in dir_parts[index + 1 :] for index, part in enumerate(dir_parts))
 
 
 def collect(paths: Iterable[Path]) -> list[tuple[Path, bool]]:

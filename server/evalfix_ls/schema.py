@@ -1,0 +1,48 @@
+"""The bundled JSON Schemas (``schemas/``): the one source of field docs and enums.
+
+In an installed wheel the schemas live inside the package (``evalfix_ls/schemas``); in a source
+checkout they are read from the top-level ``schemas/`` folder.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+EVALS_SCHEMA = "evals.schema.json"
+WORKFLOW_SCHEMA = "workflow-fixture.schema.json"
+
+
+def schemas_dir() -> Path:
+    packaged = Path(__file__).with_name("schemas")
+    if packaged.is_dir():
+        return packaged
+    source = Path(__file__).resolve().parents[2] / "schemas"
+    if source.is_dir():
+        return source
+    raise FileNotFoundError("evalfix-ls: bundled schemas not found (broken installation?)")
+
+
+@cache
+def load(name: str) -> dict[str, Any]:
+    with (schemas_dir() / name).open(encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def definition(name: str, def_name: str) -> dict[str, Any]:
+    """A named subschema from ``$defs``."""
+    return load(name)["$defs"][def_name]
+
+
+def enum(name: str, def_name: str) -> tuple[str, ...]:
+    """The ``enum`` of a ``$defs`` entry, in schema order."""
+    return tuple(definition(name, def_name)["enum"])
+
+
+def enum_descriptions(name: str, def_name: str) -> dict[str, str]:
+    """Value → description, from ``enumDescriptions`` (falls back to ``markdownEnumDescriptions``)."""
+    sub = definition(name, def_name)
+    texts = sub.get("enumDescriptions") or sub.get("markdownEnumDescriptions") or []
+    return dict(zip(sub["enum"], texts, strict=False))
