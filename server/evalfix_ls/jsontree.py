@@ -16,6 +16,7 @@ strings are decoded by the stdlib's C ``scanstring``.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -149,7 +150,7 @@ _OBJ_KEY_OR_END, _OBJ_KEY, _OBJ_COLON, _OBJ_VALUE, _OBJ_NEXT = range(5)
 _ARR_VALUE_OR_END, _ARR_VALUE, _ARR_NEXT = range(5, 8)
 
 # Token kinds produced by the slow path.
-_T_STRING, _T_NUMBER, _T_LITERAL, _T_PUNCT, _T_BAD, _T_EOF = range(6)
+_T_STRING, _T_NUMBER, _T_LITERAL, _T_PUNCT, _T_BAD, _T_EOF, _T_DECODED_STRING = range(7)
 
 
 def _decode_string(text: str, start: int, end: int) -> str:
@@ -286,7 +287,89 @@ def _shorten(word: str, limit: int = 40) -> str:
 
 
 def parse(text: str) -> ParseResult:
-    """Parse ``text`` into a positioned tree, collecting every syntax error."""
+    """Parse ``text`` into a positioned tree, collecting every syntax error.
+
+    Valid documents (the common case) take the fast path: the stdlib's C parser confirms validity,
+    then one regex pass places every token. Anything it rejects (and deep nesting or huge integers,
+    which it cannot handle) goes through the tolerant state machine, which recovers and reports.
+    """
+    try:
+        json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        return parse_tolerant(text)
+    return _parse_valid(text)
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+# Valid JSON only: separators are skipped, a string followed by ':' is a member name.
+_VALID_TOKEN = re.compile(
+    r'[ \t\n\r,]*(?:("[^"\\]*(?:\\.[^"\\]*)*")[ \t\n\r]*(:)?'
+    r"|(-?[0-9][0-9.eE+\-]*)|(true|false|null)|([{\[])|([}\]]))"
+)
+_VALID_LITERALS = {"true": (BOOLEAN, True), "false": (BOOLEAN, False), "null": (NULL, None)}
+
+
+def _parse_valid(text: str) -> ParseResult:
+    """Positions for text already known to be valid JSON: no error handling on the hot path."""
+    duplicates: list[DuplicateKey] = []
+    dup_index: dict[tuple[int, str], int] = {}
+    root: Node | None = None
+    current: Node | None = None
+    stack: list[Node | None] = []
+    pending: Member | None = None
+    for m in _VALID_TOKEN.finditer(text):
+        group = m.lastindex
+        if group <= 2:
+            start, end = m.span(1)
+            value = text[start + 1 : end - 1]
+            if "\\" in value:
+                value = scanstring(text, start + 1, True)[0]
+            if group == 2:
+                pending = Member(value, start, end)
+                current.members.append(pending)
+                props = current.props
+                if value in props:
+                    _record_duplicate(dup_index, duplicates, current, value, props[value], pending)
+                props[value] = pending
+                continue
+            node = Node(STRING, start, end, value)
+        elif group == 3:
+            start, end = m.span(3)
+            node = Node(NUMBER, start, end, float(m.group(3)))
+        elif group == 4:
+            start, end = m.span(4)
+            kind, value = _VALID_LITERALS[m.group(4)]
+            node = Node(kind, start, end, value)
+        elif group == 5:
+            start = m.start(5)
+            if text[start] == "{":
+                node = Node(OBJECT, start, start + 1)
+                node.members = []
+                node.props = {}
+            else:
+                node = Node(ARRAY, start, start + 1)
+                node.items = []
+        else:
+            current.end = m.end()
+            current = stack.pop()
+            continue
+        if current is None:
+            root = node
+        elif current.items is None:
+            pending.value = node
+        else:
+            current.items.append(node)
+        if group == 5:
+            stack.append(current)
+            current = node
+    return ParseResult(text, root, [], duplicates)
+
+
+def parse_tolerant(text: str) -> ParseResult:
+    """The recovering state machine: every syntax error, and a best-effort tree."""
     errors: list[SyntaxIssue] = []
     duplicates: list[DuplicateKey] = []
     dup_index: dict[tuple[int, str], int] = {}
@@ -299,6 +382,7 @@ def parse(text: str) -> ParseResult:
     stack: list[list] = []
     pos = 0
     pending: Member | None = None  # member awaiting its value (top frame is an object)
+    implied_comma = False  # the previous token was an unterminated string
 
     def close_to(frame_index: int, end: int) -> None:
         # Close every container from the top down to (and including) ``frame_index``.
@@ -339,6 +423,7 @@ def parse(text: str) -> ParseResult:
                     pos = m.end()
                     # fall through to read the value token
         # ---------------------------------------------------------------- next token
+        comma_implied, implied_comma = implied_comma, False
         m = token_match(text, pos)
         if m is not None:
             group = m.lastindex
@@ -356,13 +441,17 @@ def parse(text: str) -> ParseResult:
             tkind, start, end, value = _slow_token(text, pos, errors)
             pos = end
             if tkind == _T_STRING and value is not None:
-                tkind = -_T_STRING  # already decoded (lenient)
+                tkind = _T_DECODED_STRING  # already decoded (lenient)
+                # An unterminated string probably swallowed the comma that followed it: do not
+                # report a second, "missing comma" error for the next value.
+                unterminated = end == start + 1 or text[end - 1] != '"'
+                implied_comma = unterminated
 
         # ------------------------------------------------------------ build value nodes
         node: Node | None = None
         if tkind == _T_STRING:
             node = Node(STRING, start, end, _decode_string(text, start, end))
-        elif tkind == -_T_STRING:
+        elif tkind == _T_DECODED_STRING:
             node = Node(STRING, start, end, value)
             tkind = _T_STRING
         elif tkind == _T_NUMBER:
@@ -511,7 +600,8 @@ def parse(text: str) -> ParseResult:
                 close_to(len(stack) - 1, end)
                 continue
             if tkind == _T_STRING:
-                errors.append(SyntaxIssue("expected ',' or '}' before this property", start, end))
+                if not comma_implied:
+                    errors.append(SyntaxIssue("expected ',' or '}' before this property", start, end))
                 pending = Member(node.value, start, end)
                 container.members.append(pending)
                 if node.value in container.props:
@@ -550,7 +640,8 @@ def parse(text: str) -> ParseResult:
                 close_to(len(stack) - 1, end)
                 continue
             if node is not None:
-                errors.append(SyntaxIssue("expected ',' or ']' before this value", start, end))
+                if not comma_implied:
+                    errors.append(SyntaxIssue("expected ',' or ']' before this value", start, end))
                 container.items.append(node)
                 _enter_or_next(stack, frame, node)
                 continue
