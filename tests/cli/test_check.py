@@ -1,0 +1,203 @@
+"""`evalfix-ls --check`: file selection, output formats, exit codes, unreadable input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from evalfix_ls.cli import main
+
+SUITE_OK = '{"skill_name": "demo", "evals": [{"id": "a", "prompt": "Say hi 😀"}]}\n'
+# A missing comma on line 3 after CJK and emoji: column counts in UTF-16 units.
+SUITE_BROKEN = '{\n  "skill_name": "demo",\n  "evals": [{"id": "a", "prompt": "请 😀" "x": 1}]\n}\n'
+
+
+def write(path: Path, text: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "skills/demo/SKILL.md", "---\nname: demo\n---\n")
+    write(tmp_path / "skills/demo/evals/evals.json", SUITE_OK)
+    write(tmp_path / "skills/bad/SKILL.md", "---\nname: bad\n---\n")
+    write(tmp_path / "skills/bad/evals/evals.json", SUITE_BROKEN)
+    write(tmp_path / "node_modules/pkg/evals/evals.json", SUITE_BROKEN)  # skipped by the walk
+    write(tmp_path / ".hidden/evals/evals.json", SUITE_BROKEN)  # dot-directories are skipped
+    write(tmp_path / "docs/notes.json", "{}")  # not a fixture
+    return tmp_path
+
+
+def run(args: list[str], cwd: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    old = Path.cwd()
+    os.chdir(cwd)
+    try:
+        code = main(args)
+    finally:
+        os.chdir(old)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_text_output_and_exit_code(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["--check"], repo, capsys)
+    assert code == 1
+    lines = out.strip().splitlines()
+    # line 3, column of the `"x"` token in UTF-16 units, 1-based
+    line3 = SUITE_BROKEN.splitlines()[2]
+    col = len(line3[: line3.index('"x"')].encode("utf-16-le")) // 2 + 1
+    assert lines[0].startswith(f"skills/bad/evals/evals.json:3:{col}: error[json-invalid] Invalid JSON")
+    assert lines[-1] == "1 error, 0 warnings in 2 files"
+    assert "node_modules" not in out and ".hidden" not in out
+
+
+def test_json_output_shape(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["--check", "--format", "json"], repo, capsys)
+    assert code == 1
+    data = json.loads(out)
+    assert set(data) >= {"version", "root", "files", "summary"}
+    assert data["root"] == repo.as_posix()
+    assert [f["path"] for f in data["files"]] == [
+        "skills/bad/evals/evals.json",
+        "skills/demo/evals/evals.json",
+    ]
+    bad, good = data["files"]
+    assert bad["kind"] == good["kind"] == "evals"
+    assert good["findings"] == []
+    [finding] = bad["findings"]
+    assert set(finding) == {"code", "severity", "message", "pointer", "case", "range"}
+    assert finding["code"] == "json-invalid" and finding["severity"] == "error"
+    assert finding["case"] is None and finding["pointer"] == ""
+    line3 = SUITE_BROKEN.splitlines()[2]
+    character = len(line3[: line3.index('"x"')].encode("utf-16-le")) // 2
+    assert finding["range"]["start"] == {"line": 2, "character": character}
+    assert data["summary"] == {"files": 2, "errors": 1, "warnings": 0, "information": 0, "hints": 0}
+
+
+def test_explicit_unknown_file_is_listed(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["--check", "--format", "json", "docs/notes.json"], repo, capsys)
+    assert code == 0
+    data = json.loads(out)
+    assert data["files"] == [{"path": "docs/notes.json", "kind": "unknown", "findings": []}]
+
+
+def test_named_file_in_skipped_directory_is_checked(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["--check", ".hidden/evals/evals.json"], repo, capsys)
+    assert code == 1
+    assert out.startswith(".hidden/evals/evals.json:3:")
+
+
+def test_missing_path_is_a_usage_error(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["--check", "nope.json"], repo, capsys)
+    assert code == 2
+    assert "nope.json" in err
+
+
+def test_bad_option_is_a_usage_error(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, _ = run(["--check", "--format", "xml"], repo, capsys)
+    assert code == 2
+
+
+def test_strict_fails_on_warnings(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(repo / "skills/demo/evals/evals.json", '{"skill_name": "demo", "skill_name": "demo", "evals": []}')
+    code, out, _ = run(["--check", "skills/demo"], repo, capsys)
+    assert code == 0 and "warning[duplicate-key]" in out
+    code, _, _ = run(["--check", "--strict", "skills/demo"], repo, capsys)
+    assert code == 1
+
+
+def test_root_option_sets_relative_paths(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        ["--check", "--format", "json", "--root", str(repo / "skills"), "skills/demo"], repo, capsys
+    )
+    assert code == 0
+    assert json.loads(out)["files"][0]["path"] == "demo/evals/evals.json"
+
+
+def test_bom_and_bad_bytes(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = repo / "skills/demo/evals/evals.json"
+    write(target, b"\xef\xbb\xbf" + SUITE_OK.encode())
+    code, out, _ = run(["--check", "skills/demo"], repo, capsys)
+    assert code == 1 and "skills/demo/evals/evals.json:1:1: error[json-invalid]" in out
+    # Latin-1 byte inside a string: Node replaces it with U+FFFD and parses fine.
+    write(target, SUITE_OK.replace("Say hi", "caf\xe9").encode("utf-8").replace(b"\xc3\xa9", b"\xe9"))
+    code, out, _ = run(["--check", "--format", "json", "skills/demo"], repo, capsys)
+    assert code == 0
+    [finding] = json.loads(out)["files"][0]["findings"]
+    assert finding["code"] == "encoding-replaced" and finding["severity"] == "information"
+
+
+def test_binary_and_utf16_files_are_findings_not_crashes(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = repo / "skills/demo/evals/evals.json"
+    write(target, SUITE_OK.encode("utf-16"))
+    code, out, _ = run(["--check", "skills/demo"], repo, capsys)
+    assert code == 1 and "error[json-invalid]" in out
+    write(target, bytes(range(256)) * 4)
+    code, out, _ = run(["--check", "skills/demo"], repo, capsys)
+    assert code == 1 and "error[json-invalid]" in out
+
+
+def test_dangling_symlink_is_a_usage_error(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = repo / "skills/demo/evals/evals.json"
+    target.unlink()
+    target.symlink_to(repo / "missing-target.json")
+    code, _, err = run(["--check", str(target)], repo, capsys)
+    assert code == 2 and "no such file" in err
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can read a file whatever its mode")
+def test_unreadable_mode_is_a_finding(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = repo / "skills/demo/evals/evals.json"
+    target.chmod(0)
+    code, out, _ = run(["--check", "--format", "json", "skills/demo"], repo, capsys)
+    assert code == 1
+    assert json.loads(out)["files"][0]["findings"][0]["code"] == "file-unreadable"
+
+
+def test_unreadable_file_read_error(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(self: Path) -> bytes:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    code, out, _ = run(["--check", "--format", "json", "skills/demo"], repo, capsys)
+    assert code == 1
+    [finding] = json.loads(out)["files"][0]["findings"]
+    assert finding["code"] == "file-unreadable" and "Permission denied" in finding["message"]
+
+
+def test_huge_file_is_not_analysed(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = repo / "skills/demo/evals/evals.json"
+    with target.open("r+b") as handle:
+        handle.truncate(51 * 1024 * 1024)  # sparse: no 51 MB written
+    code, out, _ = run(["--check", "--format", "json", "skills/demo"], repo, capsys)
+    assert code == 0
+    [finding] = json.loads(out)["files"][0]["findings"]
+    assert finding["code"] == "file-too-large" and finding["severity"] == "warning"
+
+
+def test_console_script_runs_as_module(repo: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "evalfix_ls", "--check", "--format", "json"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert json.loads(proc.stdout)["summary"]["errors"] == 1
+    assert proc.stderr == ""
