@@ -7,7 +7,8 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evalfix_ls.jsontree import iter_nodes, parse, parse_tolerant
+from evalfix_ls.jsontolerant import parse_tolerant
+from evalfix_ls.jsontree import iter_nodes, parse
 
 json_values = st.recursive(
     st.none()
