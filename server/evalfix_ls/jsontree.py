@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from json.decoder import scanstring
 
+from .gcpause import gc_paused
+
 OBJECT = "object"
 ARRAY = "array"
 STRING = "string"
@@ -135,16 +137,17 @@ def parse(text: str) -> ParseResult:
     then one regex pass places every token. Anything it rejects (and deep nesting or huge integers,
     which it cannot handle) goes through the tolerant state machine, which recovers and reports.
     """
-    try:
-        json.loads(text, parse_constant=_reject_constant)
-    except (ValueError, RecursionError):
-        from .jsontolerant import parse_tolerant
+    with gc_paused():
+        try:
+            json.loads(text, parse_constant=reject_constant)
+        except (ValueError, RecursionError):
+            from .jsontolerant import parse_tolerant
 
-        return parse_tolerant(text)
-    return _parse_valid(text)
+            return parse_tolerant(text)
+        return parse_valid(text)
 
 
-def _reject_constant(name: str) -> None:
+def reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
 
@@ -156,7 +159,7 @@ _VALID_TOKEN = re.compile(
 _VALID_LITERALS = {"true": (BOOLEAN, True), "false": (BOOLEAN, False), "null": (NULL, None)}
 
 
-def _parse_valid(text: str) -> ParseResult:
+def parse_valid(text: str) -> ParseResult:
     """Positions for text already known to be valid JSON: no error handling on the hot path."""
     duplicates: list[DuplicateKey] = []
     dup_index: dict[tuple[int, str], int] = {}

@@ -1,0 +1,135 @@
+"""Local re-parsing after an edit gives exactly the tree a full parse gives."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evalfix_ls.jsonincremental import reparse
+from evalfix_ls.jsontree import Node, ParseResult, iter_nodes, parse
+
+
+def flat(result: ParseResult) -> list[tuple]:
+    rows: list[tuple] = []
+    for node in iter_nodes(result.root):
+        value = None if node.kind in ("object", "array") else node.value
+        rows.append((node.kind, node.start, node.end, value))
+        if node.members is not None:
+            rows.extend(("member", m.key, m.key_start, m.key_end) for m in node.members)
+            rows.append(("props", tuple(sorted((k, m.key_start) for k, m in node.props.items()))))
+    return rows
+
+
+def dups(result: ParseResult) -> list[tuple]:
+    return sorted((d.key, d.occurrences) for d in result.duplicates)
+
+
+def suite(n: int) -> str:
+    cases = [
+        {"id": f"case-{i}", "prompt": f"请 {i} 😀", "assertions": ["a", {"type": "x", "n": i}], "k": None}
+        for i in range(n)
+    ]
+    return json.dumps({"skill_name": "x", "evals": cases, "tail": [1, 2]}, indent=2, ensure_ascii=False)
+
+
+def edit(text: str, start: int, end: int, inserted: str) -> str:
+    return text[:start] + inserted + text[end:]
+
+
+def test_typing_inside_a_prompt_is_local_and_exact() -> None:
+    text = suite(50)
+    prev = parse(text)
+    at = text.index("请 25") + 1
+    new_text = edit(text, at, at, "x")
+    result = reparse(prev, new_text, at, at)
+    assert result is not None
+    assert flat(result) == flat(parse(new_text))
+    # nodes before the edit are shared with the previous tree, not copied
+    first_case_prev = prev.root.get("evals").items[0]
+    assert result.root.get("evals").items[0] is first_case_prev
+
+
+def test_edit_that_breaks_the_value_falls_back() -> None:
+    text = suite(5)
+    prev = parse(text)
+    at = text.index("请 2")
+    new_text = edit(text, at, at, '"')
+    assert reparse(prev, new_text, at, at) is None
+
+
+def test_previous_errors_fall_back() -> None:
+    prev = parse('{"a": [1,]}')
+    assert reparse(prev, '{"a": [1,2]}', 9, 9) is None
+
+
+def test_duplicate_keys_are_tracked_across_the_edit() -> None:
+    text = '{"a": 1, "b": {"c": 1, "c": 2}, "a": [3], "d": {"e": 0}}'
+    prev = parse(text)
+    at = text.index("[3]") + 1
+    new_text = edit(text, at, at + 1, "4, 5")
+    result = reparse(prev, new_text, at, at + 1)
+    assert result is not None
+    assert dups(result) == dups(parse(new_text))
+    at = text.index('{"c"') + 1
+    new_text = edit(text, at, at, '"z": 1, ')
+    result = reparse(prev, new_text, at, at)
+    assert result is not None and dups(result) == dups(parse(new_text))
+
+
+SNIPPETS = [
+    "x",
+    "",
+    "1",
+    '"',
+    ",",
+    "{}",
+    "[]",
+    "\\",
+    '\\"',
+    "😀",
+    "请",
+    ' "k": 2, ',
+    "null",
+    ":",
+    "]",
+    "}",
+    "\n",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(min_value=1, max_value=12), st.data())
+def test_random_edits_equal_a_full_parse(n: int, data: st.DataObject) -> None:
+    text = suite(n)
+    prev = parse(text)
+    for _ in range(3):
+        start = data.draw(st.integers(min_value=0, max_value=len(text)))
+        end = data.draw(st.integers(min_value=start, max_value=min(len(text), start + 4)))
+        new_text = edit(text, start, end, data.draw(st.sampled_from(SNIPPETS)))
+        result = reparse(prev, new_text, start, end)
+        full = parse(new_text)
+        if result is not None:
+            assert full.ok
+            assert flat(result) == flat(full)
+            assert dups(result) == dups(full)
+        if not full.ok:
+            break
+        text, prev = new_text, result or full
+
+
+def test_reparse_never_shares_shifted_nodes() -> None:
+    text = suite(3)
+    prev = parse(text)
+    at = text.index("请 0") + 1
+    new_text = edit(text, at, at, "abc")
+    result = reparse(prev, new_text, at, at)
+    assert result is not None
+    old_nodes = {id(n) for n in iter_nodes(prev.root)}
+    for node in iter_nodes(result.root):
+        if node.start > at:
+            assert id(node) not in old_nodes, "a node after the edit must be a shifted copy"
+    # and the previous tree is untouched
+    assert flat(prev) == flat(parse(text))
+    assert isinstance(result.root, Node)
