@@ -13,6 +13,7 @@ from typing import Any
 from . import contracts
 from .contracts import EVALS, UNKNOWN, WORKFLOW
 from .findings import Finding, Severity
+from .gcpause import gc_paused
 from .jsontree import ParseResult, parse, path_at, pointer_of
 from .textio import FileText
 from .workspace import FileSystemView
@@ -84,10 +85,28 @@ def analyze(
     explicit: bool = True,
     kind: str | None = None,
     file_text: FileText | None = None,
+    tree: ParseResult | None = None,
 ) -> Analysis:
     """Analyse one document. ``kind`` forces a contract (configuration mappings); otherwise the
     contract is detected from the path and content. ``file_text`` carries how the text was read
-    (decoding replacements, read errors, size) when it came from disk."""
+    (decoding replacements, read errors, size) when it came from disk. ``tree`` is the parse of
+    ``text`` when the caller already has it (the server re-parses edits incrementally with
+    ``jsonincremental.reparse``)."""
+    with gc_paused():
+        return _analyze(text, path, repo_root, fs, workspace, explicit, kind, file_text, tree)
+
+
+def _analyze(
+    text: str,
+    path: Path | None,
+    repo_root: Path | None,
+    fs: FileSystemView | None,
+    workspace: Any,
+    explicit: bool,
+    kind: str | None,
+    file_text: FileText | None,
+    tree: ParseResult | None,
+) -> Analysis:
     fs = fs or FileSystemView()
     rel_path = None
     if path is not None and repo_root is not None:
@@ -120,7 +139,8 @@ def analyze(
             )
         return Analysis(detected, text, None, [finding] if detected != UNKNOWN else [])
 
-    tree = parse(text)
+    if tree is None or tree.text is not text and tree.text != text:
+        tree = parse(text)
     detected = kind or contracts.detect_kind(rel_path, tree.root, explicit=explicit)
     if detected == UNKNOWN:
         return Analysis(UNKNOWN, text, tree, [])
