@@ -1,9 +1,106 @@
-"""The workflow eval fixture contract (specs/workflow-fixtures.md). Placeholder until the rules land."""
+"""The workflow eval fixture contract (specs/workflow-fixtures.md).
+
+``check`` normalizes the file as the reference does (``workflow_normalize``), reports the
+reference's errors per case in its order (``workflow_rules``) followed by duplicate ids within the
+file and across the repository (§7, through the ``WorkflowIndex`` passed as ``ctx.workspace``), then
+evalfix-ls's own warnings and hints (``workflow_hints``). The normalized file is left in
+``extra["workflow"]`` for readiness, hovers and navigation.
+"""
 
 from __future__ import annotations
 
-from ..findings import Finding
+from typing import TYPE_CHECKING, Any
+
+from ..findings import Finding, Related, Severity
+from . import is_workflow_path
+from .workflow_hints import file_hints
+from .workflow_normalize import NormalizedCase, NormalizedFile, normalize_file
+from .workflow_rules import DUPLICATE_CASE_ID, case_errors
+
+if TYPE_CHECKING:
+    from ..analysis import AnalysisContext
+
+FIXTURE_UNREADABLE = "fixture_unreadable"
 
 
-def check(ctx, extra: dict) -> list[Finding]:  # noqa: ANN001 - filled in by the workflow work
-    return []
+def check(ctx: AnalysisContext, extra: dict[str, Any]) -> list[Finding]:
+    normalized = normalize_file(ctx.tree.root, ctx.rel_path)
+    extra["workflow"] = normalized
+    if normalized.unreadable is not None:
+        anchor = normalized.unreadable
+        return [
+            Finding(
+                FIXTURE_UNREADABLE,
+                Severity.ERROR,
+                "the reference cannot normalize this file: " + normalized.unreadable_reason,
+                anchor.pointer,
+                anchor.start,
+                anchor.end,
+            )
+        ]
+    findings: list[Finding] = []
+    duplicates = _DuplicateIds(ctx)
+    for case in normalized.cases:
+        findings.extend(case_errors(case, ctx.repo_root, ctx.fs))
+        duplicate = duplicates.check(case)
+        if duplicate is not None:
+            findings.append(duplicate)
+    findings.extend(file_hints(normalized, ctx.repo_root, ctx.fs))
+    return findings
+
+
+class _DuplicateIds:
+    """``validateNormalizedCases``' id map for one file: first the ids of every fixture file that
+    sorts before this one (when a workspace index is available and the file is a discovered
+    fixture), then the cases of this file in order."""
+
+    def __init__(self, ctx: AnalysisContext) -> None:
+        self.rel_path = ctx.rel_path
+        index = ctx.workspace
+        cross_file = (
+            index is not None
+            and hasattr(index, "earlier_site")
+            and ctx.rel_path is not None
+            and is_workflow_path(ctx.rel_path)
+        )
+        self.index = index if cross_file else None
+        self.seen: dict[str, NormalizedCase] = {}
+
+    def check(self, case: NormalizedCase) -> Finding | None:
+        key = case.key
+        message = f"duplicate case id for {case.skill.text}: {case.id}"
+        anchor = case.id_anchor
+        earlier = self.index.earlier_site(self.rel_path, key) if self.index is not None else None
+        if earlier is not None:
+            return Finding(
+                DUPLICATE_CASE_ID,
+                Severity.ERROR,
+                f"{message} (previous_source_file: {earlier.path}, case {earlier.case})",
+                anchor.pointer,
+                anchor.start,
+                anchor.end,
+                case=case.index,
+                data={"key": key, "previous_source_file": earlier.path, "previous_case": earlier.case},
+                related=(Related(f"first occurrence of {key}", earlier.start, earlier.end, earlier.path),),
+            )
+        first = self.seen.get(key)
+        if first is None:
+            self.seen[key] = case
+            return None
+        where = self.rel_path or "this file"
+        return Finding(
+            DUPLICATE_CASE_ID,
+            Severity.ERROR,
+            f"{message} (previous_source_file: {where}, case {first.index})",
+            anchor.pointer,
+            anchor.start,
+            anchor.end,
+            case=case.index,
+            data={"key": key, "previous_source_file": self.rel_path, "previous_case": first.index},
+            related=(Related(f"first occurrence of {key}", first.id_anchor.start, first.id_anchor.end),),
+        )
+
+
+def normalized_file(extra: dict[str, Any]) -> NormalizedFile | None:
+    """The normalized file a workflow analysis left behind (None for other contracts)."""
+    return extra.get("workflow")

@@ -1,0 +1,580 @@
+"""Normalization of workflow eval fixtures, as the reference normalizer does it (workflow-fixtures.md §4).
+
+The reference (``eval-fixture-normalizer.js``) turns each element of the chosen case array into a
+flat record and forgets where each value came from. This port computes the same record and keeps,
+for every value, the JSON node (and pointer) it came from, so that findings, hovers and navigation
+can point at it. Nothing here reports findings: ``workflow_rules`` validates, ``workflow_hints``
+comments.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..jsontree import ARRAY, NULL, OBJECT, STRING, Node, join_pointer
+from ..jsvalues import js_string, js_trim, js_truthy
+from . import CANONICAL_SCHEMA
+
+INPUT_ALIASES = ("input", "user_intent", "input_shape", "intent")
+OUTCOME_ALIASES = ("expected_outcome", "expected", "expected_posture", "expected_signal")
+COMPOSITE_STARTERS = ("expected_decision", "expected_failure", "expected_output")
+COMPOSITE_MEMBERS = (*COMPOSITE_STARTERS, "expected_next_action")
+# Case members the reference copies over ``extensions`` (§4.8), in its order.
+EXTENSION_COPIES = (
+    "name",
+    "context",
+    "context_snippets",
+    "source_note",
+    "intent",
+    "input_shape",
+    "public_workflow_required",
+    "expected_entrypoint",
+    "graphify_required",
+    "artifact_expected",
+    "dispatch_decision",
+    "fallback_reason",
+)
+# Members whose value goes through ``stringArray`` (§4.3, §4.7).
+TOP_LIST_MEMBERS = ("coverage_tags", "source_refs")
+CASE_LIST_MEMBERS = ("coverage_tags", "source_refs", "forbidden_signals", "negative_signal")
+DEFAULT_AUTHORITY = "source"
+_SKILL_FROM_PATH = re.compile(r"^skills/([^/]+)/")
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """Where a finding is attached: an RFC 6901 pointer and the code-point range shown.
+
+    For a missing member the pointer is the parent and the range its opening ``{`` (one character).
+    """
+
+    pointer: str
+    start: int
+    end: int
+
+
+def anchor_at(node: Node, pointer: str) -> Anchor:
+    return Anchor(pointer, node.start, node.end)
+
+
+def anchor_missing(parent: Node, pointer: str) -> Anchor:
+    """The anchor for a member that is absent from ``parent`` (a case that is not an object has no
+    ``{`` to point at, so its whole range is used)."""
+    if parent.kind == OBJECT:
+        return Anchor(pointer, parent.start, parent.start + 1)
+    return Anchor(pointer, parent.start, parent.end)
+
+
+@dataclass(frozen=True, slots=True)
+class Located:
+    """A string the normalizer kept from a list member, with its node. ``inherited`` marks a
+    top-level value that every case receives."""
+
+    value: str
+    node: Node
+    pointer: str
+    inherited: bool = False
+
+    @property
+    def anchor(self) -> Anchor:
+        return anchor_at(self.node, self.pointer)
+
+
+def is_non_empty_string(node: Node | None) -> bool:
+    """``typeof v === "string" && v.trim().length > 0`` with JavaScript's ``trim``."""
+    return node is not None and node.kind == STRING and js_trim(node.value) != ""
+
+
+def string_array(node: Node | None, pointer: str, *, inherited: bool = False) -> list[Located]:
+    """The reference's ``stringArray``: absent/null → []; an array → its non-empty strings (others
+    dropped silently); a non-empty string → itself; anything else → []."""
+    if node is None or node.kind == NULL:
+        return []
+    if node.kind == ARRAY:
+        return [
+            Located(item.value, item, join_pointer(pointer, index), inherited)
+            for index, item in enumerate(node.items)
+            if is_non_empty_string(item)
+        ]
+    if is_non_empty_string(node):
+        return [Located(node.value, node, pointer, inherited)]
+    return []
+
+
+def unique(items: list[Located]) -> list[Located]:
+    """``[...new Set(values)]``: exact string equality, first occurrence kept."""
+    seen: set[str] = set()
+    out = []
+    for item in items:
+        if item.value not in seen:
+            seen.add(item.value)
+            out.append(item)
+    return out
+
+
+def slugify(value: str) -> str:
+    """``trim → toLowerCase → /[^a-z0-9]+/g → "-" → /^-|-$/g → ""``."""
+    slug = _NOT_SLUG.sub("-", js_trim(value).lower())
+    if slug.startswith("-"):
+        slug = slug[1:]
+    if slug.endswith("-"):
+        slug = slug[:-1]
+    return slug
+
+
+def is_non_empty_outcome(node: Node | None) -> bool:
+    """``isNonEmptyExpected``: a non-empty string somewhere in the value, looking through arrays and
+    object values (the last value of a repeated member name, as ``JSON.parse`` keeps it).
+    Iterative, so deep nesting is safe."""
+    pending = [node] if node is not None else []
+    while pending:
+        current = pending.pop()
+        if current.kind == STRING:
+            if js_trim(current.value):
+                return True
+        elif current.kind == ARRAY:
+            pending.extend(current.items)
+        elif current.kind == OBJECT:
+            pending.extend(member.value for member in current.props.values() if member.value is not None)
+    return False
+
+
+def js_string_throws(node: Node | None) -> bool:
+    """Whether ``String(value)`` throws a TypeError: an object with an own ``toString`` member (never
+    callable in JSON, and ``valueOf`` then returns the object itself), or an array holding one
+    (``join`` converts its elements). The reference converts ``skill`` for every case and an invalid
+    authority for its message, so such a value makes it throw (§8)."""
+    pending = [node] if node is not None else []
+    while pending:
+        current = pending.pop()
+        if current.kind == OBJECT:
+            if current.has("toString"):
+                return True
+        elif current.kind == ARRAY:
+            pending.extend(current.items)
+    return False
+
+
+def infer_skill(rel_path: str | None) -> str | None:
+    match = _SKILL_FROM_PATH.match(rel_path) if rel_path else None
+    return match.group(1) if match else None
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    """``payload.skill || inferSkillId(path)`` (§4.2), shared by every case of a file."""
+
+    node: Node | None  # the top-level ``skill`` value when the member exists
+    inferred: str | None  # the directory name after ``skills/`` (None outside that layout)
+    anchor: Anchor  # ``/skill`` when the member exists, else the root
+
+    @property
+    def declared(self) -> bool:
+        return js_truthy(self.node)
+
+    @property
+    def value(self) -> str | None:
+        """The effective skill when it is a string (None for a non-string or no skill at all)."""
+        if self.declared:
+            return self.node.value if self.node.kind == STRING else None
+        return self.inferred
+
+    @property
+    def valid(self) -> bool:
+        if self.declared:
+            return is_non_empty_string(self.node)
+        return self.inferred is not None and js_trim(self.inferred) != ""
+
+    @property
+    def text(self) -> str:
+        """``String(skill)`` as the duplicate key and message print it (``null`` when unknown)."""
+        if self.declared:
+            return js_string(self.node)
+        return self.inferred if self.inferred is not None else "null"
+
+
+@dataclass(frozen=True, slots=True)
+class Authority:
+    """``entry.source_ref_authority || payload.source_ref_authority || "source"`` (§4.3)."""
+
+    node: Node | None  # the effective value's node; None when defaulted to "source"
+    pointer: str | None
+    from_case: bool
+
+    @property
+    def value(self) -> str:
+        """``String(authority)`` (the text of the reference's message)."""
+        return DEFAULT_AUTHORITY if self.node is None else js_string(self.node)
+
+    @property
+    def is_string(self) -> bool:
+        return self.node is None or self.node.kind == STRING
+
+    @property
+    def anchor(self) -> Anchor | None:
+        return None if self.node is None else anchor_at(self.node, self.pointer)
+
+
+@dataclass(slots=True)
+class Outcome:
+    """``normalizeExpectedOutcome`` (§4.6): the first *present* alias wins, even when empty."""
+
+    winner: str | None  # an alias name, "composite", or None (no outcome)
+    nodes: dict[str, Node]  # the member(s) that make up the outcome, by name
+    anchor: Anchor  # the winning member (for the composite: its first present starter), else C
+    non_empty: bool
+
+    def value(self) -> Any:
+        if self.winner is None:
+            return None
+        if self.winner == "composite":
+            return {name: to_python(node) for name, node in self.nodes.items()}
+        return to_python(self.nodes[self.winner])
+
+
+@dataclass(slots=True)
+class NormalizedCase:
+    """One normalized record (§4.9) plus where each of its values came from."""
+
+    index: int
+    pointer: str  # C: /cases/i or /examples/i
+    node: Node  # the case element (any JSON value; non-objects behave like {})
+    skill: Skill
+    id: str
+    id_source: str  # "id" (explicit), "name" (slug of name) or "position" (case-N)
+    id_anchor: Anchor  # C/id, C/name or C
+    input: str
+    input_anchor: Anchor  # the first present alias, else C
+    outcome: Outcome
+    coverage_tags: list[Located]
+    tags_anchor: Anchor  # C/coverage_tags, /coverage_tags or C
+    source_refs: list[Located]
+    refs_anchor: Anchor
+    authority: Authority
+    boundary_note: str
+    forbidden_signals: list[Located]
+    source_file: str | None
+    source_schema_version: Any
+    normalized_from: str
+    missing_anchor: Anchor  # C, for "no such member" findings
+
+    @property
+    def tag_values(self) -> list[str]:
+        return [tag.value for tag in self.coverage_tags]
+
+    def has_tag(self, tag: str) -> bool:
+        return any(item.value == tag for item in self.coverage_tags)
+
+    @property
+    def key(self) -> str:
+        """The reference's duplicate key `` `${skill}:${id}` ``."""
+        return f"{self.skill.text}:{self.id}"
+
+    def member(self, name: str) -> Node | None:
+        return self.node.get(name) if self.node.kind == OBJECT else None
+
+    def record(self) -> dict[str, Any]:
+        """The reference's normalized record, as plain Python values (for hovers and reports)."""
+        return {
+            "schema_version": CANONICAL_SCHEMA,
+            "skill": to_python(self.skill.node) if self.skill.declared else self.skill.inferred,
+            "id": self.id,
+            "input": self.input,
+            "expected_outcome": self.outcome.value(),
+            "coverage_tags": self.tag_values,
+            "source_refs": [ref.value for ref in self.source_refs],
+            "source_ref_authority": to_python(self.authority.node)
+            if self.authority.node is not None
+            else DEFAULT_AUTHORITY,
+            "boundary_note": self.boundary_note,
+            "forbidden_signals": [signal.value for signal in self.forbidden_signals],
+            "source_file": self.source_file,
+            "source_schema_version": self.source_schema_version,
+            "normalized_from": self.normalized_from,
+            "coverage_basis": "declared_coverage_tags" if self.coverage_tags else "missing_coverage_tags",
+            "extensions": self.extensions(),
+        }
+
+    def extensions(self) -> dict[str, Any]:
+        """``{...(entry.extensions || {})}`` then the copied members (§4.8)."""
+        out: dict[str, Any] = {}
+        ext = self.member("extensions")
+        if js_truthy(ext):
+            if ext.kind == OBJECT:
+                out.update({name: to_python(member.value) for name, member in ext.props.items()})
+            elif ext.kind == STRING:  # spreading a string gives its UTF-16 units by index
+                units = ext.value.encode("utf-16-le", "surrogatepass")
+                out.update(
+                    {
+                        str(i): units[2 * i : 2 * i + 2].decode("utf-16-le", "surrogatepass")
+                        for i in range(len(units) // 2)
+                    }
+                )
+            elif ext.kind == ARRAY:
+                out.update({str(i): to_python(item) for i, item in enumerate(ext.items)})
+        for name in EXTENSION_COPIES:
+            node = self.member(name)
+            if node is not None:
+                out[name] = to_python(node)
+        return out
+
+
+@dataclass(slots=True)
+class NormalizedFile:
+    """What the reference makes of one file: its cases, or the reason it would throw."""
+
+    rel_path: str | None
+    root: Node | None
+    case_member: str | None  # "cases", "examples" or None (no case array: zero cases)
+    cases: list[NormalizedCase] = field(default_factory=list)
+    skill: Skill | None = None
+    canonical: bool = False
+    # The reference throws on this file (null root, null case element, a value String() cannot
+    # convert): evalfix-ls reports one fixture_unreadable here and nothing else (§8).
+    unreadable: Anchor | None = None
+    unreadable_reason: str = ""
+
+    @property
+    def top_authority(self) -> Node | None:
+        return self.root.get("source_ref_authority") if self._object_root else None
+
+    @property
+    def _object_root(self) -> bool:
+        return self.root is not None and self.root.kind == OBJECT
+
+
+def normalize_file(root: Node | None, rel_path: str | None) -> NormalizedFile:
+    """``normalizeFixturePayload(JSON.parse(text), {filePath})`` without a context skill id (as the
+    contract test calls it; the readiness report's ``skillId`` is the directory name, which
+    inference from the path gives as well)."""
+    result = NormalizedFile(rel_path, root, None)
+    if root is None:
+        return result
+    if root.kind == NULL:
+        result.unreadable = Anchor("", root.start, root.end)
+        result.unreadable_reason = "the top-level value is null (the reference reads payload.cases on null)"
+        return result
+    if root.kind != OBJECT:
+        return result  # arrays, strings, numbers, booleans: zero cases, no error (§4.10)
+
+    schema_version = root.get("schema_version")
+    result.canonical = (
+        schema_version is not None
+        and schema_version.kind == STRING
+        and (schema_version.value == CANONICAL_SCHEMA)
+    )
+    for name in ("cases", "examples"):
+        candidate = root.get(name)
+        if candidate is not None and candidate.kind == ARRAY:
+            result.case_member = name
+            break
+    skill_node = root.get("skill")
+    skill_anchor = anchor_at(skill_node, "/skill") if skill_node is not None else anchor_missing(root, "")
+    result.skill = Skill(skill_node, infer_skill(rel_path), skill_anchor)
+    if result.case_member is None:
+        return result
+
+    elements = root.get(result.case_member).items
+    base = "/" + result.case_member
+    for index, element in enumerate(elements):
+        if element.kind == NULL:
+            result.unreadable = anchor_at(element, join_pointer(base, index))
+            result.unreadable_reason = "a case element is null (the reference reads its members)"
+            result.cases = []
+            return result
+    defaults = _FileDefaults.of(root)
+    source_schema = to_python(schema_version) if js_truthy(schema_version) else None
+    normalized_from = "canonical" if result.canonical else "legacy_adapter"
+    for index, element in enumerate(elements):
+        result.cases.append(
+            _normalize_case(
+                element,
+                index,
+                join_pointer(base, index),
+                result.skill,
+                defaults,
+                rel_path,
+                source_schema,
+                normalized_from,
+            )
+        )
+    _mark_unconvertible(result)
+    return result
+
+
+def _mark_unconvertible(result: NormalizedFile) -> None:
+    """The reference converts ``skill`` to a string for every case's duplicate key, and an invalid
+    authority for its message; a value whose conversion throws makes the whole run throw."""
+    if not result.cases:
+        return
+    if result.skill.declared and js_string_throws(result.skill.node):
+        result.unreadable = result.skill.anchor
+        result.unreadable_reason = "String(skill) throws: the object has its own toString member"
+    else:
+        for case in result.cases:
+            node = case.authority.node
+            if node is not None and js_string_throws(node):
+                result.unreadable = case.authority.anchor
+                result.unreadable_reason = (
+                    "String(source_ref_authority) throws: the object has its own toString member"
+                )
+                break
+    if result.unreadable is not None:
+        result.cases = []
+
+
+@dataclass(frozen=True, slots=True)
+class _FileDefaults:
+    root: Node
+    tags: list[Located]
+    refs: list[Located]
+    authority: Node | None
+
+    @classmethod
+    def of(cls, root: Node) -> _FileDefaults:
+        return cls(
+            root,
+            string_array(root.get("coverage_tags"), "/coverage_tags", inherited=True),
+            string_array(root.get("source_refs"), "/source_refs", inherited=True),
+            root.get("source_ref_authority"),
+        )
+
+
+def _normalize_case(
+    element: Node,
+    index: int,
+    pointer: str,
+    skill: Skill,
+    defaults: _FileDefaults,
+    rel_path: str | None,
+    source_schema: Any,
+    normalized_from: str,
+) -> NormalizedCase:
+    def get(name: str) -> Node | None:
+        return element.get(name) if element.kind == OBJECT else None
+
+    def list_anchor(name: str) -> Anchor:
+        if get(name) is not None:
+            return anchor_at(get(name), join_pointer(pointer, name))
+        if defaults.root.has(name):
+            return anchor_at(defaults.root.get(name), "/" + name)
+        return missing
+
+    missing = anchor_missing(element, pointer)
+    case_id, id_source, id_anchor = _case_id(get, index, pointer, missing)
+    input_value, input_anchor = _input(get, pointer, missing)
+    tags = unique(defaults.tags + string_array(get("coverage_tags"), join_pointer(pointer, "coverage_tags")))
+    refs = unique(defaults.refs + string_array(get("source_refs"), join_pointer(pointer, "source_refs")))
+    signals = unique(
+        string_array(get("forbidden_signals"), join_pointer(pointer, "forbidden_signals"))
+        + string_array(get("negative_signal"), join_pointer(pointer, "negative_signal"))
+    )
+    note = get("boundary_note")
+    return NormalizedCase(
+        index=index,
+        pointer=pointer,
+        node=element,
+        skill=skill,
+        id=case_id,
+        id_source=id_source,
+        id_anchor=id_anchor,
+        input=input_value,
+        input_anchor=input_anchor,
+        outcome=_outcome(get, pointer, missing),
+        coverage_tags=tags,
+        tags_anchor=list_anchor("coverage_tags"),
+        source_refs=refs,
+        refs_anchor=list_anchor("source_refs"),
+        authority=_authority(get("source_ref_authority"), pointer, defaults.authority),
+        boundary_note=note.value if is_non_empty_string(note) else "",
+        forbidden_signals=signals,
+        source_file=rel_path,
+        source_schema_version=source_schema,
+        normalized_from=normalized_from,
+        missing_anchor=missing,
+    )
+
+
+def _case_id(get, index: int, pointer: str, missing: Anchor) -> tuple[str, str, Anchor]:  # noqa: ANN001
+    explicit = get("id")
+    if is_non_empty_string(explicit):
+        return explicit.value, "id", anchor_at(explicit, join_pointer(pointer, "id"))
+    name = get("name")
+    if is_non_empty_string(name):
+        return slugify(name.value), "name", anchor_at(name, join_pointer(pointer, "name"))
+    return f"case-{index + 1}", "position", missing
+
+
+def _input(get, pointer: str, missing: Anchor) -> tuple[str, Anchor]:  # noqa: ANN001
+    """``firstPresentString``; the anchor is the first alias that is present at all (§5 #3)."""
+    value = ""
+    anchor = None
+    for name in INPUT_ALIASES:
+        node = get(name)
+        if node is None:
+            continue
+        if anchor is None:
+            anchor = anchor_at(node, join_pointer(pointer, name))
+        if is_non_empty_string(node):
+            value = node.value
+            break
+    return value, anchor or missing
+
+
+def _outcome(get, pointer: str, missing: Anchor) -> Outcome:  # noqa: ANN001
+    for name in OUTCOME_ALIASES:
+        node = get(name)
+        if node is not None:
+            return Outcome(
+                name, {name: node}, anchor_at(node, join_pointer(pointer, name)), is_non_empty_outcome(node)
+            )
+    if any(get(name) is not None for name in COMPOSITE_STARTERS):
+        nodes = {name: get(name) for name in COMPOSITE_MEMBERS if get(name) is not None}
+        first = next(name for name in COMPOSITE_STARTERS if name in nodes)
+        return Outcome(
+            "composite",
+            nodes,
+            anchor_at(nodes[first], join_pointer(pointer, first)),
+            any(is_non_empty_outcome(node) for node in nodes.values()),
+        )
+    return Outcome(None, {}, missing, False)
+
+
+def _authority(case_value: Node | None, pointer: str, file_value: Node | None) -> Authority:
+    if js_truthy(case_value):
+        return Authority(case_value, join_pointer(pointer, "source_ref_authority"), True)
+    if js_truthy(file_value):
+        return Authority(file_value, "/source_ref_authority", False)
+    return Authority(None, None, False)
+
+
+def to_python(node: Node | None) -> Any:
+    """A plain Python value for a node (objects keep the last value of a repeated name).
+    Iterative, so deep nesting is safe."""
+    if node is None:
+        return None
+    if node.kind not in (OBJECT, ARRAY):
+        return node.value
+    result: Any = {} if node.kind == OBJECT else []
+    pending: list[tuple[Node, Any]] = [(node, result)]
+    while pending:
+        current, target = pending.pop()
+        children = (
+            [(name, member.value) for name, member in current.props.items() if member.value is not None]
+            if current.kind == OBJECT
+            else list(enumerate(current.items))
+        )
+        for key, child in children:
+            if child.kind in (OBJECT, ARRAY):
+                value: Any = {} if child.kind == OBJECT else []
+                pending.append((child, value))
+            else:
+                value = child.value
+            if isinstance(target, dict):
+                target[key] = value
+            else:
+                target.append(value)
+    return result
