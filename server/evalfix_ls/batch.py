@@ -112,7 +112,14 @@ def check_paths(
     root: Path | None = None,
     cwd: Path | None = None,
     fs: FileSystemView | None = None,
+    readiness: bool = False,
 ) -> Report:
+    """Analyse PATHS. One ``WorkflowIndex`` per repository root serves the cross-file rules (it
+    reads the repository's fixture files only when a workflow fixture asks); ``readiness`` adds
+    the per-skill readiness report under ``report.extra["readiness"]``."""
+    from .contracts import WORKFLOW
+    from .contracts.workflow_index import WorkflowIndex
+
     cwd = (cwd or Path.cwd()).absolute()
     explicit_root = root is not None
     report_root = root.absolute() if root else default_root(cwd)
@@ -120,19 +127,32 @@ def check_paths(
         raise CheckError(f"--root {root}: not a directory")
     fs = fs or FileSystemView()
     report = Report(report_root)
+    indexes: dict[Path, WorkflowIndex] = {}
     for path, explicit in collect(paths or [cwd]):
         repo_root = report_root if explicit_root else find_repo_root(path)
         file_text = read_file(path)
+        index = indexes.get(repo_root) or indexes.setdefault(repo_root, WorkflowIndex(repo_root, fs))
         analysis = analyze(
             file_text.text,
             path=path,
             repo_root=repo_root,
             fs=fs,
+            workspace=index,
             explicit=explicit,
             file_text=file_text,
         )
         display = Path(os.path.relpath(path, report_root)).as_posix()
         report.files.append(FileReport(path, display, analysis, repo_root))
+    if readiness:
+        from .contracts.readiness import readiness_report
+        from .workspace import relative_posix
+
+        checked = [
+            (f.repo_root, relative_posix(f.path, f.repo_root))
+            for f in report.files
+            if f.analysis.kind == WORKFLOW
+        ]
+        report.extra["readiness"] = readiness_report(checked, indexes, fs)
     return report
 
 
@@ -183,6 +203,10 @@ def to_text_lines(report: Report) -> Iterator[str]:
         for f in sorted(file.analysis.findings, key=lambda f: f.sort_key):
             line, col = index.position(f.start, Encoding.UTF16)
             yield f"{file.display}:{line + 1}:{col + 1}: {f.severity.word}[{f.code}] {f.message}"
+    if "readiness" in report.extra:
+        from .contracts.readiness import readiness_table
+
+        yield from readiness_table(report.extra["readiness"])
     errors, warnings = report.count(Severity.ERROR), report.count(Severity.WARNING)
     yield (
         f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)} "

@@ -32,6 +32,11 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--root", type=Path, help="repository root (default: nearest ancestor holding .git)")
     batch.add_argument("--format", choices=("text", "json"), default="text")
     batch.add_argument("--strict", action="store_true", help="fail on warnings too")
+    batch.add_argument(
+        "--readiness",
+        action="store_true",
+        help="with --check: add the eval readiness of each skill directory (workflow fixtures)",
+    )
     return parser
 
 
@@ -61,7 +66,7 @@ def run_check(args: argparse.Namespace) -> int:
     from .findings import Severity
 
     try:
-        report = check_paths(list(args.paths), root=args.root)
+        report = check_paths(list(args.paths), root=args.root, readiness=args.readiness)
     except CheckError as exc:
         print(f"evalfix-ls: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
