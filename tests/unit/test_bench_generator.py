@@ -107,6 +107,19 @@ def test_planted_violations_sit_at_their_computed_ranges() -> None:
     assert prompt is not None and prompt.start + 1 == suite.edit_offset
 
 
+def test_planted_ranges_are_the_anchors_the_analysis_reports(tmp_path: Path) -> None:
+    # The LSP benchmark calls a diagnostic at exactly these ranges "exact"; the analysis (which
+    # follows the spec's anchors) must agree, or that column would measure the generator.
+    suite = generate_suite(SIZES["20k"], planted=True)
+    path = write_suite_tree(tmp_path, suite)
+    analysis = analyze(suite.text, path=path, repo_root=tmp_path, fs=FileSystemView())
+    reported = {(f.code, int(f.severity), f.start, f.end) for f in analysis.findings}
+    planted = {(p.code, p.severity, p.start, p.end) for p in suite.planted}
+    assert planted <= reported
+    errors = {(f.code, f.start, f.end) for f in analysis.findings if f.severity == Severity.ERROR}
+    assert errors == {(p.code, p.start, p.end) for p in suite.planted if p.severity == Severity.ERROR}
+
+
 def test_lsp_position_counts_utf16_units() -> None:
     text = '{\n  "a": "🎉x",\n  "b": 1\n}'
     assert lsp_position(text, text.index("x")) == (1, 10)  # the emoji is two UTF-16 units

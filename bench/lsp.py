@@ -1,0 +1,722 @@
+"""LSP benchmark: evalfix-ls (``python -m evalfix_ls``) vs Microsoft's JSON language server
+(``vscode-json-language-server --stdio`` from the npm package vscode-langservers-extracted, given
+``schemas/evals.schema.json`` for ``evals/evals.json``), driven by the same asyncio client over stdio.
+
+Run from the repository root (see bench/README.md):
+
+    python -m bench.lsp                      # 20k, 200k, 2m, 10m
+    python -m bench.lsp --quick              # 20k and 200k, fewer edits
+    python -m bench.lsp --sizes 2m --servers evalfix-ls
+
+Per size and server, two sessions, one after the other (never two servers at once):
+
+* pull session — the client advertises ``textDocument.diagnostic`` (as VS Code does): open → the
+  answer to the first ``textDocument/diagnostic``; then single-character edits typed into a case's
+  prompt (incremental ``didChange`` + diagnostic request, timed until the answer), then whole-document
+  replacements; the diagnostics on open are checked against the planted violations.
+* push session — no pull capability: open → first ``publishDiagnostics``; then bursts of keystrokes
+  30 ms apart, timed from the last keystroke to the diagnostics for that version.
+
+Startup is spawn → ``initialize`` result (every session contributes one sample). Peak memory is the
+RSS of the server's process tree, sampled from /proc every 20 ms (or the kernel's high-water mark
+of the server process if larger). Everything has a timeout; only the children's pipes are used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import time
+import traceback
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as `python bench/lsp.py`
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import (
+    DATA_DIR,
+    EVALS_SCHEMA,
+    PEER_DIR,
+    RESULTS_DIR,
+    fmt_mb,
+    fmt_ms,
+    fmt_ratio,
+    machine_summary,
+    median,
+    percentile,
+    print_table,
+    ratio,
+    save_results,
+)
+from bench.generate import SIZES, SUITE_REL_PATH, Planted, Suite, generate_suite, lsp_position, parse_sizes
+from bench.generate import write_suite_tree as write_tree
+from bench.lspclient import LspClient, LspError, Published, RssSampler, file_uri
+
+OURS, PEER = "evalfix-ls", "vscode-json"
+PEER_PACKAGE = "vscode-langservers-extracted@4.10.0"
+PEER_BIN = PEER_DIR / "node_modules" / ".bin" / "vscode-json-language-server"
+TYPING_TARGET = 0.150  # seconds from the last keystroke, up to 200 KB
+KEYSTROKES, KEYSTROKE_GAP = 10, 0.030
+SETTLE = 1.0  # pause between typing bursts (the peer debounces pushes by 500 ms)
+WARMUP_EDITS = 2  # untimed edits of each kind first, so neither runtime is timed while warming up
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    single_edits: int
+    whole_edits: int
+    bursts: int
+
+
+PLANS = {"20k": Plan(30, 10, 5), "200k": Plan(30, 10, 5), "2m": Plan(20, 8, 4), "10m": Plan(12, 5, 3)}
+QUICK_PLANS = {"20k": Plan(10, 4, 2), "200k": Plan(10, 4, 2), "2m": Plan(6, 3, 2), "10m": Plan(4, 2, 1)}
+
+
+def timeouts_for(size: int) -> tuple[float, float]:
+    """(open, per-edit) timeouts, generous for 10 MB and a slow server, yet bounded."""
+    mb = max(size / 1e6, 0.02)
+    return 30 + 30 * mb, 20 + 15 * mb
+
+
+# ---------------------------------------------------------------------------------------------
+# Servers
+
+
+@dataclass(slots=True)
+class ServerSpec:
+    name: str
+    argv: list[str]
+    settings: dict[str, Any]
+    init_options: dict[str, Any] | None
+    version: str = ""
+
+
+def ours_spec() -> ServerSpec:
+    from evalfix_ls import __version__
+
+    return ServerSpec(OURS, [sys.executable, "-m", "evalfix_ls"], {}, None, __version__)
+
+
+def peer_spec(*, install: bool) -> ServerSpec | None:
+    if not PEER_BIN.is_file():
+        npm = shutil.which("npm")
+        if not install or npm is None:
+            why = "npm is not on PATH" if npm is None else "--no-install was given"
+            print(f"{PEER} is not installed under {PEER_DIR} and {why}: skipping it.")
+            return None
+        print(f"installing {PEER_PACKAGE} into {PEER_DIR} (npm install --prefix) …", flush=True)
+        try:
+            subprocess.run(
+                [npm, "install", "--prefix", str(PEER_DIR), "--no-audit", "--no-fund", PEER_PACKAGE],
+                check=True,
+                timeout=600,
+                stdout=subprocess.DEVNULL,
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            print(f"could not install {PEER_PACKAGE}: {exc}; skipping {PEER}")
+            return None
+    schema_uri = file_uri(EVALS_SCHEMA)
+    settings = {
+        "json": {
+            "validate": {"enable": True},  # the server validates nothing unless told to
+            "schemas": [{"fileMatch": ["evals/evals.json"], "url": schema_uri}],
+        },
+        "http": {"proxy": "", "proxyStrictSSL": False},
+    }
+    # Only file: schemas are fetched by the server itself; anything else would be asked of us.
+    init_options = {"provideFormatter": False, "handledSchemaProtocols": ["file"]}
+    node = shutil.which("node") or "node"
+    return ServerSpec(PEER, [node, str(PEER_BIN), "--stdio"], settings, init_options, _peer_version())
+
+
+def _peer_version() -> str:
+    import json
+
+    package = PEER_DIR / "node_modules" / "vscode-langservers-extracted" / "package.json"
+    service = PEER_DIR / "node_modules" / "vscode-json-languageservice" / "package.json"
+    parts = []
+    for path in (package, service):
+        try:
+            parts.append(f"{path.parent.name} {json.loads(path.read_text())['version']}")
+        except (OSError, ValueError, KeyError):
+            continue
+    return ", ".join(parts)
+
+
+def client_capabilities(*, pull: bool) -> dict[str, Any]:
+    text_document: dict[str, Any] = {
+        "synchronization": {"dynamicRegistration": False, "didSave": True},
+        "publishDiagnostics": {"relatedInformation": True, "versionSupport": True, "dataSupport": True},
+    }
+    workspace: dict[str, Any] = {
+        "configuration": True,
+        "workspaceFolders": True,
+        "didChangeConfiguration": {"dynamicRegistration": False},
+    }
+    if pull:
+        text_document["diagnostic"] = {"dynamicRegistration": False, "relatedDocumentSupport": False}
+        workspace["diagnostics"] = {"refreshSupport": True}
+    return {
+        "general": {"positionEncodings": ["utf-16"]},
+        "workspace": workspace,
+        "textDocument": text_document,
+        "window": {"workDoneProgress": False},
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Sessions
+
+
+@dataclass(slots=True)
+class SessionResult:
+    startup: float | None = None
+    open_to_diagnostics: float | None = None
+    single_edits: list[float] = field(default_factory=list)
+    whole_edits: list[float] = field(default_factory=list)
+    typing: list[float] = field(default_factory=list)
+    peak_rss_kib: int | None = None
+    open_diagnostics: list[dict[str, Any]] = field(default_factory=list)
+    sync_kind: int | None = None
+    position_encoding: str | None = None
+    versioned_publishes: bool | None = None
+    server_requests: dict[str, int] = field(default_factory=dict)
+    error: str | None = None
+
+
+class Session:
+    """One server process, one open document."""
+
+    def __init__(self, spec: ServerSpec, path: Path, suite: Suite, *, pull: bool, log_dir: Path) -> None:
+        self.spec = spec
+        self.path = path
+        self.uri = file_uri(path)
+        self.repo_root = path.parents[3]
+        self.suite = suite
+        self.text = suite.text
+        self.version = 1
+        self.typed = 0  # characters typed at the edit offset so far
+        self.pull = pull
+        mode = "pull" if pull else "push"
+        self.client = LspClient(
+            spec.argv,
+            cwd=self.repo_root,
+            settings=spec.settings,
+            stderr_path=log_dir / f"{spec.name}-{path.parents[3].name}-{mode}.stderr.log",
+        )
+        self.sampler: RssSampler | None = None
+        self.result = SessionResult()
+        self.open_timeout, self.edit_timeout = timeouts_for(suite.size)
+
+    async def start(self) -> None:
+        await self.client.start()
+        self.sampler = RssSampler(self.client.pid).start()
+        root_uri = file_uri(self.repo_root)
+        init = await self.client.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "clientInfo": {"name": "evalfix-bench", "version": "1"},
+                "rootUri": root_uri,
+                "rootPath": str(self.repo_root),
+                "workspaceFolders": [{"uri": root_uri, "name": self.repo_root.name}],
+                "capabilities": client_capabilities(pull=self.pull),
+                "initializationOptions": self.spec.init_options,
+                "trace": "off",
+            },
+            timeout=60,
+        )
+        self.result.startup = init.received_at - self.client.spawned_at
+        capabilities = (init.result or {}).get("capabilities", {})
+        sync = capabilities.get("textDocumentSync")
+        self.result.sync_kind = sync.get("change") if isinstance(sync, dict) else sync
+        self.result.position_encoding = capabilities.get("positionEncoding", "utf-16")
+        if self.pull and "diagnosticProvider" not in capabilities:
+            raise LspError("the server did not offer pull diagnostics (no diagnosticProvider)")
+        await self.client.notify("initialized", {})
+        await self.client.notify("workspace/didChangeConfiguration", {"settings": self.spec.settings})
+
+    async def stop(self) -> None:
+        if self.sampler is not None:
+            self.result.peak_rss_kib = self.sampler.stop()
+        self.result.server_requests = dict(self.client.log.server_requests)
+        await self.client.stop()
+
+    # -- pull ------------------------------------------------------------------------------
+
+    async def pull(self) -> list[dict[str, Any]]:
+        response = await self.client.request(
+            "textDocument/diagnostic", {"textDocument": {"uri": self.uri}}, timeout=self.edit_timeout
+        )
+        report = response.result or {}
+        return list(report.get("items") or [])
+
+    async def open_pull(self) -> None:
+        opened = self._did_open()
+        start = time.perf_counter()
+        await self.client.send(opened)
+        response = await self.client.request(
+            "textDocument/diagnostic", {"textDocument": {"uri": self.uri}}, timeout=self.open_timeout
+        )
+        self.result.open_to_diagnostics = response.received_at - start
+        self.result.open_diagnostics = list((response.result or {}).get("items") or [])
+
+    async def edit_pull(self, *, whole: bool) -> float:
+        change = self._type_one(whole=whole)
+        start = time.perf_counter()
+        await self.client.send(change)
+        response = await self.client.request(
+            "textDocument/diagnostic", {"textDocument": {"uri": self.uri}}, timeout=self.edit_timeout
+        )
+        return response.received_at - start
+
+    # -- push ------------------------------------------------------------------------------
+
+    async def open_push(self) -> None:
+        opened = self._did_open()
+        mark = self.client.publish_mark(self.uri)
+        start = time.perf_counter()
+        await self.client.send(opened)
+        published = await self.client.wait_for_publish(self.uri, mark=mark, timeout=self.open_timeout)
+        self.result.open_to_diagnostics = published.received_at - start
+        self.result.versioned_publishes = published.version is not None
+
+    async def typing_burst(self) -> float:
+        """``KEYSTROKES`` single-character edits ``KEYSTROKE_GAP`` apart; the time from the last
+        one to the diagnostics for its version (for a server that publishes without versions:
+        the first publish after the last keystroke)."""
+        published: Published | None = None
+        for stroke in range(KEYSTROKES):
+            change = self._type_one(whole=False)
+            if stroke < KEYSTROKES - 1:
+                await self.client.send(change)
+                await asyncio.sleep(KEYSTROKE_GAP)
+                continue
+            mark = self.client.publish_mark(self.uri)
+            start = time.perf_counter()
+            await self.client.send(change)
+            published = await self.client.wait_for_publish(
+                self.uri, mark=mark, timeout=self.edit_timeout, version=self.version, not_before=start
+            )
+            elapsed = published.received_at - start
+        if published is not None and published.version is not None:
+            self.result.versioned_publishes = True
+        await asyncio.sleep(SETTLE)
+        return elapsed
+
+    # -- documents -------------------------------------------------------------------------
+
+    def _did_open(self) -> bytes:
+        return self.client.encode_notification(
+            "textDocument/didOpen",
+            {
+                "textDocument": {
+                    "uri": self.uri,
+                    "languageId": "json",
+                    "version": self.version,
+                    "text": self.text,
+                }
+            },
+        )
+
+    def _type_one(self, *, whole: bool) -> bytes:
+        """Insert one letter at the edit point (inside a prompt string, so the JSON stays valid)
+        and encode the change: incremental, or the whole new text. The message is encoded before
+        the clock starts, so client-side JSON encoding is not charged to the server."""
+        offset = self.suite.edit_offset + self.typed
+        letter = "abcdefghij"[self.typed % 10]
+        line, character = lsp_position(self.text, offset)
+        self.text = self.text[:offset] + letter + self.text[offset:]
+        self.typed += 1
+        self.version += 1
+        full_sync = self.result.sync_kind == 1
+        if whole or full_sync:
+            changes: list[dict[str, Any]] = [{"text": self.text}]
+        else:
+            position = {"line": line, "character": character}
+            changes = [{"range": {"start": position, "end": position}, "text": letter}]
+        return self.client.encode_notification(
+            "textDocument/didChange",
+            {"textDocument": {"uri": self.uri, "version": self.version}, "contentChanges": changes},
+        )
+
+
+async def run_pull_session(
+    spec: ServerSpec, path: Path, suite: Suite, plan: Plan, log_dir: Path
+) -> SessionResult:
+    session = Session(spec, path, suite, pull=True, log_dir=log_dir)
+    try:
+        await session.start()
+        await session.open_pull()
+        for _ in range(WARMUP_EDITS):
+            await session.edit_pull(whole=False)
+            await session.edit_pull(whole=True)
+        for _ in range(plan.single_edits):
+            session.result.single_edits.append(await session.edit_pull(whole=False))
+        for _ in range(plan.whole_edits):
+            session.result.whole_edits.append(await session.edit_pull(whole=True))
+    except (LspError, OSError) as exc:
+        session.result.error = f"{type(exc).__name__}: {exc}"
+    finally:
+        await session.stop()
+    return session.result
+
+
+async def run_push_session(
+    spec: ServerSpec, path: Path, suite: Suite, plan: Plan, log_dir: Path
+) -> SessionResult:
+    session = Session(spec, path, suite, pull=False, log_dir=log_dir)
+    try:
+        await session.start()
+        await session.open_push()
+        await asyncio.sleep(SETTLE)
+        for _ in range(plan.bursts):
+            session.result.typing.append(await session.typing_burst())
+    except (LspError, OSError) as exc:
+        session.result.error = f"{type(exc).__name__}: {exc}"
+    finally:
+        await session.stop()
+    return session.result
+
+
+# ---------------------------------------------------------------------------------------------
+# Planted violations
+
+
+@dataclass(slots=True)
+class RangeCheck:
+    code: str
+    what: str
+    expected: str
+    verdicts: dict[str, str] = field(default_factory=dict)  # server → "exact" / "other range …" / "missed"
+
+
+def _range_text(rng: dict[str, Any]) -> str:
+    s, e = rng["start"], rng["end"]
+    return f"{s['line'] + 1}:{s['character'] + 1}–{e['line'] + 1}:{e['character'] + 1}"
+
+
+def check_planted(suite: Suite, diagnostics_by_server: dict[str, list[dict[str, Any]]]) -> list[RangeCheck]:
+    """Did each server report each planted violation at exactly its anchor range? ``exact``: a
+    diagnostic with that range (and, for evalfix-ls, the planted code); ``other range``: none
+    exact, but one inside the planted case; ``missed``: nothing inside that case."""
+    checks = []
+    for planted in suite.planted:
+        expected = _lsp_range(suite.text, planted)
+        check = RangeCheck(planted.code, planted.what, _range_text(expected))
+        case_range = _case_line_range(suite, planted)
+        for server, diagnostics in diagnostics_by_server.items():
+            check.verdicts[server] = _verdict(server, planted, expected, case_range, diagnostics)
+        checks.append(check)
+    return checks
+
+
+def _lsp_range(text: str, planted: Planted) -> dict[str, Any]:
+    (sl, sc), (el, ec) = lsp_position(text, planted.start), lsp_position(text, planted.end)
+    return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
+
+
+def _case_line_range(suite: Suite, planted: Planted) -> tuple[int, int]:
+    """First and last line of the planted case (cases are 4-space indented objects)."""
+    text = suite.text
+    start = text.rfind("\n    {", 0, planted.start + 1) + 1
+    end = text.find("\n    }", planted.start)
+    return text.count("\n", 0, start), text.count("\n", 0, end if end != -1 else len(text)) + 1
+
+
+def _verdict(
+    server: str,
+    planted: Planted,
+    expected: dict[str, Any],
+    case_lines: tuple[int, int],
+    diagnostics: list[dict[str, Any]],
+) -> str:
+    same_range = [d for d in diagnostics if d.get("range") == expected]
+    if server == OURS:
+        same_range = [d for d in same_range if d.get("code") == planted.code]
+    if same_range:
+        return "exact"
+    first, last = case_lines
+    inside = [d for d in diagnostics if first <= d.get("range", {}).get("start", {}).get("line", -1) <= last]
+    if inside:
+        return "other range " + ", ".join(sorted({_range_text(d["range"]) for d in inside})[:3])
+    return "missed"
+
+
+# ---------------------------------------------------------------------------------------------
+# Running and reporting
+
+
+@dataclass(slots=True)
+class SizeRun:
+    label: str
+    bytes: int
+    cases: int
+    pull: dict[str, SessionResult] = field(default_factory=dict)
+    push: dict[str, SessionResult] = field(default_factory=dict)
+    planted: list[RangeCheck] = field(default_factory=list)
+
+    def peak_rss(self, server: str) -> int | None:
+        values = [
+            r.peak_rss_kib for r in (self.pull.get(server), self.push.get(server)) if r and r.peak_rss_kib
+        ]
+        return max(values) if values else None
+
+
+def prepare(label: str) -> tuple[Path, Suite]:
+    suite = generate_suite(SIZES[label], planted=True)
+    return write_tree(DATA_DIR / f"planted-{label}", suite), suite
+
+
+async def run_size(label: str, specs: list[ServerSpec], plan: Plan, log_dir: Path) -> SizeRun:
+    path, suite = prepare(label)
+    assert path == DATA_DIR / f"planted-{label}" / SUITE_REL_PATH
+    run = SizeRun(label, suite.size, suite.case_count)
+    for spec in specs:
+        print(f"  {label} {spec.name}: pull session …", flush=True)
+        run.pull[spec.name] = await run_pull_session(spec, path, suite, plan, log_dir)
+        print(f"  {label} {spec.name}: push session …", flush=True)
+        run.push[spec.name] = await run_push_session(spec, path, suite, plan, log_dir)
+        for mode, result in (("pull", run.pull[spec.name]), ("push", run.push[spec.name])):
+            if result.error:
+                print(f"    {spec.name} {mode} session failed: {result.error}")
+    run.planted = check_planted(suite, {name: r.open_diagnostics for name, r in run.pull.items()})
+    return run
+
+
+def _p(values: list[float], pct: float) -> float | None:
+    return percentile(values, pct) if values else None
+
+
+def _severity_counts(diagnostics: list[dict[str, Any]]) -> str:
+    counts = Counter(d.get("severity", 1) for d in diagnostics)
+    return "/".join(str(counts.get(s, 0)) for s in (1, 2, 3, 4))
+
+
+def _startups(runs: list[SizeRun], name: str) -> list[float]:
+    sessions = [r for run in runs for r in (run.pull.get(name), run.push.get(name)) if r is not None]
+    return [r.startup for r in sessions if r.startup is not None]
+
+
+def _verdict_word(met: bool) -> str:
+    return "MET" if met else "MISSED"
+
+
+def report(runs: list[SizeRun], specs: list[ServerSpec]) -> dict[str, Any]:
+    names = [s.name for s in specs]
+    two = OURS in names and PEER in names
+    rows: list[list[str]] = []
+
+    def add(label: str, metric: str, values: dict[str, Any], fmt: Any = fmt_ms) -> None:
+        row = [label, metric, *(fmt(values.get(n)) for n in names)]
+        if two:
+            row.append(fmt_ratio(ratio(values.get(OURS), values.get(PEER))))
+        rows.append(row)
+
+    startups = {n: _startups(runs, n) for n in names}
+    spawns = max((len(v) for v in startups.values()), default=0)
+    add(
+        "all",
+        f"startup (median of {spawns} spawns)",
+        {n: median(v) if v else None for n, v in startups.items()},
+    )
+    for run in runs:
+        pull = {n: run.pull.get(n, SessionResult()) for n in names}
+        push = {n: run.push.get(n, SessionResult()) for n in names}
+        add(run.label, "open → diagnostics (pull)", {n: r.open_to_diagnostics for n, r in pull.items()})
+        add(run.label, "open → diagnostics (push)", {n: r.open_to_diagnostics for n, r in push.items()})
+        for key, title in (("single_edits", "1-char edit"), ("whole_edits", "whole-doc edit")):
+            for pct in (50, 95):
+                values = {n: _p(getattr(r, key), pct) for n, r in pull.items()}
+                add(run.label, f"{title} → diagnostics (pull) p{pct}", values)
+        for pct in (50, 95):
+            add(
+                run.label,
+                f"typing → diagnostics (push) p{pct}",
+                {n: _p(r.typing, pct) for n, r in push.items()},
+            )
+        add(run.label, "peak RSS", {n: run.peak_rss(n) for n in names}, fmt_mb)
+        counts = {n: _severity_counts(r.open_diagnostics) for n, r in pull.items()}
+        add(run.label, "diagnostics on open E/W/I/H", counts, str)
+        if two:
+            rows[-1][-1] = ""
+    headers = ["size", "metric", *names] + (["ours/peer"] if two else [])
+    print()
+    print_table(headers, rows, right=[False, False, *([True] * (len(headers) - 2))])
+    print()
+    for run in runs:
+        sample = next(iter(run.pull.values()), SessionResult())
+        bursts = len(next(iter(run.push.values()), SessionResult()).typing)
+        print(
+            f"  {run.label}: {len(sample.single_edits)} 1-char edits, {len(sample.whole_edits)} whole-doc "
+            f"edits (after {WARMUP_EDITS} untimed ones of each), {bursts} typing bursts per server"
+        )
+    print("p50/p95 interpolate between ranks (a single sample is its own p95).")
+    print(
+        f"Typing: bursts of {KEYSTROKES} keystrokes {KEYSTROKE_GAP * 1000:.0f} ms apart, "
+        "timed from the last one."
+    )
+    _print_session_notes(runs, names)
+    _print_planted(runs, names)
+    return targets(runs, names)
+
+
+def _print_session_notes(runs: list[SizeRun], names: list[str]) -> None:
+    for name in names:
+        for run in runs:
+            for mode, result in (("pull", run.pull.get(name)), ("push", run.push.get(name))):
+                if result is None:
+                    continue
+                notes = []
+                if result.error:
+                    notes.append(f"FAILED: {result.error}")
+                if result.sync_kind == 1:
+                    notes.append("full-document sync (every edit resends the text)")
+                if mode == "push" and result.versioned_publishes is False:
+                    notes.append("publishes carry no version (the first publish after the last key is taken)")
+                if notes:
+                    print(f"  {name} {run.label} {mode}: {'; '.join(notes)}")
+
+
+def _print_planted(runs: list[SizeRun], names: list[str]) -> None:
+    if not runs or not runs[0].planted:
+        return
+    first = runs[0]
+    print()
+    print(
+        f"Planted violations, {first.label} suite ('exact': a diagnostic at exactly the anchor range, UTF-16;"
+    )
+    print("for evalfix-ls also with the planted code). Ranges are 1-based line:column.")
+    print_table(
+        ["planted", "expected range", *names],
+        [[c.what, c.expected, *(c.verdicts.get(n, "—") for n in names)] for c in first.planted],
+        right=[False] * (2 + len(names)),
+    )
+    for run in runs:
+        exact = {n: sum(c.verdicts.get(n) == "exact" for c in run.planted) for n in names}
+        print(f"  {run.label}: " + ", ".join(f"{n} {exact[n]}/{len(run.planted)} exact" for n in names))
+
+
+def targets(runs: list[SizeRun], names: list[str]) -> dict[str, Any]:
+    print()
+    print("Targets:")
+    verdicts: dict[str, Any] = {}
+    if OURS not in names:
+        print("  (evalfix-ls was not run)")
+        return verdicts
+    ours_runs = {run.label: run.pull.get(OURS, SessionResult()) for run in runs}
+    if PEER in names:
+        for key, title in (("single_edits", "1-char"), ("whole_edits", "whole-doc")):
+            parts, met = [], True
+            for run in runs:
+                ours = _p(getattr(ours_runs[run.label], key), 50)
+                peer = _p(getattr(run.pull.get(PEER, SessionResult()), key), 50)
+                met &= ours is not None and peer is not None and ours <= peer
+                parts.append(f"{run.label} {fmt_ms(ours)} vs {fmt_ms(peer)}")
+            verdicts[f"pull_p50_{key}"] = met
+            print(f"  {title} edit → diagnostics (pull) p50 ≤ peer at every size: {_verdict_word(met)}")
+            print(f"      ({'; '.join(parts)})")
+    small = [run for run in runs if run.bytes <= 210 * 1024]
+    if small:
+        parts, met = [], True
+        for run in small:
+            typing = run.push.get(OURS, SessionResult()).typing
+            worst = max(typing) if typing else None
+            met &= worst is not None and worst <= TYPING_TARGET
+            parts.append(f"{run.label} p50 {fmt_ms(_p(typing, 50))}, worst {fmt_ms(worst)}")
+        verdicts["typing_150ms"] = met
+        print(
+            f"  typing feedback ≤ {TYPING_TARGET * 1000:.0f} ms after the last keystroke up to 200 KB "
+            f"(every burst): {_verdict_word(met)}"
+        )
+        print(f"      ({'; '.join(parts)})")
+    if PEER in names:
+        ours_start, peer_start = _startups(runs, OURS), _startups(runs, PEER)
+        if ours_start and peer_start:
+            met = median(ours_start) <= median(peer_start)
+            verdicts["startup"] = met
+            print(
+                f"  startup ≤ peer: {_verdict_word(met)} "
+                f"(median {fmt_ms(median(ours_start))} vs {fmt_ms(median(peer_start))})"
+            )
+        parts, met = [], True
+        for run in runs:
+            ours, peer = run.peak_rss(OURS), run.peak_rss(PEER)
+            met &= ours is not None and peer is not None and ours <= peer
+            parts.append(f"{run.label} {fmt_mb(ours)} vs {fmt_mb(peer)}")
+        verdicts["memory"] = met
+        print(f"  peak memory ≤ peer at every size: {_verdict_word(met)}")
+        print(f"      ({'; '.join(parts)})")
+    return verdicts
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    labels = parse_sizes(args.sizes) if args.sizes else (["20k", "200k"] if args.quick else list(SIZES))
+    plans = QUICK_PLANS if args.quick else PLANS
+    specs: list[ServerSpec] = []
+    wanted = [s.strip() for s in args.servers.split(",")]
+    if OURS in wanted:
+        specs.append(ours_spec())
+    if PEER in wanted:
+        peer = peer_spec(install=not args.no_install)
+        if peer is not None:
+            specs.append(peer)
+    if not specs:
+        print("no server to run")
+        return 2
+    for spec in specs:
+        print(f"{spec.name}: {' '.join(spec.argv)}" + (f"  [{spec.version}]" if spec.version else ""))
+    log_dir = RESULTS_DIR / "lsp-logs"
+    print(f"suites under {DATA_DIR}; server stderr under {log_dir}")
+    runs = []
+    for label in labels:
+        print(f"measuring {label} …", flush=True)
+        runs.append(await run_size(label, specs, plans[label], log_dir))
+    verdicts = report(runs, specs)
+    payload = {
+        "machine": machine_summary(),
+        "servers": [asdict(s) for s in specs],
+        "plans": {label: asdict(plans[label]) for label in labels},
+        "runs": [asdict(run) for run in runs],
+        "targets": verdicts,
+    }
+    for run in payload["runs"]:  # keep the file small: diagnostics counts, not the lists
+        for mode in ("pull", "push"):
+            for result in run[mode].values():
+                result["open_diagnostics"] = len(result["open_diagnostics"])
+    print(f"results written to {save_results('lsp', payload)}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.lsp", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", help=f"comma-separated sizes from {','.join(SIZES)} (default: all)")
+    parser.add_argument(
+        "--quick", action="store_true", help="20k,200k unless --sizes; fewer edits and bursts"
+    )
+    parser.add_argument("--servers", default=f"{OURS},{PEER}", help=f"which servers (default: {OURS},{PEER})")
+    parser.add_argument("--no-install", action="store_true", help=f"never npm-install {PEER_PACKAGE}")
+    args = parser.parse_args(argv)
+    try:
+        if args.sizes:
+            parse_sizes(args.sizes)
+    except ValueError as exc:
+        parser.error(str(exc))
+    try:
+        return asyncio.run(main_async(args))
+    except KeyboardInterrupt:
+        return 130
+    except Exception:  # noqa: BLE001 - print where it broke, exit non-zero
+        traceback.print_exc()
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
