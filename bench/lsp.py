@@ -348,37 +348,32 @@ class Session:
         )
 
 
-async def run_pull_session(
-    spec: ServerSpec, path: Path, suite: Suite, plan: Plan, log_dir: Path
-) -> SessionResult:
-    session = Session(spec, path, suite, pull=True, log_dir=log_dir)
-    try:
-        await session.start()
-        await session.open_pull()
-        for _ in range(WARMUP_EDITS):
-            await session.edit_pull(whole=False)
-            await session.edit_pull(whole=True)
-        for _ in range(plan.single_edits):
-            session.result.single_edits.append(await session.edit_pull(whole=False))
-        for _ in range(plan.whole_edits):
-            session.result.whole_edits.append(await session.edit_pull(whole=True))
-    except (LspError, OSError) as exc:
-        session.result.error = f"{type(exc).__name__}: {exc}"
-    finally:
-        await session.stop()
-    return session.result
+async def pull_workload(session: Session, plan: Plan) -> None:
+    await session.open_pull()
+    for _ in range(WARMUP_EDITS):
+        await session.edit_pull(whole=False)
+        await session.edit_pull(whole=True)
+    for _ in range(plan.single_edits):
+        session.result.single_edits.append(await session.edit_pull(whole=False))
+    for _ in range(plan.whole_edits):
+        session.result.whole_edits.append(await session.edit_pull(whole=True))
 
 
-async def run_push_session(
-    spec: ServerSpec, path: Path, suite: Suite, plan: Plan, log_dir: Path
+async def push_workload(session: Session, plan: Plan) -> None:
+    await session.open_push()
+    await asyncio.sleep(SETTLE)
+    for _ in range(plan.bursts):
+        session.result.typing.append(await session.typing_burst())
+
+
+async def run_session(
+    spec: ServerSpec, path: Path, suite: Suite, plan: Plan, log_dir: Path, *, pull: bool
 ) -> SessionResult:
-    session = Session(spec, path, suite, pull=False, log_dir=log_dir)
+    """One session; a failure (timeout, crash, protocol error) is recorded, not raised."""
+    session = Session(spec, path, suite, pull=pull, log_dir=log_dir)
     try:
         await session.start()
-        await session.open_push()
-        await asyncio.sleep(SETTLE)
-        for _ in range(plan.bursts):
-            session.result.typing.append(await session.typing_burst())
+        await (pull_workload if pull else push_workload)(session, plan)
     except (LspError, OSError) as exc:
         session.result.error = f"{type(exc).__name__}: {exc}"
     finally:
@@ -481,9 +476,9 @@ async def run_size(label: str, specs: list[ServerSpec], plan: Plan, log_dir: Pat
     run = SizeRun(label, suite.size, suite.case_count)
     for spec in specs:
         print(f"  {label} {spec.name}: pull session …", flush=True)
-        run.pull[spec.name] = await run_pull_session(spec, path, suite, plan, log_dir)
+        run.pull[spec.name] = await run_session(spec, path, suite, plan, log_dir, pull=True)
         print(f"  {label} {spec.name}: push session …", flush=True)
-        run.push[spec.name] = await run_push_session(spec, path, suite, plan, log_dir)
+        run.push[spec.name] = await run_session(spec, path, suite, plan, log_dir, pull=False)
         for mode, result in (("pull", run.pull[spec.name]), ("push", run.push[spec.name])):
             if result.error:
                 print(f"    {spec.name} {mode} session failed: {result.error}")
