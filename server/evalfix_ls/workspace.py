@@ -41,6 +41,17 @@ class FileSystemView:
     def is_dir(self, path: str | Path) -> bool:
         return self._kind(os.fspath(path)) == 2
 
+    def read_text(self, path: str | Path, limit: int = 64 * 1024) -> str | None:
+        """The first ``limit`` bytes of a small file as UTF-8 text, or None when it cannot be read.
+
+        Deliberately not cached (so never stale): rules read only small files such as a SKILL.md
+        front matter, once per analysis."""
+        try:
+            with open(path, "rb") as handle:
+                return handle.read(limit).decode("utf-8", "replace")
+        except (OSError, ValueError):
+            return None
+
     def invalidate(self, path: str | Path | None = None) -> None:
         """Forget cached facts (all of them, or those at and below ``path``)."""
         if path is None:
