@@ -23,7 +23,7 @@ from ..jsontree import ARRAY, NUMBER, OBJECT, STRING, Node
 from ..jsvalues import js_number_to_string, js_trim
 from .evals_assertions import check_assertions
 from .evals_metadata import check_metadata, check_sandbox
-from .evals_paths import SuitePaths, discovery_problems
+from .evals_paths import SuitePaths, discovery_problems, skill_md_name
 from .evals_report import Scope, describe, quote, sentence
 from .evals_setup import check_files, check_setup
 
@@ -65,6 +65,8 @@ def check(ctx: AnalysisContext) -> list[Finding]:
         _root_not_object(top, root)
         return findings
     _check_top_members(top, root)
+    if ctx.path is not None:
+        _check_skill_name(top, root, ctx)
     evals = root.get("evals")
     if evals is None or evals.kind != ARRAY:
         top.at_member(
@@ -177,6 +179,22 @@ def _check_discovery(top: Scope, root: Node, ctx: AnalysisContext) -> None:
             + "; ".join(problems)
             + ". It runs only when this file is given explicitly.",
             {"reasons": problems},
+        )
+
+
+def _check_skill_name(top: Scope, root: Node, ctx: AnalysisContext) -> None:
+    skill_name = root.get("skill_name")
+    if skill_name is None or skill_name.kind != STRING or skill_name.value == "":
+        return
+    declared = skill_md_name(ctx.path.parent.parent, ctx.fs)
+    if declared is not None and declared != skill_name.value:
+        top.at(
+            "skill-name-mismatch",
+            skill_name,
+            ("skill_name",),
+            f"`skill_name` is {quote(skill_name.value)} but SKILL.md names the skill {quote(declared)}; "
+            "they should match (arc-skill-eval does not compare them).",
+            {"replacement": declared},
         )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 from pathlib import Path
 
 from ..workspace import FileSystemView
@@ -93,3 +94,23 @@ def discovery_problems(path: Path, repo_root: Path | None, fs: FileSystemView) -
             problems.append(f"it lies inside the skill '{shown}', and the walk does not enter a skill")
             break
     return problems
+
+
+_FRONT_MATTER_NAME = re.compile(r"^name:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+
+
+def skill_md_name(skill_dir: Path, fs: FileSystemView) -> str | None:
+    """The ``name`` of SKILL.md's YAML front matter (a ``---`` block at the top), if any."""
+    read = getattr(fs, "read_text", None)  # views without reading support skip the rule
+    text = read(skill_dir / "SKILL.md") if read is not None else None
+    if not text or not text.startswith("---"):
+        return None
+    end = text.find("\n---", 3)
+    block = text[3:end] if end >= 0 else ""
+    match = _FRONT_MATTER_NAME.search(block)
+    if match is None:
+        return None
+    name = match.group(1)
+    if len(name) >= 2 and name[0] == name[-1] and name[0] in "'\"":
+        name = name[1:-1]
+    return name or None
