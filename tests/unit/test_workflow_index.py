@@ -1,0 +1,227 @@
+"""Duplicate ids across files (workflow-fixtures.md §7) and the WorkflowIndex API."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from workflow_support import base, errors, make_repo, with_case, write
+
+from evalfix_ls.batch import check_paths, to_json
+from evalfix_ls.contracts.workflow_index import WorkflowIndex, batch_order_key, discover
+from evalfix_ls.workspace import FileSystemView
+
+
+def case(case_id: str, **extra: object) -> dict:
+    return dict(base()["cases"][0], id=case_id, **extra)
+
+
+def fixture(*ids: str, **top: object) -> dict:
+    return base(**top) | {"cases": [case(i) for i in ids]}
+
+
+def json_errors(report: dict) -> dict[str, list[tuple[str, str, int | None]]]:
+    return {
+        f["path"]: [(x["code"], x["pointer"], x["case"]) for x in f["findings"] if x["severity"] == "error"]
+        for f in report["files"]
+    }
+
+
+@pytest.mark.parametrize(
+    ("new_name", "flagged"),
+    [
+        ("aa-extra.json", "examples.json"),
+        ("zz-extra.json", "zz-extra.json"),
+        ("examples-2.json", "examples.json"),
+    ],
+)
+def test_later_file_in_batch_order_gets_the_error(tmp_path: Path, new_name: str, flagged: str) -> None:
+    repo = make_repo(tmp_path / "repo", {"skills/demo/evals/examples.json": fixture("a", "b")})
+    write(repo, f"skills/demo/evals/{new_name}", fixture("b"))
+    report = to_json(check_paths([repo], root=repo), "test")
+    found = json_errors(report)
+    for path, errs in found.items():
+        if path.endswith(flagged):
+            expected_case = 1 if flagged == "examples.json" else 0
+            assert errs == [("duplicate_case_id", f"/cases/{expected_case}/id", expected_case)]
+        else:
+            assert errs == []
+
+
+def test_single_file_check_still_loads_its_siblings(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {"skills/demo/evals/a.json": fixture("x"), "skills/demo/evals/b.json": fixture("x")},
+    )
+    report = check_paths([repo / "skills/demo/evals/b.json"])
+    (file,) = report.files
+    (dup,) = [f for f in file.analysis.findings if f.code == "duplicate_case_id"]
+    assert dup.data["previous_source_file"] == "skills/demo/evals/a.json"
+    assert "previous_source_file: skills/demo/evals/a.json" in dup.message
+    assert dup.related[0].path == "skills/demo/evals/a.json"
+    text = (repo / "skills/demo/evals/a.json").read_text()
+    assert text[dup.related[0].start : dup.related[0].end] == '"x"'
+    # the earlier file is clean even when checked alone
+    assert not [
+        f
+        for f in check_paths([repo / "skills/demo/evals/a.json"]).files[0].analysis.findings
+        if f.code == "duplicate_case_id"
+    ]
+
+
+def test_declared_skill_decides_the_key(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "skills/demo/evals/a.json": fixture("x"),
+            # same id, another directory, but declaring skill demo: collides
+            "skills/other/evals/b.json": fixture("x", skill="demo"),
+            # same id under another declared skill: no collision
+            "skills/other/evals/c.json": fixture("x", skill="other"),
+        },
+    )
+    found = json_errors(to_json(check_paths([repo], root=repo), "t"))
+    assert found["skills/other/evals/b.json"] == [("duplicate_case_id", "/cases/0/id", 0)]
+    assert found["skills/other/evals/c.json"] == []
+
+
+def test_synthesized_ids_collide_across_files(tmp_path: Path) -> None:
+    id_less = base(skill=None) | {"cases": [with_case({"id": None})["cases"][0]]}
+    repo = make_repo(
+        tmp_path / "repo",
+        {"skills/demo/evals/a.json": id_less, "skills/demo/evals/b.json": id_less},
+    )
+    found = json_errors(to_json(check_paths([repo], root=repo), "t"))
+    assert found["skills/demo/evals/b.json"] == [("duplicate_case_id", "/cases/0", 0)]
+
+
+def test_cases_with_other_errors_take_part(tmp_path: Path) -> None:
+    bad = fixture("x", skill="  ")
+    repo = make_repo(tmp_path / "repo", {"skills/demo/evals/a.json": bad, "skills/demo/evals/b.json": bad})
+    found = json_errors(to_json(check_paths([repo], root=repo), "t"))
+    assert found["skills/demo/evals/b.json"] == [
+        ("missing_skill", "/skill", 0),
+        ("duplicate_case_id", "/cases/0/id", 0),
+    ]
+
+
+def test_unreadable_and_unparsable_files_contribute_no_ids(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "skills/demo/evals/a.json": '{"skill": "demo", "cases": [{"id": "x"},]}',
+            "skills/demo/evals/b.json": base() | {"cases": [case("x"), None]},
+            "skills/demo/evals/c.json": fixture("x"),
+        },
+    )
+    found = json_errors(to_json(check_paths([repo], root=repo), "t"))
+    assert found["skills/demo/evals/c.json"] == []
+
+
+def test_files_outside_the_walk_do_not_register(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "skills/demo/evals/a.JSON": fixture("x"),
+            "skills/demo/evals.json": fixture("x"),
+            "fixtures/evals/a.json": fixture("x"),
+            "skills/demo/evals/b.json": fixture("x"),
+        },
+    )
+    os.symlink(repo / "skills/demo/evals/b.json", repo / "skills/demo/evals/0-link.json")
+    assert discover(repo) == ["skills/demo/evals/b.json"]
+    found = json_errors(to_json(check_paths([repo / "skills/demo/evals/b.json"], root=repo), "t"))
+    assert found == {"skills/demo/evals/b.json": []}
+
+
+def test_nested_and_odd_locations_are_discovered(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "skills/demo/evals/sub/deeper/x.json": {},
+            "skills/demo/docs/evals/y.json": {},
+            "skills/evals/z.json": {},
+            "skills/.hidden/evals/h.json": {},
+            "skills/demo/evals/trigger-cases.json": {},
+        },
+    )
+    assert discover(repo) == [
+        "skills/.hidden/evals/h.json",
+        "skills/demo/docs/evals/y.json",
+        "skills/demo/evals/sub/deeper/x.json",
+        "skills/demo/evals/trigger-cases.json",
+        "skills/evals/z.json",
+    ]
+
+
+def test_batch_order_is_utf16() -> None:
+    # U+FF5E sorts after U+1F600 in code points, before it in UTF-16 code units (a surrogate pair).
+    paths = ["skills/a/evals/\U0001f600.json", "skills/a/evals/\uff5e.json"]
+    assert sorted(paths, key=batch_order_key) == [
+        "skills/a/evals/\U0001f600.json",
+        "skills/a/evals/\uff5e.json",
+    ]
+    assert sorted(paths) == ["skills/a/evals/\uff5e.json", "skills/a/evals/\U0001f600.json"]
+    assert sorted(["skills/x/evals/examples.json", "skills/x/evals/examples-2.json"], key=batch_order_key)[
+        0
+    ].endswith("examples-2.json")
+
+
+def test_index_api_with_buffers(tmp_path: Path) -> None:
+    repo = make_repo(
+        tmp_path / "repo",
+        {"skills/demo/evals/a.json": fixture("x", "y"), "skills/demo/evals/c.json": fixture("y")},
+    )
+    index = WorkflowIndex(repo, FileSystemView())
+    assert index.files() == ["skills/demo/evals/a.json", "skills/demo/evals/c.json"]
+    assert index.earlier_ids("skills/demo/evals/c.json") == {
+        "demo:x": ("skills/demo/evals/a.json", 0),
+        "demo:y": ("skills/demo/evals/a.json", 1),
+    }
+    assert index.earlier_ids("skills/demo/evals/a.json") == {}
+    assert index.dependents("skills/demo/evals/a.json") == ["skills/demo/evals/c.json"]
+
+    # an unsaved buffer of a new file that sorts first takes over "y"
+    index.update("skills/demo/evals/0.json", '{"skill": "demo", "cases": [{"id": "y"}]}')
+    assert index.files()[0] == "skills/demo/evals/0.json"
+    assert index.earlier_ids("skills/demo/evals/a.json") == {"demo:y": ("skills/demo/evals/0.json", 0)}
+    # an edit that removes "y" from a.json: c.json's finding changes, so it depends on a.json
+    index.update("skills/demo/evals/a.json", '{"skill": "demo", "cases": [{"id": "x"}]}')
+    assert index.dependents("skills/demo/evals/a.json") == ["skills/demo/evals/c.json"]
+    # invalid JSON contributes nothing
+    index.update("skills/demo/evals/0.json", "{")
+    assert index.earlier_ids("skills/demo/evals/c.json") == {"demo:x": ("skills/demo/evals/a.json", 0)}
+    index.remove("skills/demo/evals/0.json")
+    assert "skills/demo/evals/0.json" not in index.files()
+    index.reload("skills/demo/evals/a.json")  # back to the disk text: x and y again
+    assert set(index.earlier_ids("skills/demo/evals/c.json")) == {"demo:x", "demo:y"}
+    # paths that are not fixtures are ignored
+    index.update("docs/x.json", '{"cases": [{"id": "x"}]}')
+    assert "docs/x.json" not in index.files()
+
+
+def test_index_reuses_unchanged_texts(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "repo", {"skills/demo/evals/a.json": fixture("x")})
+    index = WorkflowIndex(repo, FileSystemView())
+    first = index.normalized("skills/demo/evals/a.json")
+    index.load_from_disk()
+    assert index.normalized("skills/demo/evals/a.json") is first
+    index.update("skills/demo/evals/a.json", (repo / "skills/demo/evals/a.json").read_text())
+    assert index.normalized("skills/demo/evals/a.json") is first
+
+
+def test_buffer_is_used_instead_of_disk(tmp_path: Path) -> None:
+    from evalfix_ls.analysis import analyze
+
+    repo = make_repo(
+        tmp_path / "repo",
+        {"skills/demo/evals/a.json": fixture("x"), "skills/demo/evals/b.json": fixture("z")},
+    )
+    index = WorkflowIndex(repo, FileSystemView())
+    index.update("skills/demo/evals/a.json", '{"skill": "demo", "cases": [{"id": "z"}]}')
+    b = repo / "skills/demo/evals/b.json"
+    analysis = analyze(b.read_text(), path=b, repo_root=repo, fs=FileSystemView(), workspace=index)
+    assert errors(analysis) == [("duplicate_case_id", "/cases/0/id", 0)]
+    analysis = analyze(b.read_text(), path=b, repo_root=repo, fs=FileSystemView(), workspace=None)
+    assert errors(analysis) == []
