@@ -61,10 +61,14 @@ def walk(directory: Path) -> Iterator[Path]:
     below a ``skills/`` directory with a later ``evals`` segment. Inside ``skills/`` nothing is
     skipped (the reference skips nothing there); elsewhere arc-skill-eval's ignored directories
     and dot-directories are."""
+    # Segments between the repository (nearest .git) and ``directory``: walking ``skills/demo``
+    # is inside ``skills/`` too, while a checkout placed under some ``…/skills/…`` is not.
+    base = default_root(directory)
+    prefix = directory.absolute().parts[len(base.parts) :] if base != directory.absolute() else ()
     for dirpath, dirnames, filenames in os.walk(directory):
         current = Path(dirpath)
         parts = current.relative_to(directory).parts
-        inside_skills = (directory.name == "skills") or "skills" in parts
+        inside_skills = (directory.name == "skills") or "skills" in prefix + parts
         if not inside_skills:
             dirnames[:] = [d for d in dirnames if d not in SKIPPED_DIRS and not d.startswith(".")]
         dirnames.sort()
