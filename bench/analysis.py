@@ -9,7 +9,8 @@ Run from the repository root (see bench/README.md):
 
 Every time printed is the MEDIAN of the repeats (the count is printed); the best run is in the
 JSON results file too. Subprocess times are wall-clock times from spawn to exit, interpreter start
-included. Peak RSS of a subprocess comes from ``os.wait4`` (the kernel's ru_maxrss for that child).
+included. Peak RSS of a subprocess comes from ``os.wait4`` (the kernel's ru_maxrss for that child),
+taken by a small launcher interpreter so the benchmark's own memory does not leak into it.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ import io
 import json
 import os
 import pstats
+import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -115,30 +116,45 @@ def time_in_process(func: Callable[[], object], repeats: int) -> Timing:
     return timing
 
 
+# Spawns one command and reports [wall seconds, ru_maxrss KiB, exit code] as JSON. The measured
+# command is started from this small interpreter, not from the benchmark process, because a child's
+# ru_maxrss starts at the RSS of the process that spawned it (Linux carries the parent's high-water
+# mark across fork/vfork and exec): spawned from the benchmark, after it analysed a 10 MB suite in
+# process, every child would "peak" at the benchmark's own size.
+_LAUNCHER = """
+import json, os, sys, time
+argv, out = json.loads(sys.argv[1]), os.open(sys.argv[2], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+actions = [(os.POSIX_SPAWN_DUP2, out, 1), (os.POSIX_SPAWN_DUP2, out, 2)]
+start = time.perf_counter()
+pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions)
+_, status, usage = os.wait4(pid, 0)
+elapsed = time.perf_counter() - start
+print(json.dumps([elapsed, usage.ru_maxrss, os.waitstatus_to_exitcode(status)]))
+"""
+
+
 def run_process(argv: list[str], repeats: int, cwd: Path) -> ProcessRuns:
-    """Spawn ``argv`` ``repeats`` times after one warm-up (which fills the OS page cache and
-    writes .pyc files). Per run: wall time from spawn to exit, and the child's own peak RSS from
-    ``os.wait4`` (``RUSAGE_CHILDREN`` would be the maximum over every child ever waited for)."""
+    """Run ``argv`` ``repeats`` times after one warm-up (which fills the OS page cache and writes
+    .pyc files). Per run: wall time from spawn to exit, and that child's own peak RSS from
+    ``os.wait4``, both taken by a small launcher interpreter (see ``_LAUNCHER``)."""
     result = ProcessRuns()
     for attempt in range(repeats + 1):
-        with tempfile.TemporaryFile() as output:  # a file, not a pipe: nothing can block on it
-            start = time.perf_counter()
-            proc = subprocess.Popen(argv, cwd=cwd, stdout=output, stderr=output)
-            watchdog = threading.Timer(SUBPROCESS_TIMEOUT, proc.kill)
-            watchdog.start()
+        with tempfile.NamedTemporaryFile(suffix=".out") as output:
+            launcher = [sys.executable, "-I", "-S", "-c", _LAUNCHER, json.dumps(argv), output.name]
+            proc = subprocess.Popen(launcher, cwd=cwd, stdout=subprocess.PIPE, start_new_session=True)
             try:
-                _, status, usage = os.wait4(proc.pid, 0)
-            finally:
-                watchdog.cancel()
-            elapsed = time.perf_counter() - start
-            proc.returncode = os.waitstatus_to_exitcode(status)
-            output.seek(0)
-            tail = output.read()[-4000:].decode("utf-8", "replace")
+                stdout, _ = proc.communicate(timeout=SUBPROCESS_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)  # the launcher and the command it started
+                proc.communicate()
+                raise
+            elapsed, maxrss_kib, exit_code = json.loads(stdout)
+            tail = Path(output.name).read_bytes()[-4000:].decode("utf-8", "replace")
         if attempt == 0:
             continue  # warm-up
         result.timing.runs.append(elapsed)
-        result.exit_codes.append(proc.returncode)
-        result.peak_rss_kib = max(result.peak_rss_kib or 0, int(usage.ru_maxrss))  # KiB on Linux
+        result.exit_codes.append(exit_code)
+        result.peak_rss_kib = max(result.peak_rss_kib or 0, int(maxrss_kib))  # KiB on Linux
         result.output_tail = tail
     return result
 
