@@ -206,7 +206,7 @@ def check_sandbox(scope: Scope, case: Node) -> None:
             "sandbox-invalid",
             sandbox,
             ("sandbox",),
-            f"`sandbox` must be one of [{one_of(SANDBOX_MODES)}]: {explanation} {_SANDBOX_NOTE}",
+            f"`sandbox` must be one of [{one_of(SANDBOX_MODES)}]. {explanation} {_SANDBOX_NOTE}",
             data,
         )
     mocks = case.get("sandboxMocks")

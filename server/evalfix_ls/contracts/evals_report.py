@@ -179,23 +179,23 @@ def sentence(issue: str, explanation: str) -> str:
     """The loader's issue text followed by our explanation."""
     if not explanation:
         return issue
-    explanation = explanation[0].upper() + explanation[1:]
     return f"{issue}{'' if issue.endswith('.') else '.'} {explanation}"
 
 
 def enum_problem(node: Node | None, allowed: tuple[str, ...], what: str) -> tuple[str, dict[str, Any]]:
     """Explanation and quick-fix data for a value that is not one of ``allowed``."""
     data: dict[str, Any] = {"expected": list(allowed)}
+    subject = what[0].upper() + what[1:]
     if node is None:
-        return f"{what} is missing; expected one of {one_of(allowed)}.", data
+        return f"{subject} is missing; expected one of {one_of(allowed)}.", data
     if node.kind == STRING:
-        text = f"unknown {what} {describe(node)}; expected one of {one_of(allowed)}"
+        text = f"Unknown {what} {describe(node)}; expected one of {one_of(allowed)}"
         guess = suggest(node.value, allowed)
         if guess is not None:
             data["replacement"] = guess
             text += f" (did you mean '{guess}'?)"
         return text + ".", data
-    return f"{what} is {describe(node)}; expected one of {one_of(allowed)}.", data
+    return f"{subject} is {describe(node)}; expected one of {one_of(allowed)}.", data
 
 
 # -- scopes ----------------------------------------------------------------------------------------------

@@ -247,8 +247,7 @@ def check_copy_paths(
             "path-not-found",
             node,
             tokens,
-            f"{quote(source)} does not exist relative to the evals/ directory "
-            f"({paths.evals_dir}); the copy fails at run time.",
+            f"{quote(source)} does not exist relative to the evals/ directory: the copy fails at run time.",
             {"path": source},
         )
 
