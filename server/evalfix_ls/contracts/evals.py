@@ -140,21 +140,14 @@ def _check_top_members(top: Scope, root: Node) -> None:
             ),
             {"replacement": js_number_to_string(version.value)} if version.kind == NUMBER else None,
         )
-    skill_name = root.get("skill_name")
-    if skill_name is None or skill_name.kind != STRING or skill_name.value == "":
-        top.at_member(
-            "skill-name-required",
-            skill_name,
-            root,
-            (),
-            "skill_name",
-            sentence(
-                "`skill_name` must be a non-empty string.",
-                "Name the skill under test (the `name` in its SKILL.md)"
-                + ("" if skill_name is None else f"; got {describe(skill_name)}")
-                + ".",
-            ),
-        )
+    top.require_string(
+        "skill-name-required",
+        root,
+        (),
+        "skill_name",
+        "`skill_name` must be a non-empty string.",
+        "Name the skill under test (the `name` in its SKILL.md)",
+    )
     for name, member in root.props.items():
         if name not in ROOT_KEYS:
             top.at_key(
@@ -280,47 +273,33 @@ def _check_case(scope: Scope, case: Node, paths: SuitePaths) -> Node | None:
     else:
         valid_id = id_node
         _check_id_style(scope, id_node)
-    description = case.get("description")
-    if description is not None and description.kind != STRING:
-        scope.at(
-            "description-type",
-            description,
-            ("description",),
-            sentence(f"{p}`description`, if present, must be a string", f"Got {describe(description)}."),
-        )
-    prompt = case.get("prompt")
-    if prompt is None or prompt.kind != STRING or prompt.value == "":
-        scope.at_member(
-            "prompt-required",
-            prompt,
-            case,
-            (),
-            "prompt",
-            sentence(
-                f"{p}`prompt` must be a non-empty string",
-                "The prompt is the user message the agent receives"
-                + (": the case has none" if prompt is None else f"; got {describe(prompt)}")
-                + ".",
-            ),
-        )
-    elif not js_trim(prompt.value):
+    scope.optional_type(
+        "description-type", case, (), "description", STRING, f"{p}`description`, if present, must be a string"
+    )
+    prompt = scope.require_string(
+        "prompt-required",
+        case,
+        (),
+        "prompt",
+        f"{p}`prompt` must be a non-empty string",
+        "The prompt is the user message the agent receives",
+    )
+    if prompt is not None and not js_trim(prompt.value):
         scope.at(
             "prompt-blank",
             prompt,
             ("prompt",),
             "The prompt is only whitespace: the loader accepts it, but the agent receives an empty message.",
         )
-    expected_output = case.get("expected_output")
-    if expected_output is not None and expected_output.kind != STRING:
-        scope.at(
-            "expected-output-type",
-            expected_output,
-            ("expected_output",),
-            sentence(
-                f"{p}`expected_output`, if present, must be a string",
-                f"Got {describe(expected_output)}; it is a note for readers (the grader does not use it).",
-            ),
-        )
+    scope.optional_type(
+        "expected-output-type",
+        case,
+        (),
+        "expected_output",
+        STRING,
+        f"{p}`expected_output`, if present, must be a string",
+        "it is a note for readers (the grader does not use it).",
+    )
     setup = case.get("setup")
     if setup is not None:
         check_setup(scope, setup, paths)

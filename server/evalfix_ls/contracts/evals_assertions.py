@@ -20,7 +20,6 @@ from .evals_report import (
     Scope,
     describe,
     enum_problem,
-    is_nonempty_string,
     one_of,
     quote,
     sentence,
@@ -29,6 +28,7 @@ from .evals_report import (
 _ASSISTANT_TEXT = "assistant-text"
 _NEVER_PASSING_KINDS = frozenset({"behavior", "safety"})
 _SNAPSHOT_DIFF = "snapshot-diff"
+_WORKSPACE_PATH = "`path` is relative to the case workspace"
 # Keys of assertion objects written for other tools whose text makes a good judged claim (§15.3).
 _CLAIM_KEYS = ("text", "description", "check", "claim", "assertion", "name")
 
@@ -95,42 +95,33 @@ def _string_problem(scope: Scope, item: Node, a: int) -> None:
 def _check_script(scope: Scope, item: Node, a: int) -> None:
     p = f"{scope.prefix}assertions[{a}]: "
     base = ("assertions", a)
-    type_node = item.get("type")
-    if type_node.kind != STRING or type_node.value not in SCRIPT_TYPES:
-        explanation, data = enum_problem(type_node, SCRIPT_TYPES, "script assertion type")
-        if item.has("kind"):
-            explanation += (
-                " An object with `type` is a script assertion; remove `type` for an intent assertion."
-            )
-        scope.at(
-            "script-type-invalid",
-            type_node,
-            (*base, "type"),
-            sentence(f"{p}script assertion must declare `type` from [{one_of(SCRIPT_TYPES)}]", explanation),
-            data,
-        )
+    script_type = scope.require_enum(
+        "script-type-invalid",
+        item,
+        base,
+        "type",
+        SCRIPT_TYPES,
+        f"{p}script assertion must declare `type` from [{one_of(SCRIPT_TYPES)}]",
+        "script assertion type",
+        note="An object with `type` is a script assertion; remove `type` for an intent assertion."
+        if item.has("kind")
+        else "",
+    )
+    if script_type is None:
         return
-    script_type = type_node.value
     if script_type == "regex-match":
         check_regex_members(scope, item, base, p, "`regex-match`", "`regex-match.flags`")
         _check_target(scope, item, base, p)
     else:  # file-exists, json-valid
-        path = item.get("path")
-        if not is_nonempty_string(path):
-            scope.at_member(
-                "script-path-required",
-                path,
-                item,
-                base,
-                "path",
-                sentence(
-                    f"{p}`{script_type}` requires a non-empty `path` string",
-                    "`path` is relative to the case workspace"
-                    + ("" if path is None else f"; got {describe(path)}")
-                    + ".",
-                ),
-            )
-        else:
+        path = scope.require_string(
+            "script-path-required",
+            item,
+            base,
+            "path",
+            f"{p}`{script_type}` requires a non-empty `path` string",
+            _WORKSPACE_PATH,
+        )
+        if path is not None:
             _check_path_escape(scope, path, (*base, "path"))
 
 
@@ -194,38 +185,25 @@ def check_regex_members(
     ``who`` names the assertion as the loader does (```regex-match```, ``output regex assertion``);
     ``flags_label`` is the flags' name in the loader's type message.
     """
-    pattern = item.get("pattern")
-    pattern_ok = is_nonempty_string(pattern)
-    if not pattern_ok:
-        scope.at_member(
-            "regex-pattern-required",
-            pattern,
-            item,
-            base,
-            "pattern",
-            sentence(
-                f"{p}{who} requires a non-empty `pattern` string",
-                "`pattern` is a JavaScript regular expression (in JSON, write \\\\ for one backslash)"
-                + ("" if pattern is None else f"; got {describe(pattern)}")
-                + ".",
-            ),
-        )
-    flags = item.get("flags")
-    flags_text = ""
-    if flags is not None:
-        if flags.kind == STRING:
-            flags_text = flags.value
-        else:
-            scope.at(
-                "regex-flags-type",
-                flags,
-                (*base, "flags"),
-                sentence(
-                    f"{p}{flags_label}, if present, must be a string",
-                    f'Got {describe(flags)}; write the flags as a string such as "i" or "im".',
-                ),
-            )
-    if not pattern_ok:
+    pattern = scope.require_string(
+        "regex-pattern-required",
+        item,
+        base,
+        "pattern",
+        f"{p}{who} requires a non-empty `pattern` string",
+        "`pattern` is a JavaScript regular expression (in JSON, write \\\\ for one backslash)",
+    )
+    flags = scope.optional_type(
+        "regex-flags-type",
+        item,
+        base,
+        "flags",
+        STRING,
+        f"{p}{flags_label}, if present, must be a string",
+        'write the flags as a string such as "i" or "im".',
+    )
+    flags_text = "" if flags is None else flags.value
+    if pattern is None:
         return
     verdict = jsregex.check_regex(pattern.value, flags_text)
     invalid = f"{p}{who} pattern is not a valid regular expression"
@@ -316,78 +294,59 @@ def _check_intent(scope: Scope, item: Node, a: int) -> None:
         _intent_kind_invalid(scope, item, kind_node, base, p)
         return
     kind = kind_node.value
-    id_node = item.get("id")
-    if not is_nonempty_string(id_node):
-        scope.at_member(
-            "intent-id-required",
-            id_node,
-            item,
-            base,
-            "id",
-            sentence(
-                f"{p}intent assertion requires a non-empty `id` string",
-                "The id names the assertion in results"
-                + ("" if id_node is None else f"; got {describe(id_node)}")
-                + ".",
-            ),
-        )
-    must_pass = item.get("mustPass")
-    if must_pass is not None and must_pass.kind != BOOLEAN:
-        scope.at(
-            "intent-must-pass-type",
-            must_pass,
-            (*base, "mustPass"),
-            sentence(
-                f"{p}intent assertion `mustPass`, if present, must be a boolean",
-                f"Got {describe(must_pass)}; write true or false.",
-            ),
-            {"expected": [True, False]},
-        )
-    severity = item.get("severity")
-    if severity is not None and (severity.kind != STRING or severity.value not in INTENT_SEVERITIES):
-        explanation, data = enum_problem(severity, INTENT_SEVERITIES, "severity")
-        scope.at(
-            "intent-severity-invalid",
-            severity,
-            (*base, "severity"),
-            sentence(
-                f'{p}intent assertion `severity`, if present, must be "info", "warn", or "error"', explanation
-            ),
-            data,
-        )
+    scope.require_string(
+        "intent-id-required",
+        item,
+        base,
+        "id",
+        f"{p}intent assertion requires a non-empty `id` string",
+        "The id names the assertion in results",
+    )
+    scope.optional_type(
+        "intent-must-pass-type",
+        item,
+        base,
+        "mustPass",
+        BOOLEAN,
+        f"{p}intent assertion `mustPass`, if present, must be a boolean",
+        "write true or false.",
+        {"expected": [True, False]},
+    )
+    scope.require_enum(
+        "intent-severity-invalid",
+        item,
+        base,
+        "severity",
+        INTENT_SEVERITIES,
+        f'{p}intent assertion `severity`, if present, must be "info", "warn", or "error"',
+        "severity",
+        optional=True,
+    )
     methods = INTENT_METHODS[kind]
-    method_node = item.get("method")
-    method = None
-    if method_node is not None and method_node.kind == STRING and method_node.value in methods:
-        method = method_node.value
-    else:
-        explanation, data = enum_problem(method_node, methods, f"{kind} method")
-        scope.at_member(
-            "intent-method-invalid",
-            method_node,
-            item,
-            base,
-            "method",
-            sentence(f"{p}{kind} assertion must declare `method` from [{one_of(methods)}]", explanation),
-            data,
-        )
+    method = scope.require_enum(
+        "intent-method-invalid",
+        item,
+        base,
+        "method",
+        methods,
+        f"{p}{kind} assertion must declare `method` from [{one_of(methods)}]",
+        f"{kind} method",
+    )
     if kind == "output":
         _check_output(scope, item, base, p, method)
     elif kind == "workspace":
         _check_workspace(scope, item, base, p, method)
     else:
         if kind == "behavior":
-            value = item.get("value")
-            if value is not None and value.kind != STRING:
-                scope.at(
-                    "intent-value-type",
-                    value,
-                    (*base, "value"),
-                    sentence(
-                        f"{p}behavior assertion `value`, if present, must be a string",
-                        f"Got {describe(value)}; name the tool, command or skill as a string.",
-                    ),
-                )
+            scope.optional_type(
+                "intent-value-type",
+                item,
+                base,
+                "value",
+                STRING,
+                f"{p}behavior assertion `value`, if present, must be a string",
+                "name the tool, command or skill as a string.",
+            )
         if kind in _NEVER_PASSING_KINDS:
             scope.at(
                 "assertion-never-passes",
@@ -434,17 +393,16 @@ def _claim_text(item: Node) -> str | None:
 
 def _check_output(scope: Scope, item: Node, base: tuple[str | int, ...], p: str, method: str | None) -> None:
     if method == "judge":
+        scope.optional_type(
+            "intent-judge-prompt-type",
+            item,
+            base,
+            "prompt",
+            STRING,
+            f"{p}output judge assertion `prompt`, if present, must be a string",
+            "`prompt` is what the judge checks.",
+        )
         prompt = item.get("prompt")
-        if prompt is not None and prompt.kind != STRING:
-            scope.at(
-                "intent-judge-prompt-type",
-                prompt,
-                (*base, "prompt"),
-                sentence(
-                    f"{p}output judge assertion `prompt`, if present, must be a string",
-                    f"Got {describe(prompt)}; `prompt` is what the judge checks.",
-                ),
-            )
         claim = item.member("claim")
         if claim is not None:
             data = {"rename_to": "prompt"} if prompt is None else None
@@ -469,21 +427,15 @@ def _check_output(scope: Scope, item: Node, base: tuple[str | int, ...], p: str,
     elif method == "regex":
         check_regex_members(scope, item, base, p, "output regex assertion", "output regex assertion `flags`")
     elif method == "exact":
-        expected = item.get("expected")
-        if expected is None or expected.kind != STRING:
-            scope.at_member(
-                "intent-expected-required",
-                expected,
-                item,
-                base,
-                "expected",
-                sentence(
-                    f"{p}output exact assertion requires an `expected` string",
-                    '`expected` is the exact assistant text ("" is allowed)'
-                    + ("" if expected is None else f"; got {describe(expected)}")
-                    + ".",
-                ),
-            )
+        scope.require_string(
+            "intent-expected-required",
+            item,
+            base,
+            "expected",
+            f"{p}output exact assertion requires an `expected` string",
+            '`expected` is the exact assistant text ("" is allowed)',
+            allow_empty=True,
+        )
 
 
 def _check_workspace(
@@ -499,22 +451,15 @@ def _check_workspace(
             {"method": _SNAPSHOT_DIFF},
         )
     else:  # every other method, a missing or an invalid one included, needs a path
-        path = item.get("path")
-        if not is_nonempty_string(path):
-            scope.at_member(
-                "intent-path-required",
-                path,
-                item,
-                base,
-                "path",
-                sentence(
-                    f"{p}workspace assertion requires a non-empty `path` string",
-                    "`path` is relative to the case workspace"
-                    + ("" if path is None else f"; got {describe(path)}")
-                    + ".",
-                ),
-            )
-        else:
+        path = scope.require_string(
+            "intent-path-required",
+            item,
+            base,
+            "path",
+            f"{p}workspace assertion requires a non-empty `path` string",
+            _WORKSPACE_PATH,
+        )
+        if path is not None:
             _check_path_escape(scope, path, (*base, "path"))
     if method == "file-contains":
         check_regex_members(

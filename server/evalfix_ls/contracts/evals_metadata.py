@@ -16,7 +16,6 @@ from .evals_report import (
     TOOL_MODES,
     Scope,
     describe,
-    enum_problem,
     is_nonempty_string,
     one_of,
     sentence,
@@ -51,30 +50,26 @@ def check_metadata(scope: Scope, metadata: Node) -> None:
                 + _SPEC_ALLOWS,
             ),
         )
-    difficulty = metadata.get("difficulty")
-    if difficulty is not None and (difficulty.kind != STRING or difficulty.value not in DIFFICULTIES):
-        explanation, data = enum_problem(difficulty, DIFFICULTIES, "difficulty")
-        scope.at(
-            "metadata-difficulty-invalid",
-            difficulty,
-            (*tokens, "difficulty"),
-            sentence(
-                f'{p}`metadata.difficulty`, if present, must be "easy", "medium", or "hard"',
-                f"{explanation} {_SPEC_ALLOWS}",
-            ),
-            data,
-        )
-    intent = metadata.get("intent")
-    if intent is not None and intent.kind != STRING:
-        scope.at(
-            "metadata-intent-type",
-            intent,
-            (*tokens, "intent"),
-            sentence(
-                f"{p}`metadata.intent`, if present, must be a string",
-                f"Got {describe(intent)}. {_SPEC_ALLOWS}",
-            ),
-        )
+    scope.require_enum(
+        "metadata-difficulty-invalid",
+        metadata,
+        tokens,
+        "difficulty",
+        DIFFICULTIES,
+        f'{p}`metadata.difficulty`, if present, must be "easy", "medium", or "hard"',
+        "difficulty",
+        optional=True,
+        note=_SPEC_ALLOWS,
+    )
+    scope.optional_type(
+        "metadata-intent-type",
+        metadata,
+        tokens,
+        "intent",
+        STRING,
+        f"{p}`metadata.intent`, if present, must be a string",
+        "arc-skill-eval rejects the case (the spec types `metadata` as an open record).",
+    )
     environment = metadata.get("environment")
     if environment is not None:
         _Environment(scope, (*tokens, "environment")).check(environment)
@@ -199,16 +194,18 @@ _SANDBOX_NOTE = (
 
 
 def check_sandbox(scope: Scope, case: Node) -> None:
+    scope.require_enum(
+        "sandbox-invalid",
+        case,
+        (),
+        "sandbox",
+        SANDBOX_MODES,
+        f"`sandbox` must be one of [{one_of(SANDBOX_MODES)}]",
+        "sandbox",
+        optional=True,
+        note=_SANDBOX_NOTE,
+    )
     sandbox = case.get("sandbox")
-    if sandbox is not None and (sandbox.kind != STRING or sandbox.value not in SANDBOX_MODES):
-        explanation, data = enum_problem(sandbox, SANDBOX_MODES, "sandbox")
-        scope.at(
-            "sandbox-invalid",
-            sandbox,
-            ("sandbox",),
-            f"`sandbox` must be one of [{one_of(SANDBOX_MODES)}]. {explanation} {_SANDBOX_NOTE}",
-            data,
-        )
     mocks = case.get("sandboxMocks")
     if mocks is None:
         return

@@ -307,6 +307,76 @@ class Scope:
         """A finding anchored at a member name (``tokens`` point at the member)."""
         self.emit(code, member.key_start, member.key_end, tokens, message, data)
 
+    # -- the two loader rules that recur everywhere ----------------------------------------------------
+
+    def require_string(
+        self,
+        code: str,
+        parent: Node,
+        tokens: tuple[str | int, ...],
+        name: str,
+        issue: str,
+        purpose: str,
+        *,
+        allow_empty: bool = False,
+    ) -> Node | None:
+        """ "``name`` must be a (non-empty) string": the member's node when it is one, else a finding
+        (at the member, or at ``parent`` when it is missing) and None. ``purpose`` says what the
+        member is for; the message adds what was found."""
+        node = parent.get(name)
+        if node is not None and node.kind == STRING and (allow_empty or node.value != ""):
+            return node
+        found = "" if node is None else f"; got {describe(node)}"
+        self.at_member(code, node, parent, tokens, name, sentence(issue, f"{purpose}{found}."))
+        return None
+
+    def require_enum(
+        self,
+        code: str,
+        parent: Node,
+        tokens: tuple[str | int, ...],
+        name: str,
+        allowed: tuple[str, ...],
+        issue: str,
+        what: str,
+        *,
+        optional: bool = False,
+        note: str = "",
+    ) -> str | None:
+        """ "``name`` must be one of [allowed]" (exact, case-sensitive): the value when it is one,
+        else a finding with the allowed values (and a likely replacement) in ``data``, and None.
+        An ``optional`` member may be absent."""
+        node = parent.get(name)
+        if node is None and optional:
+            return None
+        if node is not None and node.kind == STRING and node.value in allowed:
+            return node.value
+        explanation, data = enum_problem(node, allowed, what)
+        if note:
+            explanation = f"{explanation} {note}"
+        self.at_member(code, node, parent, tokens, name, sentence(issue, explanation), data)
+        return None
+
+    def optional_type(
+        self,
+        code: str,
+        parent: Node,
+        tokens: tuple[str | int, ...],
+        name: str,
+        kind: str,
+        issue: str,
+        advice: str = "",
+        data: Mapping[str, Any] | None = None,
+    ) -> Node | None:
+        """ "``name``, if present, must be a <kind>": the member's node when it is present and of
+        ``kind``, None when it is absent, and a finding (plus None) otherwise."""
+        node = parent.get(name)
+        if node is None or node.kind == kind:
+            return node
+        found = f"Got {describe(node)}" + (f"; {advice}" if advice else ".")
+        self.at(code, node, (*tokens, name), sentence(issue, found), data)
+        return None
+
 
 def is_nonempty_string(node: Node | None) -> bool:
     return node is not None and node.kind == STRING and node.value != ""

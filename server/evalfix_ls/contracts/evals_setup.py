@@ -15,7 +15,6 @@ from .evals_report import (
     Scope,
     describe,
     enum_problem,
-    is_nonempty_string,
     one_of,
     quote,
     sentence,
@@ -46,20 +45,17 @@ def check_setup(scope: Scope, setup: Node, paths: SuitePaths) -> None:
             {"expected": list(SETUP_KINDS)},
         )
         return
-    kind_node = setup.get("kind")
-    if kind_node is None or kind_node.kind != STRING or kind_node.value not in SETUP_KINDS:
-        explanation, data = enum_problem(kind_node, SETUP_KINDS, "setup kind")
-        scope.at_member(
-            "setup-kind-invalid",
-            kind_node,
-            setup,
-            ("setup",),
-            "kind",
-            sentence(f"{p}`setup.kind` must be one of [{one_of(SETUP_KINDS)}]", explanation),
-            data,
-        )
+    kind = scope.require_enum(
+        "setup-kind-invalid",
+        setup,
+        ("setup",),
+        "kind",
+        SETUP_KINDS,
+        f"{p}`setup.kind` must be one of [{one_of(SETUP_KINDS)}]",
+        "setup kind",
+    )
+    if kind is None:
         return
-    kind = kind_node.value
     if kind == "seeded":
         _check_seeded(scope, setup, paths)
     elif kind == "fixture":
@@ -182,35 +178,25 @@ def _check_source(scope: Scope, source: Node, j: int, mode: str, paths: SuitePat
         "Object sources {from, to} are arc-skill-eval's form (the spec's type shows strings, which the "
         "loader rejects): keep it.",
     )
-    from_node = source.get("from")
-    from_ok = is_nonempty_string(from_node)
-    if not from_ok:
-        scope.at_member(
-            "setup-source-from-required",
-            from_node,
-            source,
-            tokens,
-            "from",
-            sentence(
-                f"{p}`setup.sources[{j}].from` must be a non-empty string",
-                "`from` is the path to copy, relative to the evals/ directory"
-                + ("" if from_node is None else f"; got {describe(from_node)}")
-                + ".",
-            ),
-        )
+    from_node = scope.require_string(
+        "setup-source-from-required",
+        source,
+        tokens,
+        "from",
+        f"{p}`setup.sources[{j}].from` must be a non-empty string",
+        "`from` is the path to copy, relative to the evals/ directory",
+    )
     to_node = source.get("to")
-    if to_node is not None and to_node.kind != STRING:
-        scope.at(
-            "setup-source-to-type",
-            to_node,
-            (*tokens, "to"),
-            sentence(
-                f"{p}`setup.sources[{j}].to`, if present, must be a string",
-                f"Got {describe(to_node)}; `to` is a path relative to the workspace "
-                "(omit it for the default).",
-            ),
-        )
-    if not from_ok:
+    scope.optional_type(
+        "setup-source-to-type",
+        source,
+        tokens,
+        "to",
+        STRING,
+        f"{p}`setup.sources[{j}].to`, if present, must be a string",
+        "`to` is a path relative to the workspace (omit it for the default).",
+    )
+    if from_node is None:
         return
     from_path = from_node.value
     if to_node is not None:
@@ -281,45 +267,33 @@ def _check_fixture(scope: Scope, setup: Node) -> None:
         )
         return
     tokens = ("setup", "fixture")
-    kind = fixture.get("kind")
-    if kind is None or kind.kind != STRING or kind.value not in FIXTURE_KINDS:
-        explanation, data = enum_problem(kind, FIXTURE_KINDS, "fixture kind")
-        scope.at_member(
-            "setup-fixture-kind-invalid",
-            kind,
-            fixture,
-            tokens,
-            "kind",
-            sentence(f"{p}`setup.fixture.kind` must be one of [{one_of(FIXTURE_KINDS)}]", explanation),
-            data,
-        )
-    source = fixture.get("source")
-    if not is_nonempty_string(source):
-        scope.at_member(
-            "setup-fixture-source-required",
-            source,
-            fixture,
-            tokens,
-            "source",
-            sentence(
-                f"{p}`setup.fixture.source` must be a non-empty string",
-                "`source` names where the fixture comes from"
-                + ("" if source is None else f"; got {describe(source)}")
-                + ".",
-            ),
-        )
-    init_git = fixture.get("initGit")
-    if init_git is not None and init_git.kind != BOOLEAN:
-        scope.at(
-            "setup-fixture-init-git-type",
-            init_git,
-            (*tokens, "initGit"),
-            sentence(
-                f"{p}`setup.fixture.initGit`, if present, must be a boolean",
-                f"Got {describe(init_git)}; write true or false.",
-            ),
-            {"expected": [True, False]},
-        )
+    scope.require_enum(
+        "setup-fixture-kind-invalid",
+        fixture,
+        tokens,
+        "kind",
+        FIXTURE_KINDS,
+        f"{p}`setup.fixture.kind` must be one of [{one_of(FIXTURE_KINDS)}]",
+        "fixture kind",
+    )
+    scope.require_string(
+        "setup-fixture-source-required",
+        fixture,
+        tokens,
+        "source",
+        f"{p}`setup.fixture.source` must be a non-empty string",
+        "`source` names where the fixture comes from",
+    )
+    scope.optional_type(
+        "setup-fixture-init-git-type",
+        fixture,
+        tokens,
+        "initGit",
+        BOOLEAN,
+        f"{p}`setup.fixture.initGit`, if present, must be a boolean",
+        "write true or false.",
+        {"expected": [True, False]},
+    )
 
 
 # -- files ---------------------------------------------------------------------------------------------
