@@ -8,6 +8,7 @@ Each is emitted once per anchor node: a top-level value that every case inherits
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 from ..findings import Finding, Related, Severity
@@ -418,10 +419,23 @@ def _legacy_members(case: NormalizedCase, hints: _Hints) -> None:
         )
 
 
+@cache
+def near_bucket(tag: str) -> str | None:
+    """The readiness bucket a well-formed tag almost spells (edit distance 1–2), else None."""
+    if not is_valid_tag(tag) or tag in readiness_buckets():
+        return None
+    return next(
+        (
+            bucket
+            for bucket in readiness_buckets()
+            if abs(len(tag) - len(bucket)) <= 2 and edit_distance(tag, bucket) <= 2
+        ),
+        None,
+    )
+
+
 def _near_miss(case: NormalizedCase, tag: Located, hints: _Hints) -> None:
-    if not is_valid_tag(tag.value) or tag.value in readiness_buckets():
-        return
-    close = next((bucket for bucket in readiness_buckets() if edit_distance(tag.value, bucket) <= 2), None)
+    close = near_bucket(tag.value)
     if close is not None:
         hints.add(
             "coverage_tag_near_miss",
