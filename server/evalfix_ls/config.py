@@ -1,0 +1,321 @@
+"""Configuration shared by the language server and ``evalfix-ls --check``.
+
+Sources, from weakest to strongest (a later source overrides an earlier one key by key; ``files``
+and ``severity`` entries are merged by glob / code):
+
+1. built-in defaults;
+2. the project file: the nearest ``.evalfix.toml`` (top-level keys) or ``pyproject.toml`` with a
+   ``[tool.evalfix]`` table, searched from the starting directory upwards and not above the first
+   directory that holds ``.git``;
+3. (server only) the client's ``initializationOptions``;
+4. (server only) the client's ``workspace/configuration`` section ``evalfix``.
+
+Key names are matched ignoring case, ``_`` and ``-``: ``debounceMs``, ``debounce_ms`` and
+``debounce-ms`` are the same key, so TOML and editor settings can each use their own style.
+Invalid entries never abort: they are skipped and described in ``Config.problems``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from .contracts import EVALS, UNKNOWN, WORKFLOW
+from .findings import Finding, Severity
+
+PROJECT_FILE = ".evalfix.toml"
+PYPROJECT = "pyproject.toml"
+
+# Words accepted for a contract kind in ``files`` mappings. "none" excludes matching files.
+KIND_WORDS: Mapping[str, str] = MappingProxyType(
+    {
+        "evals": EVALS,
+        "evals-json": EVALS,
+        "eval-suite": EVALS,
+        "workflow": WORKFLOW,
+        "workflow-fixture": WORKFLOW,
+        "none": UNKNOWN,
+        "ignore": UNKNOWN,
+        "off": UNKNOWN,
+    }
+)
+OFF = "off"  # a severity override that drops the finding
+DEFAULT_DEBOUNCE_MS = 60
+MAX_DEBOUNCE_MS = 2000
+
+
+def _norm_key(key: str) -> str:
+    return key.replace("_", "").replace("-", "").lower()
+
+
+@dataclass(frozen=True, slots=True)
+class FileMapping:
+    """``pattern`` (a glob relative to ``base``) forces contract ``kind`` on matching files."""
+
+    pattern: str
+    kind: str
+    base: Path
+    regex: re.Pattern[str] = field(compare=False, repr=False)
+
+    def matches(self, path: Path) -> bool:
+        try:
+            rel = path.absolute().relative_to(self.base).as_posix()
+        except ValueError:
+            return False
+        return self.regex.fullmatch(rel) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The effective configuration for a set of files (one workspace folder, or one ``--check``)."""
+
+    files: tuple[FileMapping, ...] = ()
+    severity: Mapping[str, Severity | None] = field(default_factory=lambda: MappingProxyType({}))
+    root: Path | None = None
+    workspace_diagnostics: bool = True
+    debounce_ms: int = DEFAULT_DEBOUNCE_MS
+    problems: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()  # where the settings came from, for logs
+    explicit: frozenset[str] = frozenset()  # scalar keys this layer sets (they win when merged)
+
+    def kind_for(self, path: Path | None) -> str | None:
+        """The contract forced on ``path`` by a ``files`` mapping, or None to detect it."""
+        if path is None:
+            return None
+        for mapping in self.files:
+            if mapping.matches(path):
+                return mapping.kind
+        return None
+
+    def apply(self, findings: Iterable[Finding]) -> list[Finding]:
+        """Findings with the severity overrides applied; ``"off"`` codes are dropped."""
+        if not self.severity:
+            return list(findings)
+        out = []
+        for finding in findings:
+            if finding.code in self.severity:
+                override = self.severity[finding.code]
+                if override is None:
+                    continue
+                if override != finding.severity:
+                    finding = finding.with_severity(override)
+            out.append(finding)
+        return out
+
+    def merged(self, other: Config) -> Config:
+        """``other`` layered over ``self`` (``other`` wins)."""
+        other_patterns = {(m.base, m.pattern) for m in other.files}
+        files = other.files + tuple(m for m in self.files if (m.base, m.pattern) not in other_patterns)
+        severity = {**self.severity, **other.severity}
+        scalars = {
+            name: getattr(other if name in other.explicit else self, name)
+            for name in ("root", "workspace_diagnostics", "debounce_ms")
+        }
+        return Config(
+            files=files,
+            severity=MappingProxyType(severity),
+            problems=self.problems + other.problems,
+            sources=self.sources + other.sources,
+            explicit=self.explicit | other.explicit,
+            **scalars,
+        )
+
+    def extra_files(self, directory: Path) -> Iterator[Path]:
+        """Files below ``directory`` that a ``files`` mapping assigns to a contract (not to "none"),
+        skipping the directories the fixture walk skips."""
+        wanted = [m for m in self.files if m.kind != UNKNOWN]
+        if not wanted:
+            return
+        from .batch import SKIPPED_DIRS
+
+        for dirpath, dirnames, filenames in os.walk(directory):
+            dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS and not d.startswith("."))
+            for name in sorted(filenames):
+                path = Path(dirpath) / name
+                if any(m.matches(path) for m in wanted):
+                    yield path
+
+
+# -- parsing ---------------------------------------------------------------------------------------
+
+
+def glob_to_regex(pattern: str) -> re.Pattern[str]:
+    """Translate a POSIX glob to a regex over ``/``-separated relative paths.
+
+    ``*`` and ``?`` never cross ``/``; ``**`` as a whole segment matches any number of segments;
+    ``[...]`` is a character class. A pattern without ``/`` matches a file name in any directory
+    (as in ``.gitignore``)."""
+    pattern = pattern.strip()
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    if "/" not in pattern:
+        pattern = "**/" + pattern
+    out: list[str] = []
+    index = 0
+    length = len(pattern)
+    while index < length:
+        char = pattern[index]
+        if pattern.startswith("**/", index) and (index == 0 or pattern[index - 1] == "/"):
+            out.append("(?:[^/]*/)*")
+            index += 3
+        elif pattern.endswith("**") and index + 2 == length and (index == 0 or pattern[index - 1] == "/"):
+            out.append(".*")
+            index += 2
+        elif char == "*":
+            out.append("[^/]*")
+            index += 1
+        elif char == "?":
+            out.append("[^/]")
+            index += 1
+        elif char == "[":
+            close = pattern.find("]", index + 2 if pattern.startswith("[!", index) else index + 1)
+            if close == -1:
+                out.append(re.escape(char))
+                index += 1
+            else:
+                body = pattern[index + 1 : close]
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                out.append("[" + body.replace("\\", "\\\\") + "]")
+                index = close + 1
+        else:
+            out.append(re.escape(char))
+            index += 1
+    return re.compile("".join(out))
+
+
+def parse_settings(data: Any, *, base_dir: Path, origin: str) -> Config:
+    """A ``Config`` from a settings mapping (a TOML table, LSP settings). Unknown keys and invalid
+    values are reported in ``problems`` and otherwise ignored; keys not present keep defaults."""
+    config = Config(sources=(origin,))
+    if data is None:
+        return config
+    if not isinstance(data, Mapping):
+        problem = f"{origin}: settings must be a table/object, not {type(data).__name__}"
+        return replace(config, problems=(problem,))
+    problems: list[str] = []
+    changes: dict[str, Any] = {}
+    for raw_key, value in data.items():
+        key = _norm_key(str(raw_key))
+        where = f"{origin}: {raw_key}"
+        if key == "files":
+            changes["files"] = tuple(_parse_files(value, base_dir, where, problems))
+        elif key == "severity":
+            changes["severity"] = MappingProxyType(dict(_parse_severity(value, where, problems)))
+        elif key == "root":
+            if isinstance(value, str) and value.strip():
+                changes["root"] = (base_dir / Path(value).expanduser()).absolute()
+            elif value is not None:
+                problems.append(f"{where}: expected a path string")
+        elif key == "workspacediagnostics":
+            if isinstance(value, bool):
+                changes["workspace_diagnostics"] = value
+            else:
+                problems.append(f"{where}: expected true or false")
+        elif key == "debouncems":
+            if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_DEBOUNCE_MS:
+                changes["debounce_ms"] = value
+            else:
+                problems.append(f"{where}: expected an integer between 0 and {MAX_DEBOUNCE_MS}")
+        else:
+            problems.append(f"{where}: unknown setting (ignored)")
+    explicit = frozenset(changes) - {"files", "severity"}
+    return replace(config, problems=tuple(problems), explicit=explicit, **changes)
+
+
+def _parse_files(value: Any, base_dir: Path, where: str, problems: list[str]) -> Iterator[FileMapping]:
+    if not isinstance(value, Mapping):
+        problems.append(f'{where}: expected a table of glob = kind, e.g. {{"fixtures/*.json" = "workflow"}}')
+        return
+    for pattern, kind_word in value.items():
+        kind = KIND_WORDS.get(str(kind_word).strip().lower()) if isinstance(kind_word, str) else None
+        if not isinstance(pattern, str) or not pattern.strip() or kind is None:
+            problems.append(
+                f"{where}.{pattern}: expected a non-empty glob mapped to one of "
+                f"{', '.join(sorted(KIND_WORDS))} (got {kind_word!r})"
+            )
+            continue
+        yield FileMapping(pattern, kind, base_dir.absolute(), glob_to_regex(pattern))
+
+
+def _parse_severity(value: Any, where: str, problems: list[str]) -> Iterator[tuple[str, Severity | None]]:
+    if not isinstance(value, Mapping):
+        problems.append(f'{where}: expected a table of code = severity, e.g. {{"id-not-kebab" = "off"}}')
+        return
+    for code, word in value.items():
+        if isinstance(word, str) and word.strip().lower() in (OFF, "none", "ignore"):
+            yield str(code), None
+            continue
+        try:
+            yield str(code), Severity.from_word(word)
+        except (KeyError, AttributeError):
+            problems.append(
+                f"{where}.{code}: expected error, warning, information, hint or off (got {word!r})"
+            )
+
+
+# -- project files ---------------------------------------------------------------------------------
+
+
+def _load_toml(path: Path) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
+    with path.open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def find_project_file(start: Path) -> Path | None:
+    """The nearest ``.evalfix.toml``, or ``pyproject.toml`` holding ``[tool.evalfix]``, at or above
+    ``start``; the search stops after the first directory that holds ``.git``."""
+    start = start.absolute()
+    if start.is_file():
+        start = start.parent
+    for directory in (start, *start.parents):
+        candidate = directory / PROJECT_FILE
+        if candidate.is_file():
+            return candidate
+        pyproject = directory / PYPROJECT
+        if pyproject.is_file() and _has_tool_table(pyproject):
+            return pyproject
+        if (directory / ".git").exists():
+            return None
+    return None
+
+
+def _has_tool_table(pyproject: Path) -> bool:
+    try:
+        # Cheap textual pre-check before parsing: most pyproject files have no such table.
+        if "evalfix" not in pyproject.read_text(encoding="utf-8", errors="replace"):
+            return False
+        return isinstance(_load_toml(pyproject).get("tool", {}).get("evalfix"), Mapping)
+    except (OSError, ValueError):
+        return False
+
+
+def load_project_file(path: Path) -> Config:
+    """The configuration in one project file (relative paths are based at its directory)."""
+    origin = str(path)
+    try:
+        data = _load_toml(path)
+    except (OSError, ValueError) as exc:  # tomllib.TOMLDecodeError is a ValueError
+        return Config(problems=(f"{origin}: cannot read: {exc}",), sources=(origin,))
+    if path.name == PYPROJECT:
+        data = data.get("tool", {}).get("evalfix", {})
+        origin = f"{origin} [tool.evalfix]"
+    return parse_settings(data, base_dir=path.parent, origin=origin)
+
+
+def load_project_config(start: Path) -> Config:
+    """Defaults overlaid with the project file found from ``start`` (if any)."""
+    found = find_project_file(start)
+    if found is None:
+        return Config()
+    return Config().merged(load_project_file(found))

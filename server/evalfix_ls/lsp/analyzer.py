@@ -1,0 +1,167 @@
+"""Analysis jobs: what runs on the worker threads.
+
+A ``Job`` is immutable (an open document's snapshot, or a file on disk, plus the configuration,
+the repository and the position encoding). ``run_job`` syncs the repository's pending facts,
+calls the core pipeline and converts the findings; it never touches the protocol.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+
+from ..config import Config
+from ..document import Encoding, LineIndex
+from .convert import fingerprint, to_diagnostics
+from .documents import Snapshot, path_to_uri
+from .workspace_index import RepoState
+
+logger = logging.getLogger(__name__)
+
+INTERNAL_ERROR_CODE = "internal-error"
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    uri: str
+    path: Path | None
+    snapshot: Snapshot | None  # None: read ``path`` from disk
+    repo: RepoState | None
+    config: Config
+    encoding: Encoding
+    key: tuple[Any, ...]  # what the result depends on besides the text (generations)
+    related_support: bool = True
+    use_workflow_index: bool = False
+
+    @property
+    def version(self) -> int | None:
+        return self.snapshot.version if self.snapshot is not None else None
+
+
+@dataclass(slots=True)
+class Result:
+    uri: str
+    path: Path | None
+    version: int | None
+    key: tuple[Any, ...]
+    text: str
+    kind: str
+    diagnostics: list[types.Diagnostic]
+    fingerprint: tuple[Any, ...]
+    analysis: Any = None  # the core's Analysis (tree, findings, extra) for other features
+    affected: set[Path] = field(default_factory=set)  # other fixture files to re-check
+    failed: bool = False
+
+
+# Finds the open buffer of a path: (uri, line index) or None. Set by the server (reads the store).
+OpenLookup = Callable[[Path], "Snapshot | None"]
+
+
+def run_job(job: Job, open_lookup: OpenLookup) -> Result:
+    """Analyse one document; never raises (a failure becomes one diagnostic and a log entry)."""
+    repo = job.repo
+    if repo is None:
+        return _analyse(job, open_lookup, set())
+    with repo.lock:
+        affected = {repo.root / rel for rel in repo.sync()}
+        return _analyse(job, open_lookup, affected)
+
+
+def sync_repo(repo: RepoState) -> set[Path]:
+    """Apply a repository's pending facts; the fixture files whose findings may have changed."""
+    with repo.lock:
+        return {repo.root / rel for rel in repo.sync()}
+
+
+def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
+    from ..analysis import analyze
+
+    file_text = None
+    if job.snapshot is not None:
+        text = job.snapshot.text
+    else:
+        from ..textio import read_file
+
+        assert job.path is not None
+        file_text = read_file(job.path)
+        text = file_text.text
+    repo = job.repo
+    try:
+        analysis = analyze(
+            text,
+            path=job.path,
+            repo_root=repo.root if repo else None,
+            fs=repo.fs if repo else None,
+            workspace=repo.workflow_index() if repo is not None and job.use_workflow_index else None,
+            explicit=job.snapshot is not None,
+            kind=job.config.kind_for(job.path),
+            file_text=file_text,
+        )
+        findings = job.config.apply(analysis.findings)
+        index = job.snapshot.line_index if job.snapshot is not None else LineIndex(text)
+        diagnostics = to_diagnostics(
+            findings,
+            index,
+            job.encoding,
+            repo_root=repo.root if repo else None,
+            self_uri=job.uri,
+            related_support=job.related_support,
+            resolve_related=_related_resolver(open_lookup),
+        )
+    except Exception as exc:
+        logger.error("analysis of %s failed:\n%s", job.uri, traceback.format_exc())
+        diagnostics = [_internal_error_diagnostic(exc)]
+        return Result(
+            job.uri, job.path, job.version, job.key, text, "unknown", diagnostics, fingerprint(diagnostics),
+            affected=affected, failed=True,
+        )  # fmt: skip
+    return Result(
+        job.uri,
+        job.path,
+        job.version,
+        job.key,
+        text,
+        analysis.kind,
+        diagnostics,
+        fingerprint(diagnostics),
+        analysis=analysis,
+        affected=affected,
+    )
+
+
+def _related_resolver(open_lookup: OpenLookup) -> Callable[[Path], tuple[str, LineIndex] | None]:
+    cache: dict[Path, tuple[str, LineIndex] | None] = {}
+
+    def resolve(path: Path) -> tuple[str, LineIndex] | None:
+        path = path.absolute()
+        if path not in cache:
+            snapshot = open_lookup(path)
+            if snapshot is not None:
+                cache[path] = (snapshot.uri, snapshot.line_index)
+            else:
+                from ..textio import read_file
+
+                file_text = read_file(path)
+                ok = file_text.error is None and not file_text.too_large
+                cache[path] = (path_to_uri(path), LineIndex(file_text.text)) if ok else None
+        return cache[path]
+
+    return resolve
+
+
+def _internal_error_diagnostic(exc: BaseException) -> types.Diagnostic:
+    """Shown instead of stale results when the analysis itself failed (a bug, not a finding)."""
+    return types.Diagnostic(
+        range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
+        severity=types.DiagnosticSeverity.Warning,
+        code=INTERNAL_ERROR_CODE,
+        source="evalfix-ls",
+        message=f"evalfix-ls could not analyse this document ({type(exc).__name__}: {exc}); "
+        "details are in the language server log",
+    )

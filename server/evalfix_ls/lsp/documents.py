@@ -1,0 +1,167 @@
+"""Open documents: our own text store, versions and line index; incremental synchronisation.
+
+pygls applies incremental edits through ``TextDocument.lines`` (``str.splitlines()``), which also
+breaks lines at U+2028, U+2029, U+0085 … — characters that are legal inside JSON strings — so an
+edit below such a character lands on the wrong line. We keep our own copy of every open document and
+apply changes with ``document.LineIndex``, which counts only the LSP line breaks.
+
+Everything here runs on the event loop thread; a ``Snapshot`` is immutable and may be handed to
+worker threads.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..document import Encoding, LineIndex
+
+
+class Snapshot:
+    """One version of one document. Immutable; the line index is built on first use, once."""
+
+    __slots__ = ("uri", "path", "version", "text", "language_id", "_index", "_lock")
+
+    def __init__(
+        self,
+        uri: str,
+        path: Path | None,
+        version: int,
+        text: str,
+        language_id: str = "json",
+        index: LineIndex | None = None,
+    ) -> None:
+        self.uri = uri
+        self.path = path
+        self.version = version
+        self.text = text
+        self.language_id = language_id
+        self._index = index
+        self._lock = threading.Lock()
+
+    @property
+    def line_index(self) -> LineIndex:
+        index = self._index
+        if index is None:
+            with self._lock:  # workers and the loop may ask at once: build it once
+                if self._index is None:
+                    self._index = LineIndex(self.text)
+                index = self._index
+        return index
+
+    def __repr__(self) -> str:
+        return f"Snapshot({self.uri!r}, version={self.version}, {len(self.text)} chars)"
+
+
+class UnknownDocument(LookupError):
+    """A request or notification named a document that is not open."""
+
+
+def uri_to_path(uri: str) -> Path | None:
+    """The local file path of a ``file:`` URI, else None (untitled buffers, other schemes)."""
+    if not uri.startswith("file:"):
+        return None
+    from pygls.uris import to_fs_path
+
+    path = to_fs_path(uri)
+    return Path(path).absolute() if path else None
+
+
+def path_to_uri(path: Path) -> str:
+    from pygls.uris import from_fs_path
+
+    return from_fs_path(str(path)) or path.as_uri()
+
+
+def change_range(change: Any) -> Any | None:
+    """The range of a content change, or None for a whole-document replacement."""
+    return getattr(change, "range", None)
+
+
+def apply_changes(
+    text: str, index: LineIndex | None, changes: Sequence[Any], encoding: Encoding
+) -> tuple[str, LineIndex | None]:
+    """Apply LSP content changes in order. Each range is read against the text produced by the
+    previous change (as the protocol requires) in ``encoding`` units. Positions past the end of a
+    line or of the text are clamped to it (LSP: "the character value is defaulted back to the line
+    length"). Returns the new text and, when it is still valid, its line index."""
+    for change in changes:
+        rng = change_range(change)
+        if rng is None:
+            text, index = change.text, None
+            continue
+        if index is None:
+            index = LineIndex(text)
+        start = index.offset(rng.start.line, rng.start.character, encoding)
+        end = index.offset(rng.end.line, rng.end.character, encoding)
+        if end < start:  # a reversed range: be lenient, treat it as the span between the two
+            start, end = end, start
+        if start == end and not change.text:
+            continue
+        text = text[:start] + change.text + text[end:]
+        index = None
+    return text, index
+
+
+def strict_offset(snapshot: Snapshot, line: int, character: int, encoding: Encoding) -> int:
+    """The offset of a position sent in a request (hover, completion, …); raises ``ValueError``
+    for a position outside the document (a negative value, or a line past the last one)."""
+    index = snapshot.line_index
+    if line < 0 or character < 0:
+        raise ValueError(f"position ({line}, {character}) is negative")
+    if line >= index.line_count:
+        raise ValueError(f"line {line} is past the end of the document ({index.line_count} lines)")
+    return index.offset(line, character, encoding)
+
+
+class DocumentStore:
+    """The open documents, by URI exactly as the client spelled it."""
+
+    def __init__(self) -> None:
+        self._docs: dict[str, Snapshot] = {}
+        self._uri_by_path: dict[Path, str] = {}
+
+    def open(self, uri: str, version: int, text: str, language_id: str = "json") -> Snapshot:
+        snapshot = Snapshot(uri, uri_to_path(uri), version, text, language_id)
+        self._docs[uri] = snapshot
+        if snapshot.path is not None:
+            self._uri_by_path[snapshot.path] = uri
+        return snapshot
+
+    def change(self, uri: str, version: int, changes: Sequence[Any], encoding: Encoding) -> Snapshot:
+        current = self._docs.get(uri)
+        if current is None:
+            raise UnknownDocument(uri)
+        text, index = apply_changes(current.text, current._index, changes, encoding)
+        if text == current.text:
+            index = current._index  # unchanged text (e.g. an undo back): keep the line index
+        snapshot = Snapshot(uri, current.path, version, text, current.language_id, index)
+        self._docs[uri] = snapshot
+        return snapshot
+
+    def close(self, uri: str) -> Snapshot | None:
+        snapshot = self._docs.pop(uri, None)
+        if snapshot is not None and snapshot.path is not None:
+            self._uri_by_path.pop(snapshot.path, None)
+        return snapshot
+
+    def get(self, uri: str) -> Snapshot | None:
+        return self._docs.get(uri)
+
+    def require(self, uri: str) -> Snapshot:
+        snapshot = self._docs.get(uri)
+        if snapshot is None:
+            raise UnknownDocument(uri)
+        return snapshot
+
+    def for_path(self, path: Path) -> Snapshot | None:
+        uri = self._uri_by_path.get(path)
+        return self._docs.get(uri) if uri is not None else None
+
+    def __iter__(self) -> Iterator[Snapshot]:
+        return iter(list(self._docs.values()))
+
+    def __len__(self) -> int:
+        return len(self._docs)

@@ -1,0 +1,74 @@
+"""``initialize`` / ``initialized`` / ``shutdown``: negotiate, configure, start the first scan."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from ..document import Encoding
+from .capabilities import ClientFeatures
+from .documents import uri_to_path
+from .workspace_events import fetch_configuration, register_dynamic_capabilities
+
+if TYPE_CHECKING:
+    from .server import EvalfixServer
+
+logger = logging.getLogger(__name__)
+
+
+def negotiated_encoding(value: Any) -> Encoding:
+    """pygls picks the client's first offer among utf-8/16/32 (LSP default: utf-16)."""
+    try:
+        return Encoding(str(getattr(value, "value", value)))
+    except ValueError:
+        return Encoding.UTF16
+
+
+def workspace_folders(params: types.InitializeParams) -> list[Path]:
+    uris = [folder.uri for folder in params.workspace_folders or ()]
+    if not uris and params.root_uri:
+        uris = [params.root_uri]
+    paths = [path for uri in uris if (path := uri_to_path(uri)) is not None]
+    if not paths and params.root_path:
+        paths = [Path(params.root_path).absolute()]
+    return paths
+
+
+def register(server: EvalfixServer) -> None:
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: EvalfixServer, params: types.InitializeParams) -> None:
+        ls.loop = asyncio.get_running_loop()
+        ls.client_features = ClientFeatures.from_capabilities(params.capabilities)
+        ls.encoding = negotiated_encoding(ls.workspace.position_encoding)
+        # Without file events, existence facts cannot be cached (decided before any repository).
+        ls.workspace_index.watching = ls.client_features.watch_dynamic
+        ls.workspace_index.set_folders(workspace_folders(params))
+        ls.settings.init_options = params.initialization_options
+        ls.settings.changed()
+        features = ls.client_features
+        logger.info(
+            "evalfix-ls %s: %s positions, %s diagnostics, file events %s, folders: %s",
+            ls.version,
+            ls.encoding.value,
+            "pull" if features.pull else "push",
+            "watched" if features.watch_dynamic else "not available (re-checking the disk instead)",
+            ", ".join(str(folder) for folder in ls.workspace_index.folders) or "none",
+        )
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: EvalfixServer, params: types.InitializedParams) -> None:
+        try:
+            await fetch_configuration(ls)
+        finally:
+            ls.diagnostics.settings_ready.set()
+        await register_dynamic_capabilities(ls)
+        ls.diagnostics.request_scan(progress=True, delay=0.0)
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: EvalfixServer, params: Any) -> None:
+        ls.diagnostics.cancel_all()
+        ls.executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,229 @@
+"""The language server: wiring only. Each LSP feature lives in its own module and registers its
+handlers in ``create_server``; they all read the same document store and analysis results.
+
+Start-up cost: this module imports pygls and lsprotocol (needed to answer ``initialize``); the
+analysis core (parser, contracts, schemas) is imported by the first analysis, on a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from .. import __version__
+from ..document import Encoding
+from .capabilities import ClientFeatures
+from .diagnostics import DiagnosticsManager
+from .documents import DocumentStore, UnknownDocument
+from .protocol import EvalfixProtocol
+from .settings import Settings
+from .workspace_index import WorkspaceIndex
+
+logger = logging.getLogger("evalfix_ls")
+
+ANALYSIS_WORKERS = 2  # analyses run here, off the event loop
+PYGLS_WORKERS = 4  # pygls' pool also runs the stdin reader: keep it at two or more
+
+
+class EvalfixServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__(
+            "evalfix-ls",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=EvalfixProtocol,
+            max_workers=PYGLS_WORKERS,
+        )
+        self.documents = DocumentStore()
+        self.workspace_index = WorkspaceIndex()
+        self.settings = Settings(self.workspace_index)
+        self.client_features = ClientFeatures()
+        self.encoding = Encoding.UTF16
+        self.executor = ThreadPoolExecutor(
+            max_workers=ANALYSIS_WORKERS, thread_name_prefix="evalfix-analysis"
+        )
+        self.diagnostics = DiagnosticsManager(self)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._error_popup_shown = False
+
+    # -- text synchronisation (called by EvalfixProtocol) ----------------------------------------
+
+    def on_did_open(self, params: types.DidOpenTextDocumentParams) -> None:
+        item = params.text_document
+        snapshot = self.documents.open(item.uri, item.version, item.text, item.language_id)
+        self._mirror_to_pygls(snapshot.uri, snapshot.version, snapshot.text, snapshot.language_id)
+        self.diagnostics.document_opened(snapshot)
+
+    def on_did_change(self, params: types.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        try:
+            snapshot = self.documents.change(
+                uri, params.text_document.version, params.content_changes, self.encoding
+            )
+        except UnknownDocument:
+            logger.warning("didChange for a document that is not open: %s (ignored)", uri)
+            return
+        self._mirror_to_pygls(uri, snapshot.version, snapshot.text, snapshot.language_id)
+        self.diagnostics.document_changed(snapshot)
+
+    def on_did_close(self, params: types.DidCloseTextDocumentParams) -> None:
+        snapshot = self.documents.close(params.text_document.uri)
+        self.protocol.workspace.remove_text_document(params.text_document.uri)
+        if snapshot is None:
+            logger.warning("didClose for a document that is not open: %s (ignored)", params.text_document.uri)
+            return
+        self.diagnostics.document_closed(snapshot)
+
+    def _mirror_to_pygls(self, uri: str, version: int, text: str, language_id: str) -> None:
+        """Keep pygls' workspace holding our text, for code that asks pygls for a document (it
+        never applies edits itself: that is what corrupts text after U+2028)."""
+        self.protocol.workspace.put_text_document(
+            types.TextDocumentItem(uri=uri, language_id=language_id, version=version, text=text)
+        )
+
+    # -- errors ----------------------------------------------------------------------------------
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """pygls has already logged the error (and answered a failed request with an error
+        response); the log reaches the client as ``window/logMessage``. Show at most one popup
+        per session, and only for errors outside requests."""
+        from pygls.exceptions import FeatureRequestError
+
+        if source is FeatureRequestError or self._error_popup_shown:
+            return
+        self._error_popup_shown = True
+        with contextlib.suppress(Exception):  # never let error reporting fail the server
+            self.window_show_message(
+                types.ShowMessageParams(
+                    type=types.MessageType.Error,
+                    message="evalfix-ls hit an internal error and keeps running; details are in its log.",
+                )
+            )
+
+
+class LspLogHandler(logging.Handler):
+    """Forwards log records to the client as ``window/logMessage`` (thread-safe: records from
+    worker threads are sent from the event loop)."""
+
+    def __init__(self, server: EvalfixServer) -> None:
+        super().__init__()
+        self.server = server
+        self._local = threading.local()
+        self.setFormatter(logging.Formatter("%(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        loop = self.server.loop
+        if loop is None or loop.is_closed() or self.server.protocol.writer is None:
+            return
+        try:
+            message = self.format(record)
+        except Exception:  # noqa: BLE001
+            return
+        level = record.levelno
+        kind = (
+            types.MessageType.Error
+            if level >= logging.ERROR
+            else types.MessageType.Warning
+            if level >= logging.WARNING
+            else types.MessageType.Info
+            if level >= logging.INFO
+            else types.MessageType.Log
+        )
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self._send(message, kind)
+        else:
+            loop.call_soon_threadsafe(self._send, message, kind)
+
+    def _send(self, message: str, kind: types.MessageType) -> None:
+        if getattr(self._local, "busy", False):  # an error while logging an error: stop here
+            return
+        self._local.busy = True
+        try:
+            if self.server.protocol.writer is not None:
+                self.server.window_log_message(types.LogMessageParams(type=kind, message=message))
+        except Exception:  # noqa: BLE001
+            pass
+        finally:
+            self._local.busy = False
+
+
+# Errors that are answers, not failures: the client gets them as error responses.
+_EXPECTED_ERROR_CODES = frozenset({-32602, -32800, -32801, -32802})
+
+
+class _PyglsNoiseFilter(logging.Filter):
+    """pygls logs a full traceback for every error response and for params it cannot convert.
+    Expected answers (invalid params, cancellations) become one line; the conversion failure is
+    logged by ``EvalfixProtocol`` itself, with the offending field."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if str(record.msg).startswith("Unable to deserialize message"):
+            return False
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is not None and getattr(exc, "code", None) in _EXPECTED_ERROR_CODES:
+            record.msg, record.args, record.exc_info, record.exc_text = (
+                f"request failed: {exc}",
+                (),
+                None,
+                None,
+            )
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+def create_server() -> EvalfixServer:
+    server = EvalfixServer()
+    handler = LspLogHandler(server)
+    ours = logging.getLogger("evalfix_ls")
+    ours.setLevel(logging.INFO)
+    ours.addHandler(handler)
+    ours.propagate = False
+    pygls_logger = logging.getLogger("pygls")
+    handler_for_pygls = LspLogHandler(server)
+    handler_for_pygls.setLevel(logging.ERROR)
+    handler_for_pygls.addFilter(_PyglsNoiseFilter())
+    pygls_logger.addHandler(handler_for_pygls)
+
+    from . import diagnostics, lifecycle, workspace_events
+
+    lifecycle.register(server)
+    diagnostics.register(server)
+    workspace_events.register(server)
+    return server
+
+
+def parse_tcp(value: str) -> tuple[str, int]:
+    host, _, port = value.rpartition(":")
+    if not port.isdigit():
+        raise ValueError(f"--tcp expects HOST:PORT, got {value!r}")
+    return host or "127.0.0.1", int(port)
+
+
+def start(tcp: str | None = None) -> int:
+    """Serve until the client says ``exit`` (or the connection closes). Returns the process exit
+    code the protocol asks for: 0 after ``shutdown`` + ``exit``, 1 otherwise."""
+    if tcp is not None:
+        try:
+            host, port = parse_tcp(tcp)
+        except ValueError as exc:
+            print(f"evalfix-ls: error: {exc}", file=sys.stderr)
+            return 2
+        server = create_server()
+        server.start_tcp(host, port)
+    else:
+        server = create_server()
+        server.start_io()
+    server.executor.shutdown(wait=False, cancel_futures=True)
+    return 0 if server.protocol._shutdown else 1

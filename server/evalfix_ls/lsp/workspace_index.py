@@ -1,0 +1,233 @@
+"""The workspace index: workspace folders, repositories, which paths exist, which fixture files each
+repository holds and which case ids they define (through the core's ``WorkflowIndex``).
+
+Threading: the event loop only *queues* facts (a buffer's text, a file event) and bumps generation
+counters; worker threads apply the queue and run analyses while holding the repository's lock. So
+the loop never waits for an analysis, and an analysis always sees every fact queued before it was
+submitted. Cached results are keyed by the generations, so a queued fact invalidates them at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..contracts import is_workflow_path
+from ..workspace import FileSystemView, find_repo_root, relative_posix
+
+logger = logging.getLogger(__name__)
+
+try:  # built in parallel by the workflow contract work; cross-file rules are off until it lands
+    from ..contracts.workflow_index import WorkflowIndex
+except ImportError:  # pragma: no cover - depends on the state of the checkout
+    WorkflowIndex = None  # type: ignore[assignment,misc]
+
+_RELOAD = object()  # queued "read this file from disk again" (buffer closed, file changed on disk)
+_DELETED = object()  # queued "this file no longer exists"
+
+
+class _FreshFileSystemView(FileSystemView):
+    """A view for clients that cannot watch files: nothing is remembered between analyses."""
+
+    def _kind(self, path: str) -> int:
+        kind = super()._kind(path)
+        self._stat_cache.clear()
+        return kind
+
+
+class RepoState:
+    """One repository root: its file-system view, its workflow index and their pending updates."""
+
+    def __init__(self, root: Path, *, watching: bool) -> None:
+        self.root = root
+        self.lock = threading.RLock()  # held by workers while they sync and analyse
+        self.fs: FileSystemView = FileSystemView() if watching else _FreshFileSystemView()
+        self.fs_generation = 0  # bumped (on the loop) for every file-system fact queued
+        self.index_generation = 0  # bumped (on the loop) for every fixture text queued
+        self._pending_lock = threading.Lock()  # short: guards the queues below only
+        self._pending_texts: dict[str, Any] = {}  # rel path -> text | _RELOAD | _DELETED
+        self._pending_fs: list[Path] = []
+        self._index: Any = None
+        self._index_loaded = False
+
+    # -- loop side ------------------------------------------------------------------------------
+
+    def queue_text(self, rel_path: str, text: str | None) -> None:
+        """The current text of a fixture file (None: read it from disk again)."""
+        with self._pending_lock:
+            self._pending_texts[rel_path] = _RELOAD if text is None else text
+        self.index_generation += 1
+
+    def queue_deleted(self, rel_path: str) -> None:
+        with self._pending_lock:
+            self._pending_texts[rel_path] = _DELETED
+        self.index_generation += 1
+
+    def queue_fs_change(self, path: Path) -> None:
+        with self._pending_lock:
+            self._pending_fs.append(path)
+        self.fs_generation += 1
+
+    # -- worker side (call with ``self.lock`` held) -----------------------------------------------
+
+    def sync(self) -> set[str]:
+        """Apply the queued facts; returns the repository-relative paths of fixture files whose
+        findings may have changed because of another file (``WorkflowIndex.dependents``)."""
+        with self._pending_lock:
+            texts, self._pending_texts = self._pending_texts, {}
+            fs_paths, self._pending_fs = self._pending_fs, []
+        for path in fs_paths:
+            self.fs.invalidate(path)
+        index = self.workflow_index()
+        if index is None or not texts:
+            return set()
+        affected: set[str] = set()
+        for rel_path, value in texts.items():
+            affected.update(index.dependents(rel_path))
+            if value is _DELETED:
+                index.remove(rel_path)
+            elif value is _RELOAD:
+                text = self._read(rel_path)
+                if text is None:
+                    index.remove(rel_path)
+                else:
+                    index.update(rel_path, text)
+            else:
+                index.update(rel_path, value)
+            affected.update(index.dependents(rel_path))
+        return affected - set(texts)
+
+    def workflow_index(self) -> Any:
+        """The repository's ``WorkflowIndex``, loaded from disk on first use (None until the
+        module exists or when loading failed)."""
+        if not self._index_loaded:
+            self._index_loaded = True
+            if WorkflowIndex is not None and (self.root / "skills").is_dir():
+                try:
+                    index = WorkflowIndex(self.root, self.fs)
+                    index.load_from_disk()
+                    self._index = index
+                except Exception:
+                    logger.exception("could not index the fixture files of %s", self.root)
+        return self._index
+
+    def _read(self, rel_path: str) -> str | None:
+        from ..textio import read_file
+
+        file_text = read_file(self.root / rel_path)
+        if file_text.error is not None or file_text.too_large:
+            return None
+        return file_text.text
+
+
+@dataclass(frozen=True, slots=True)
+class FileEvent:
+    path: Path
+    kind: int  # lsprotocol FileChangeType: 1 created, 2 changed, 3 deleted
+
+
+class WorkspaceIndex:
+    """Workspace folders and the repositories below them."""
+
+    def __init__(self, *, watching: bool = True) -> None:
+        self.folders: list[Path] = []
+        self.watching = watching
+        self._repos: dict[Path, RepoState] = {}
+        self._repo_root_cache: dict[Path, Path] = {}
+        self._discovered: list[Path] | None = None
+
+    def set_folders(self, folders: Iterable[Path]) -> None:
+        self.folders = sorted({folder.absolute() for folder in folders}, key=lambda p: (-len(p.parts), p))
+        self._repo_root_cache.clear()
+        self._discovered = None
+
+    def folder_for(self, path: Path) -> Path | None:
+        """The innermost workspace folder holding ``path``."""
+        for folder in self.folders:  # sorted deepest first
+            if folder == path or folder in path.parents:
+                return folder
+        return None
+
+    def repo_root_for(self, path: Path, configured_root: Path | None = None) -> Path:
+        if configured_root is not None:
+            return configured_root
+        root = self._repo_root_cache.get(path)
+        if root is None:  # find_repo_root looks for .git on disk: remember its answer per file
+            root = self._repo_root_cache[path] = find_repo_root(path, self.folders)
+        return root
+
+    def repo(self, root: Path) -> RepoState:
+        state = self._repos.get(root)
+        if state is None:
+            state = self._repos[root] = RepoState(root, watching=self.watching)
+        return state
+
+    def repos(self) -> list[RepoState]:
+        return list(self._repos.values())
+
+    # -- facts from the editor -------------------------------------------------------------------
+
+    def note_text(self, path: Path, repo_root: Path, text: str | None) -> bool:
+        """Queue the buffer text (None: back to disk) of ``path``; True when it is a fixture file
+        of the repository's cross-file set."""
+        rel = relative_posix(path, repo_root)
+        if rel is None or not is_workflow_path(rel):
+            return False
+        self.repo(repo_root).queue_text(rel, text)
+        return True
+
+    def note_file_events(self, events: Iterable[FileEvent], is_open: Callable[[Path], bool]) -> set[Path]:
+        """Queue file-system events; returns the repository roots they touch. Every event
+        invalidates existence facts (a created file can clear ``source_ref_missing``); events on
+        fixture files that are not open also update the workflow index (an open buffer, not the
+        disk, is what the index holds for those)."""
+        touched: set[Path] = set()
+        for event in events:
+            path = event.path
+            if event.kind != 2:  # created or deleted: the set of files changed
+                self._discovered = None
+            for repo in self._repos_containing(path):
+                repo.queue_fs_change(path)
+                touched.add(repo.root)
+                rel = relative_posix(path, repo.root)
+                if rel is not None and is_workflow_path(rel) and not is_open(path):
+                    if event.kind == 3:
+                        repo.queue_deleted(rel)
+                    else:
+                        repo.queue_text(rel, None)
+        return touched
+
+    def _repos_containing(self, path: Path) -> Iterator[RepoState]:
+        for repo in self._repos.values():
+            if repo.root == path or repo.root in path.parents or path in repo.root.parents:
+                yield repo
+
+    # -- discovery (worker side) -----------------------------------------------------------------
+
+    def discover(self, configs: Any) -> list[Path]:
+        """Every fixture file of the workspace folders: the fixture walk plus files mapped by a
+        ``files`` glob. ``configs(folder)`` gives a folder's configuration. Cached until a file
+        is created or deleted, or the folders or configuration change."""
+        if self._discovered is not None and self.watching:
+            return self._discovered
+        from ..batch import walk
+
+        found: dict[Path, None] = {}
+        for folder in self.folders:
+            if not folder.is_dir():
+                continue
+            config = configs(folder)
+            for path in walk(folder):
+                if config.kind_for(path) != "unknown":
+                    found.setdefault(path.absolute(), None)
+            for path in config.extra_files(folder):
+                found.setdefault(path.absolute(), None)
+        self._discovered = sorted(found)
+        return self._discovered
+
+    def forget_discovery(self) -> None:
+        self._discovered = None
