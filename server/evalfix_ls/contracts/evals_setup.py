@@ -42,7 +42,7 @@ def check_setup(scope: Scope, setup: Node, paths: SuitePaths) -> None:
                 f'Got {describe(setup)}; write e.g. {{"kind": "empty"}} or '
                 '{"kind": "seeded", "sources": [{"from": "files/input"}]}.',
             ),
-            {"expected": list(SETUP_KINDS)},
+            {"expected": list(SETUP_KINDS), "replacement": {"kind": "empty"}},
         )
         return
     kind = scope.require_enum(
