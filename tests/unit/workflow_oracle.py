@@ -22,20 +22,6 @@ from evalfix_ls.jsvalues import js_number_to_string, js_trim
 CANONICAL = "spec-first.workflow-eval-fixtures.v1"
 AUTHORITIES = {"source", "historical", "advisory"}
 PATTERNS = (".claude/", ".codex/", ".agents/skills/", "docs/plans/", "docs/validation/")
-EXTENSION_KEYS = (
-    "name",
-    "context",
-    "context_snippets",
-    "source_note",
-    "intent",
-    "input_shape",
-    "public_workflow_required",
-    "expected_entrypoint",
-    "graphify_required",
-    "artifact_expected",
-    "dispatch_decision",
-    "fallback_reason",
-)
 
 
 class Throws(Exception):

@@ -68,37 +68,35 @@ class _DuplicateIds:
 
     def check(self, case: NormalizedCase) -> Finding | None:
         key = case.key
-        message = f"duplicate case id for {case.skill.text}: {case.id}"
-        anchor = case.id_anchor
         earlier = self.index.earlier_site(self.rel_path, key) if self.index is not None else None
         if earlier is not None:
-            return Finding(
-                DUPLICATE_CASE_ID,
-                Severity.ERROR,
-                f"{message} (previous_source_file: {earlier.path}, case {earlier.case})",
-                anchor.pointer,
-                anchor.start,
-                anchor.end,
-                case=case.index,
-                data={"key": key, "previous_source_file": earlier.path, "previous_case": earlier.case},
-                related=(Related(f"first occurrence of {key}", earlier.start, earlier.end, earlier.path),),
-            )
+            related = Related(f"first occurrence of {key}", earlier.start, earlier.end, earlier.path)
+            return _duplicate(case, earlier.path, earlier.case, related)
         first = self.seen.get(key)
         if first is None:
             self.seen[key] = case
             return None
-        where = self.rel_path or "this file"
-        return Finding(
-            DUPLICATE_CASE_ID,
-            Severity.ERROR,
-            f"{message} (previous_source_file: {where}, case {first.index})",
-            anchor.pointer,
-            anchor.start,
-            anchor.end,
-            case=case.index,
-            data={"key": key, "previous_source_file": self.rel_path, "previous_case": first.index},
-            related=(Related(f"first occurrence of {key}", first.id_anchor.start, first.id_anchor.end),),
-        )
+        related = Related(f"first occurrence of {key}", first.id_anchor.start, first.id_anchor.end)
+        return _duplicate(case, self.rel_path, first.index, related)
+
+
+def _duplicate(
+    case: NormalizedCase, previous_file: str | None, previous_case: int, related: Related
+) -> Finding:
+    """``duplicate case id for <skill>: <id>``, naming the reference's ``previous_source_file``."""
+    anchor = case.id_anchor
+    return Finding(
+        DUPLICATE_CASE_ID,
+        Severity.ERROR,
+        f"duplicate case id for {case.skill.text}: {case.id} "
+        f"(previous_source_file: {previous_file or 'this file'}, case {previous_case})",
+        anchor.pointer,
+        anchor.start,
+        anchor.end,
+        case=case.index,
+        data={"key": case.key, "previous_source_file": previous_file, "previous_case": previous_case},
+        related=(related,),
+    )
 
 
 def normalized_file(extra: dict[str, Any]) -> NormalizedFile | None:
