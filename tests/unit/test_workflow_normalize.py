@@ -262,6 +262,15 @@ def test_extensions_spread(extensions: str, expected: dict) -> None:
     assert normalized.cases[0].extensions() == expected
 
 
+def test_provenance_of_the_winning_input_and_the_note() -> None:
+    text = json.dumps({"cases": [{"input": " ", "intent": "i", "boundary_note": "n"}]})
+    (case,) = normalize_file(parse(text).root, REL).cases
+    assert (case.input_anchor.pointer, case.input_from.pointer) == ("/cases/0/input", "/cases/0/intent")
+    assert text[case.boundary_note_from.start : case.boundary_note_from.end] == '"n"'
+    (case,) = normalize_file(parse('{"cases": [{"input": ""}]}').root, REL).cases
+    assert (case.input_from, case.boundary_note_from) == (None, None)
+
+
 def test_provenance_of_values() -> None:
     text = json.dumps(
         {
@@ -274,7 +283,7 @@ def test_provenance_of_values() -> None:
         ("routing", "/coverage_tags/0", True),
         ("trigger", "/cases/0/coverage_tags/0", False),
     ]
-    assert case.input_anchor.pointer == "/cases/0/user_intent"
+    assert case.input_anchor.pointer == case.input_from.pointer == "/cases/0/user_intent"
     assert text[case.input_anchor.start : case.input_anchor.end] == '"u"'
     assert case.outcome.anchor.pointer == "/cases/0/expected_posture"
     assert case.id_anchor.pointer == "/cases/0/id"

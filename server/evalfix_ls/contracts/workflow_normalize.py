@@ -247,7 +247,8 @@ class NormalizedCase:
     id_source: str  # "id" (explicit), "name" (slug of name) or "position" (case-N)
     id_anchor: Anchor  # C/id, C/name or C
     input: str
-    input_anchor: Anchor  # the first present alias, else C
+    input_anchor: Anchor  # the first present alias, else C (where missing_input points)
+    input_from: Anchor | None  # the alias whose value became ``input`` (None when it is "")
     outcome: Outcome
     coverage_tags: list[Located]
     tags_anchor: Anchor  # C/coverage_tags, /coverage_tags or C
@@ -255,6 +256,7 @@ class NormalizedCase:
     refs_anchor: Anchor
     authority: Authority
     boundary_note: str
+    boundary_note_from: Anchor | None
     forbidden_signals: list[Located]
     source_file: str | None
     source_schema_version: Any
@@ -465,7 +467,7 @@ def _normalize_case(
 
     missing = anchor_missing(element, pointer)
     case_id, id_source, id_anchor = _case_id(get, index, pointer, missing)
-    input_value, input_anchor = _input(get, pointer, missing)
+    input_value, input_anchor, input_from = _input(get, pointer, missing)
     tags = unique(defaults.tags + string_array(get("coverage_tags"), join_pointer(pointer, "coverage_tags")))
     refs = unique(defaults.refs + string_array(get("source_refs"), join_pointer(pointer, "source_refs")))
     signals = unique(
@@ -483,6 +485,7 @@ def _normalize_case(
         id_anchor=id_anchor,
         input=input_value,
         input_anchor=input_anchor,
+        input_from=input_from,
         outcome=_outcome(get, pointer, missing),
         coverage_tags=tags,
         tags_anchor=list_anchor("coverage_tags"),
@@ -490,6 +493,9 @@ def _normalize_case(
         refs_anchor=list_anchor("source_refs"),
         authority=_authority(get("source_ref_authority"), pointer, defaults.authority),
         boundary_note=note.value if is_non_empty_string(note) else "",
+        boundary_note_from=anchor_at(note, join_pointer(pointer, "boundary_note"))
+        if is_non_empty_string(note)
+        else None,
         forbidden_signals=signals,
         source_file=rel_path,
         source_schema_version=source_schema,
@@ -508,20 +514,18 @@ def _case_id(get, index: int, pointer: str, missing: Anchor) -> tuple[str, str, 
     return f"case-{index + 1}", "position", missing
 
 
-def _input(get, pointer: str, missing: Anchor) -> tuple[str, Anchor]:  # noqa: ANN001
-    """``firstPresentString``; the anchor is the first alias that is present at all (§5 #3)."""
-    value = ""
+def _input(get, pointer: str, missing: Anchor) -> tuple[str, Anchor, Anchor | None]:  # noqa: ANN001
+    """``firstPresentString``: (value, the first alias present at all (§5 #3), the winning alias)."""
     anchor = None
     for name in INPUT_ALIASES:
         node = get(name)
         if node is None:
             continue
-        if anchor is None:
-            anchor = anchor_at(node, join_pointer(pointer, name))
+        here = anchor_at(node, join_pointer(pointer, name))
+        anchor = anchor or here
         if is_non_empty_string(node):
-            value = node.value
-            break
-    return value, anchor or missing
+            return node.value, anchor, here
+    return "", anchor or missing, None
 
 
 def _outcome(get, pointer: str, missing: Anchor) -> Outcome:  # noqa: ANN001
