@@ -64,6 +64,7 @@ class AnalysisContext:
     repo_root: Path | None
     fs: FileSystemView
     workspace: Any = None  # the workspace index for cross-file rules (contract-specific use)
+    case_cache: Any = None  # a contracts.case_cache.CaseCache kept by the caller across versions
 
 
 @dataclass(slots=True)
@@ -86,14 +87,16 @@ def analyze(
     kind: str | None = None,
     file_text: FileText | None = None,
     tree: ParseResult | None = None,
+    case_cache: Any = None,
 ) -> Analysis:
     """Analyse one document. ``kind`` forces a contract (configuration mappings); otherwise the
     contract is detected from the path and content. ``file_text`` carries how the text was read
     (decoding replacements, read errors, size) when it came from disk. ``tree`` is the parse of
     ``text`` when the caller already has it (the server re-parses edits incrementally with
-    ``jsonincremental.reparse``)."""
+    ``jsonincremental.reparse``). ``case_cache`` (a ``CaseCache`` the caller keeps per document)
+    lets findings of unchanged cases be reused from the previous version."""
     with gc_paused():
-        return _analyze(text, path, repo_root, fs, workspace, explicit, kind, file_text, tree)
+        return _analyze(text, path, repo_root, fs, workspace, explicit, kind, file_text, tree, case_cache)
 
 
 def _analyze(
@@ -106,6 +109,7 @@ def _analyze(
     kind: str | None,
     file_text: FileText | None,
     tree: ParseResult | None,
+    case_cache: Any = None,
 ) -> Analysis:
     fs = fs or FileSystemView()
     rel_path = None
@@ -163,7 +167,7 @@ def _analyze(
     if tree.errors:
         findings.extend(syntax_findings(tree, codes))
     else:
-        ctx = AnalysisContext(text, tree, path, rel_path, repo_root, fs, workspace)
+        ctx = AnalysisContext(text, tree, path, rel_path, repo_root, fs, workspace, case_cache)
         if detected == EVALS:
             from .contracts import evals
 

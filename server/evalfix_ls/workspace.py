@@ -7,8 +7,11 @@ files change, so existence checks and cross-file rules stay cheap on every keyst
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
+
+_GENERATIONS = itertools.count(1)
 
 
 class FileSystemView:
@@ -16,6 +19,10 @@ class FileSystemView:
 
     def __init__(self) -> None:
         self._stat_cache: dict[str, int] = {}  # path → 0 missing, 1 file, 2 dir, 3 other
+        # Changes whenever cached facts are dropped; results computed from this view (e.g. cached
+        # per-case findings) are valid only for the generation they were computed in. Unique
+        # across views, so a new view never matches an old one's results.
+        self.generation = next(_GENERATIONS)
 
     def _kind(self, path: str) -> int:
         cached = self._stat_cache.get(path)
@@ -54,6 +61,7 @@ class FileSystemView:
 
     def invalidate(self, path: str | Path | None = None) -> None:
         """Forget cached facts (all of them, or those at and below ``path``)."""
+        self.generation = next(_GENERATIONS)
         if path is None:
             self._stat_cache.clear()
             return

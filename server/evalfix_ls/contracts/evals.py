@@ -91,7 +91,7 @@ def check(ctx: AnalysisContext) -> list[Finding]:
             "`evals` is empty: the suite loads, but nothing will run.",
         )
         return findings
-    _check_cases(findings, evals, SuitePaths(ctx.path, ctx.fs))
+    _check_cases(findings, evals, SuitePaths(ctx.path, ctx.fs), ctx)
     return findings
 
 
@@ -194,7 +194,7 @@ def _check_skill_name(top: Scope, root: Node, ctx: AnalysisContext) -> None:
 # -- cases ---------------------------------------------------------------------------------------------
 
 
-def _check_cases(findings: list[Finding], evals: Node, paths: SuitePaths) -> None:
+def _check_cases(findings: list[Finding], evals: Node, paths: SuitePaths, ctx: AnalysisContext) -> None:
     registered: dict[str, tuple[int, Node]] = {}  # String(id) → first clean case (the loader's set)
     seen: dict[str, tuple[int, Node]] = {}  # String(id) → first case with a string or number id
     folders: dict[str, tuple[str, int, Node]] = {}  # artifact folder (lowercase) → first id using it
@@ -211,7 +211,7 @@ def _check_cases(findings: list[Finding], evals: Node, paths: SuitePaths) -> Non
                 ),
             )
             continue
-        id_node = _check_case(scope, case, paths)
+        id_node = _check_case_cached(scope, case, paths, ctx)
         if id_node is None:
             continue
         key = id_node.value if id_node.kind == STRING else js_number_to_string(id_node.value)
@@ -249,6 +249,24 @@ def _check_cases(findings: list[Finding], evals: Node, paths: SuitePaths) -> Non
                 (Related("first use of this id", earlier[1].start, earlier[1].end),),
             )
         _check_artifact_folder(scope, id_node, key, folders)
+
+
+def _check_case_cached(scope: Scope, case: Node, paths: SuitePaths, ctx: AnalysisContext) -> Node | None:
+    """``_check_case``, reusing the findings of an identical case from a previous version."""
+    cache = ctx.case_cache
+    if cache is None:
+        return _check_case(scope, case, paths)
+    key = cache.key(ctx.text, case.start, case.end, "evals", scope.index, ctx.fs.generation, ctx.path)
+    hit = cache.get(key, case.start)
+    if hit is not None:
+        cached_findings, (loader_issues, has_valid_id) = hit
+        scope.findings.extend(cached_findings)
+        scope.loader_issues = loader_issues
+        return case.get("id") if has_valid_id else None
+    before = len(scope.findings)
+    id_node = _check_case(scope, case, paths)
+    cache.put(key, scope.findings[before:], case.start, (scope.loader_issues, id_node is not None))
+    return id_node
 
 
 def _check_case(scope: Scope, case: Node, paths: SuitePaths) -> Node | None:

@@ -1,0 +1,72 @@
+"""Findings of unchanged cases, reused from one version of a document to the next.
+
+The language server analyses a document on every edit. An edit inside one case of a suite with
+thousands of cases changes that case's text only; every other case yields the same findings, shifted
+by however far the edit moved it. A case's findings depend on its own text, its index (messages and
+pointers name it) and the file-system facts (existence checks), so that is the key. Keys hold a hash
+of the case text rather than the text, so the cache does not keep whole document versions alive.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ..findings import Finding, Related
+
+
+@dataclass(frozen=True, slots=True)
+class CachedCase:
+    findings: tuple[Finding, ...]  # offsets relative to the case's first character
+    extra: Any  # contract-specific facts needed after the case (e.g. loader-issue count)
+
+
+class CaseCache:
+    """A bounded, thread-safe LRU map from case keys to relative findings."""
+
+    def __init__(self, max_entries: int = 50_000) -> None:
+        self._entries: OrderedDict[tuple[Any, ...], CachedCase] = OrderedDict()
+        self._lock = threading.Lock()
+        self._max = max_entries
+        self.hits = 0
+        self.misses = 0
+
+    @staticmethod
+    def key(text: str, start: int, end: int, *context: Any) -> tuple[Any, ...]:
+        piece = text[start:end]
+        return (end - start, hash(piece), *context)
+
+    def get(self, key: tuple[Any, ...], base: int) -> tuple[list[Finding], Any] | None:
+        with self._lock:
+            cached = self._entries.get(key)
+            if cached is None:
+                self.misses += 1
+                return None
+            self._entries.move_to_end(key)
+            self.hits += 1
+        return [_shift(f, base) for f in cached.findings], cached.extra
+
+    def put(self, key: tuple[Any, ...], findings: list[Finding], base: int, extra: Any) -> None:
+        entry = CachedCase(tuple(_shift(f, -base) for f in findings), extra)
+        with self._lock:
+            self._entries[key] = entry
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._max:
+                self._entries.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def _shift(finding: Finding, delta: int) -> Finding:
+    if delta == 0:
+        return finding
+    related = finding.related
+    if related:
+        related = tuple(
+            r if r.path is not None else Related(r.message, r.start + delta, r.end + delta, r.path)
+            for r in related
+        )
+    return replace(finding, start=finding.start + delta, end=finding.end + delta, related=related)

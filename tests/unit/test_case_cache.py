@@ -1,0 +1,74 @@
+"""Reusing the findings of unchanged cases gives exactly the findings of a fresh analysis."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evalfix_ls.analysis import analyze
+from evalfix_ls.contracts.case_cache import CaseCache
+from evalfix_ls.jsonincremental import reparse
+from evalfix_ls.workspace import FileSystemView
+
+CASES = [
+    {"id": "a", "prompt": "请 😀", "assertions": ["x", {"type": "File-Exists"}]},
+    {"id": 1, "prompt": ""},
+    {"id": 1, "prompt": "p", "setup": {"kind": "seeded", "sources": ["files/a"]}},
+    {"id": "b", "prompt": "p", "files": ["files/missing"]},
+    {"id": "a", "prompt": "q", "metadata": {"difficulty": "Easy"}},
+    {"id": "c", "prompt": "r", "assertions": [{"type": "regex-match", "pattern": "(", "flags": "x"}]},
+]
+
+
+def suite(order: list[int]) -> str:
+    return json.dumps({"skill_name": "s", "evals": [CASES[i] for i in order]}, indent=1, ensure_ascii=False)
+
+
+def rows(findings: list) -> list[tuple]:
+    return [(f.code, f.severity, f.message, f.pointer, f.start, f.end, f.case, f.related) for f in findings]
+
+
+def setup_skill(tmp_path: Path) -> Path:
+    (tmp_path / "skills/s/evals/files/a").mkdir(parents=True)
+    (tmp_path / "skills/s/SKILL.md").write_text("---\nname: s\n---\n")
+    return tmp_path / "skills/s/evals/evals.json"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=len(CASES) - 1), min_size=1, max_size=8), st.data())
+def test_cached_equals_fresh_across_edits(tmp_path_factory, order: list[int], data: st.DataObject) -> None:  # noqa: ANN001
+    path = setup_skill(tmp_path_factory.mktemp("repo"))
+    fs = FileSystemView()
+    cache = CaseCache()
+    text = suite(order)
+    previous = analyze(text, path=path, repo_root=path.parents[3], fs=fs, case_cache=cache)
+    for _ in range(4):
+        at = data.draw(st.integers(min_value=0, max_value=len(text)))
+        inserted = data.draw(st.sampled_from(["x", " ", "1", "😀", '"', ""]))
+        cut = data.draw(st.integers(min_value=0, max_value=2))
+        new_text = text[:at] + inserted + text[at + cut :]
+        tree = previous.tree and reparse(previous.tree, new_text, at, min(at + cut, len(text)))
+        cached = analyze(new_text, path=path, repo_root=path.parents[3], fs=fs, case_cache=cache, tree=tree)
+        fresh = analyze(new_text, path=path, repo_root=path.parents[3], fs=FileSystemView())
+        assert rows(cached.findings) == rows(fresh.findings)
+        text, previous = new_text, cached
+
+
+def test_unchanged_cases_hit_the_cache_and_fs_changes_miss(tmp_path: Path) -> None:
+    path = setup_skill(tmp_path)
+    fs = FileSystemView()
+    cache = CaseCache()
+    text = suite([0, 1, 2, 3, 4, 5])
+    analyze(text, path=path, repo_root=tmp_path, fs=fs, case_cache=cache)
+    assert cache.hits == 0 and cache.misses == 6
+    edited = text.replace('"r"', '"rr"')
+    analyze(edited, path=path, repo_root=tmp_path, fs=fs, case_cache=cache)
+    assert cache.hits == 5 and cache.misses == 7  # only the edited case is checked again
+    (path.parent / "files/missing").mkdir()
+    fs.invalidate(path.parent / "files/missing")
+    after = analyze(edited, path=path, repo_root=tmp_path, fs=fs, case_cache=cache)
+    assert cache.misses == 13  # a file-system change re-checks every case
+    assert "path-not-found" not in [f.code for f in after.findings]
