@@ -98,7 +98,7 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
             path=job.path,
             repo_root=repo.root if repo else None,
             fs=repo.fs if repo else None,
-            workspace=repo.workflow_index() if repo is not None and job.use_workflow_index else None,
+            workspace=repo.workflow_index() if repo is not None else None,
             explicit=job.snapshot is not None,
             kind=job.config.kind_for(job.path),
             file_text=file_text,

@@ -32,7 +32,7 @@ from ..contracts import UNKNOWN, is_workflow_path
 from ..workspace import relative_posix
 from .analyzer import Job, Result, run_job, sync_repo
 from .documents import Snapshot, path_to_uri
-from .workspace_index import FileEvent, RepoState
+from .workspace_index import FileEvent, RepoState, unwatched_epoch
 
 if TYPE_CHECKING:
     from .server import EvalfixServer
@@ -133,14 +133,13 @@ class DiagnosticsManager:
     def _job(self, uri: str, path: Path | None, snapshot: Snapshot | None) -> Job:
         repo, use_index = self._repo_for(path)
         settings = self.server.settings
-        if snapshot is None and not self.server.workspace_index.watching:
-            key: tuple[Any, ...] = (object(),)  # no file events: a disk result is never reused
-        else:
-            key = (
-                settings.generation,
-                repo.fs_generation if repo else 0,
-                repo.index_generation if repo and use_index else 0,
-            )
+        key: tuple[Any, ...] = (
+            settings.generation,
+            repo.fs_generation if repo else 0,
+            repo.index_generation if repo and use_index else 0,
+        )
+        if not self.server.workspace_index.watching:  # no file events: results expire instead
+            key += (unwatched_epoch(),)
         return Job(
             uri=uri,
             path=path,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,10 +22,9 @@ from ..workspace import FileSystemView, find_repo_root, relative_posix
 
 logger = logging.getLogger(__name__)
 
-try:  # built in parallel by the workflow contract work; cross-file rules are off until it lands
-    from ..contracts.workflow_index import WorkflowIndex
-except ImportError:  # pragma: no cover - depends on the state of the checkout
-    WorkflowIndex = None  # type: ignore[assignment,misc]
+
+# Without file events, facts read from the disk are trusted for this long (seconds).
+UNWATCHED_TTL = 1.0
 
 _RELOAD = object()  # queued "read this file from disk again" (buffer closed, file changed on disk)
 _DELETED = object()  # queued "this file no longer exists"
@@ -53,6 +53,8 @@ class RepoState:
         self._pending_fs: list[Path] = []
         self._index: Any = None
         self._index_loaded = False
+        self._watching = watching
+        self._disk_epoch = unwatched_epoch()
 
     # -- loop side ------------------------------------------------------------------------------
 
@@ -83,6 +85,9 @@ class RepoState:
         for path in fs_paths:
             self.fs.invalidate(path)
         index = self.workflow_index()
+        if index is not None and not self._watching and self._disk_epoch != unwatched_epoch():
+            self._disk_epoch = unwatched_epoch()
+            index.load_from_disk()  # no file events: closed siblings may have changed on disk
         if index is None or not texts:
             return set()
         affected: set[str] = set()
@@ -91,11 +96,7 @@ class RepoState:
             if value is _DELETED:
                 index.remove(rel_path)
             elif value is _RELOAD:
-                text = self._read(rel_path)
-                if text is None:
-                    index.remove(rel_path)
-                else:
-                    index.update(rel_path, text)
+                index.reload(rel_path)
             else:
                 index.update(rel_path, value)
             affected.update(index.dependents(rel_path))
@@ -106,8 +107,10 @@ class RepoState:
         module exists or when loading failed)."""
         if not self._index_loaded:
             self._index_loaded = True
-            if WorkflowIndex is not None and (self.root / "skills").is_dir():
+            if (self.root / "skills").is_dir():
                 try:
+                    from ..contracts.workflow_index import WorkflowIndex
+
                     index = WorkflowIndex(self.root, self.fs)
                     index.load_from_disk()
                     self._index = index
@@ -115,13 +118,10 @@ class RepoState:
                     logger.exception("could not index the fixture files of %s", self.root)
         return self._index
 
-    def _read(self, rel_path: str) -> str | None:
-        from ..textio import read_file
 
-        file_text = read_file(self.root / rel_path)
-        if file_text.error is not None or file_text.too_large:
-            return None
-        return file_text.text
+def unwatched_epoch() -> int:
+    """Changes every ``UNWATCHED_TTL`` seconds: part of cache keys when files are not watched."""
+    return int(time.monotonic() / UNWATCHED_TTL)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,169 @@
+"""The workspace index over the protocol: cross-file duplicate ids, source files appearing,
+workspace diagnostics (pull, long-polled) and the initial scan with progress (push)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from lsp_support import Session, codes, has_watchers, make_repo, wait_until, workflow_fixture, write_json
+from lsprotocol import types
+
+
+def _two_fixtures(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """``a.json`` sorts before ``b.json``: a duplicate id is reported on ``b.json``."""
+    root = make_repo(tmp_path / "repo")
+    (root / "skills" / "demo").mkdir(parents=True)
+    (root / "skills" / "demo" / "SKILL.md").write_text("# demo\n", encoding="utf-8")
+    a = write_json(root / "skills" / "demo" / "evals" / "a.json", workflow_fixture("demo", ["one"]))
+    b = write_json(root / "skills" / "demo" / "evals" / "b.json", workflow_fixture("demo", ["two"]))
+    return root, a, b
+
+
+async def test_sibling_gaining_a_duplicate_id_updates_the_other(session: Session, tmp_path: Path) -> None:
+    root, a, b = _two_fixtures(tmp_path)
+    await session.initialize([root])
+    b_uri = session.open(b)
+    assert "duplicate_case_id" not in codes(await session.diagnostics(b_uri))
+    a_uri = session.open(a)
+    await session.diagnostics(a_uri)
+    refreshes = session.client.diagnostic_refresh_count
+
+    # Unsaved edit of a.json: its case "one" becomes "two", the id b.json holds.
+    text = session.texts[a_uri]
+    at = text.index('"one"')
+    session.edit(a_uri, at + 1, at + 4, "two")
+    items = await session.diagnostics(b_uri, lambda d: "duplicate_case_id" in codes(d))
+    duplicate = next(d for d in items if d.code == "duplicate_case_id")
+    assert duplicate.data["previous_source_file"] == "skills/demo/evals/a.json"
+    if session.profile != "emacs":  # eglot does not take related information
+        assert duplicate.related_information[0].location.uri == a_uri
+    if session.profile == "vscode-pull":  # the server asks the client to pull again
+        await wait_until(lambda: session.client.diagnostic_refresh_count > refreshes, "a refresh request")
+
+    # Closing a.json without saving: the disk version has no duplicate any more.
+    session.close(a_uri)
+    del session.versions[a_uri]
+    await session.diagnostics(b_uri, lambda d: "duplicate_case_id" not in codes(d))
+
+
+async def test_closed_sibling_diagnostics_follow_an_open_edit(push_session: Session, tmp_path: Path) -> None:
+    """Push: b.json is not open; its diagnostics come from the workspace scan and are
+    re-published when a.json (open) gains b's id."""
+    session = push_session
+    root, a, b = _two_fixtures(tmp_path)
+    b_uri = b.as_uri()
+    await session.initialize([root])
+    a_uri = session.open(a)
+    await session.diagnostics(a_uri)
+    text = session.texts[a_uri]
+    at = text.index('"one"')
+    session.edit(a_uri, at + 1, at + 4, "two")
+    await session.diagnostics(b_uri, lambda d: "duplicate_case_id" in codes(d))
+    assert session.published[b_uri][-1].version is None
+
+
+async def test_created_source_file_clears_source_ref_missing(session: Session, tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo")
+    path = write_json(root / "skills" / "demo" / "evals" / "refs.json", workflow_fixture("demo", ["one"]))
+    await session.initialize([root])
+    uri = session.open(path)
+    await session.diagnostics(uri, lambda d: "source_ref_missing" in codes(d))
+
+    skill = root / "skills" / "demo" / "SKILL.md"
+    skill.write_text("# demo\n", encoding="utf-8")
+    if has_watchers(session.profile):  # Neovim on Linux has no watchers: the server re-checks the disk
+        session.file_events((skill, types.FileChangeType.Created))
+    await session.diagnostics(uri, lambda d: "source_ref_missing" not in codes(d))
+
+    skill.unlink()
+    if has_watchers(session.profile):
+        session.file_events((skill, types.FileChangeType.Deleted))
+    await session.diagnostics(uri, lambda d: "source_ref_missing" in codes(d))
+
+
+async def test_watchers_are_registered_when_the_client_allows(session: Session, tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo")
+    await session.initialize([root])
+    await session.client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=[]))
+    methods = {r.method for r in session.registrations}
+    assert (types.WORKSPACE_DID_CHANGE_WATCHED_FILES in methods) == has_watchers(session.profile)
+    if has_watchers(session.profile):
+        method = types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+        registration = next(r for r in session.registrations if r.method == method)
+        globs = {w["globPattern"] for w in registration.register_options["watchers"]}
+        assert {"**/*", "**/*.json"} <= globs
+
+
+async def test_workspace_diagnostics_cover_closed_files(pull_session: Session, tmp_path: Path) -> None:
+    session = pull_session
+    root, a, b = _two_fixtures(tmp_path)
+    write_json(root / "skills" / "demo" / "evals" / "c.json", workflow_fixture("demo", ["one"]))  # dup of a
+    arc = make_repo(tmp_path / "arc")
+    suite = arc / "skill-x" / "evals" / "evals.json"
+    suite.parent.mkdir(parents=True)
+    suite.write_text('{"skill_name": "skill-x", "evals": [], "evals": []}', encoding="utf-8")
+    await session.initialize([root, arc])
+    b_uri = session.open(b)
+
+    report = await session.client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(previous_result_ids=[])
+    )
+    by_uri = {item.uri: item for item in report.items}
+    c_uri = (root / "skills/demo/evals/c.json").as_uri()
+    assert {a.as_uri(), b.as_uri(), c_uri, suite.as_uri()} <= set(by_uri)
+    assert "duplicate_case_id" in codes(by_uri[c_uri].items)
+    assert "duplicate-key" in codes(by_uri[suite.as_uri()].items)
+    assert by_uri[b_uri].version == session.versions[b_uri]
+    assert by_uri[a.as_uri()].version is None
+
+    previous = [types.PreviousResultId(uri=item.uri, value=item.result_id) for item in report.items]
+    again = await session.client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(previous_result_ids=previous)
+    )
+    assert {item.kind for item in again.items} == {"unchanged"}
+
+
+async def test_workspace_pull_with_a_partial_result_token_is_long_polled(
+    pull_session: Session, tmp_path: Path
+) -> None:
+    """VS Code re-sends workspace/diagnostic right after each answer: when nothing changed the
+    request stays open until something does."""
+    session = pull_session
+    root, a, _b = _two_fixtures(tmp_path)
+    await session.initialize([root])
+    params = types.WorkspaceDiagnosticParams(previous_result_ids=[], partial_result_token="t1")
+    first = await session.client.workspace_diagnostic_async(params)
+    assert first.items
+
+    parked = asyncio.ensure_future(
+        session.client.workspace_diagnostic_async(
+            types.WorkspaceDiagnosticParams(previous_result_ids=[], partial_result_token="t2")
+        )
+    )
+    done, _ = await asyncio.wait({parked}, timeout=0.5)
+    assert not done, "an idle workspace pull must not be answered at once"
+
+    write_json(a, workflow_fixture("demo", ["two"]))  # now a duplicate of b.json's id
+    session.file_events((a, types.FileChangeType.Changed))
+    answer = await asyncio.wait_for(parked, timeout=10)
+    b_item = next(item for item in answer.items if item.uri.endswith("/b.json"))
+    assert "duplicate_case_id" in codes(b_item.items)
+
+
+async def test_initial_scan_pushes_closed_files_with_progress(push_session: Session, tmp_path: Path) -> None:
+    session = push_session
+    root, _a, _b = _two_fixtures(tmp_path)
+    bad = root / "skills" / "demo" / "evals" / "broken.json"
+    bad.write_text('{"schema_version": "spec-first.workflow-eval-fixtures.v1", "cases": [', encoding="utf-8")
+    await session.initialize([root])
+    await session.diagnostics(bad.as_uri(), lambda d: "invalid_json" in codes(d))
+    reports = [value for values in session.client.progress_reports.values() for value in values]
+    kinds = [type(value).__name__ for value in reports]
+    assert kinds[0] == "WorkDoneProgressBegin" and kinds[-1] == "WorkDoneProgressEnd"
+    # Clean files are not published (nothing to show).
+    assert _b.as_uri() not in session.published
+
+    bad.unlink()
+    session.file_events((bad, types.FileChangeType.Deleted))
+    assert await session.diagnostics(bad.as_uri(), lambda d: not d) == []
