@@ -1,4 +1,4 @@
-"""Shared test helpers."""
+"""Shared fixtures. Plain helpers live in ``fixture_paths`` (importable from every test folder)."""
 
 from __future__ import annotations
 
@@ -7,22 +7,11 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
-CORPUS = SHARED / "corpus"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from fixture_paths import CORPUS, ROOT, SHARED, materialize  # noqa: E402
 
-def materialize(corpus: Path, dest: Path) -> Path:
-    """Create every path of the corpus' tree.txt under ``dest`` (corpus files with their
-    content, others empty), so existence checks behave as in the real checkout."""
-    for line in (corpus / "tree.txt").read_text(encoding="utf-8").splitlines():
-        if not line:
-            continue
-        target = dest / line
-        target.parent.mkdir(parents=True, exist_ok=True)
-        source = corpus / line
-        target.write_bytes(source.read_bytes() if source.is_file() else b"")
-    return dest
+__all__ = ["CORPUS", "ROOT", "SHARED", "materialize"]
 
 
 @pytest.fixture
@@ -30,8 +19,3 @@ def corpus_dir() -> Path:
     if not CORPUS.is_dir():
         pytest.skip("../shared/corpus is not available (only in the developers' workspace)")
     return CORPUS
-
-
-@pytest.fixture
-def python_exe() -> str:
-    return sys.executable

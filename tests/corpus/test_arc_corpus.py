@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import materialize
+from fixture_paths import materialize
 from jsonschema import Draft202012Validator
 
 from evalfix_ls import __version__, schema

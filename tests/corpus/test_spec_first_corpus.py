@@ -4,17 +4,15 @@ mutations of a materialised copy. Skipped when the corpus is absent."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
-import sys
 from collections import Counter
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import jsonschema
 import pytest
+from fixture_paths import CORPUS, materialize
 
 from evalfix_ls.batch import Report, check_paths, to_json
 from evalfix_ls.contracts import WORKFLOW
@@ -24,21 +22,6 @@ from evalfix_ls.contracts.workflow_rules import case_errors
 from evalfix_ls.schema import WORKFLOW_SCHEMA, load
 from evalfix_ls.workspace import FileSystemView
 
-
-def _root_conftest() -> ModuleType:
-    """``tests/conftest.py`` by path (``import conftest`` is ambiguous next to other conftest.py files)."""
-    name = "evalfix_tests_root_conftest"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).resolve().parents[1] / "conftest.py"
-        )
-        sys.modules[name] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(sys.modules[name])
-    return sys.modules[name]
-
-
-CORPUS: Path = _root_conftest().CORPUS
-materialize = _root_conftest().materialize
 pytestmark = pytest.mark.corpus
 SPEC_FIRST = CORPUS / "spec-first"
 EXPECTED_HINTS = Counter(

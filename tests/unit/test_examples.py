@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import ROOT
+from fixture_paths import ROOT
 from jsonschema import Draft202012Validator
 
 from evalfix_ls import __version__, schema

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from evalfix_ls.analysis import Analysis, analyze
@@ -15,26 +12,6 @@ from evalfix_ls.contracts import CANONICAL_SCHEMA
 from evalfix_ls.contracts.workflow_index import WorkflowIndex
 from evalfix_ls.findings import Severity
 from evalfix_ls.workspace import FileSystemView
-
-
-def _root_conftest() -> ModuleType:
-    """``tests/conftest.py`` loaded by path: ``import conftest`` is ambiguous once a test folder has
-    its own conftest.py (whichever was imported last owns the name)."""
-    name = "evalfix_tests_root_conftest"
-    module = sys.modules.get(name)
-    if module is None:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).resolve().parents[1] / "conftest.py"
-        )
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return module
-
-
-ROOT: Path = _root_conftest().ROOT
-CORPUS: Path = _root_conftest().CORPUS
-materialize = _root_conftest().materialize
 
 FIXTURE = "skills/demo/evals/cases.json"
 EXISTING = (

@@ -1,0 +1,23 @@
+"""Paths and helpers shared by the test folders (import as ``fixture_paths``; a module named
+``conftest`` would clash with the per-folder conftest files)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+CORPUS = SHARED / "corpus"
+
+
+def materialize(corpus: Path, dest: Path) -> Path:
+    """Create every path of the corpus' tree.txt under ``dest`` (corpus files with their
+    content, others empty), so existence checks behave as in the real checkout."""
+    for line in (corpus / "tree.txt").read_text(encoding="utf-8").splitlines():
+        if not line:
+            continue
+        target = dest / line
+        target.parent.mkdir(parents=True, exist_ok=True)
+        source = corpus / line
+        target.write_bytes(source.read_bytes() if source.is_file() else b"")
+    return dest
