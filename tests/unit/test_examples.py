@@ -48,7 +48,8 @@ PLANTED = [
 
 
 def report_files(directory: str) -> dict[str, dict]:
-    report = to_json(check_paths([ROOT / directory], root=ROOT), __version__)
+    # No --root: each file's repository root is found as the batch mode finds it (examples/clean/).
+    report = to_json(check_paths([ROOT / directory], cwd=ROOT), __version__)
     return {entry["path"]: entry for entry in report["files"]}
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 
+from fixture_paths import ROOT
 from jsonschema import Draft202012Validator
-from workflow_support import ROOT
 
 from evalfix_ls import schema
 from evalfix_ls.batch import check_paths, to_json

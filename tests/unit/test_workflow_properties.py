@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fixture_paths import CORPUS, materialize
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from workflow_oracle import reference_errors
-from workflow_support import BASE, CORPUS, EXISTING, make_repo, materialize
+from workflow_support import BASE, EXISTING, make_repo
 
 from evalfix_ls.analysis import analyze
 from evalfix_ls.contracts.workflow_normalize import normalize_file
