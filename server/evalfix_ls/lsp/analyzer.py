@@ -19,7 +19,7 @@ from lsprotocol import types
 from ..config import Config
 from ..document import Encoding, LineIndex
 from .convert import fingerprint, to_diagnostics
-from .documents import Snapshot, path_to_uri
+from .documents import Edit, Snapshot, path_to_uri
 from .workspace_index import RepoState
 
 logger = logging.getLogger(__name__)
@@ -38,6 +38,10 @@ class Job:
     key: tuple[Any, ...]  # what the result depends on besides the text (generations)
     related_support: bool = True
     use_workflow_index: bool = False
+    case_cache: Any = None  # the document's CaseCache: findings of unchanged cases are reused
+    tree: Any = None  # the parse of exactly this text, when an earlier analysis has it
+    prev_tree: Any = None  # or the parse of an earlier version and the edit since then
+    edit: Edit | None = None
 
     @property
     def version(self) -> int | None:
@@ -102,6 +106,8 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
             explicit=job.snapshot is not None,
             kind=job.config.kind_for(job.path),
             file_text=file_text,
+            tree=job.tree if job.tree is not None else _reparsed(job, text),
+            case_cache=job.case_cache,
         )
         findings = job.config.apply(analysis.findings)
         index = job.snapshot.line_index if job.snapshot is not None else LineIndex(text)
@@ -133,6 +139,17 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
         analysis=analysis,
         affected=affected,
     )
+
+
+def _reparsed(job: Job, text: str) -> Any:
+    """The parse of ``text`` rebuilt from the previous version's around the edit (only the
+    innermost value holding the edit is parsed again), or None to parse from scratch."""
+    prev, edit = job.prev_tree, job.edit
+    if prev is None or edit is None or len(prev.text) + edit.new_end - edit.old_end != len(text):
+        return None
+    from ..jsonincremental import reparse
+
+    return reparse(prev, text, edit.start, edit.old_end)
 
 
 def _related_resolver(open_lookup: OpenLookup) -> Callable[[Path], tuple[str, LineIndex] | None]:

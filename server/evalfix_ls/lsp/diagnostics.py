@@ -31,7 +31,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from ..contracts import UNKNOWN, is_workflow_path
 from ..workspace import relative_posix
 from .analyzer import Job, Result, run_job, sync_repo
-from .documents import Snapshot, path_to_uri
+from .documents import Edit, Snapshot, compose, path_to_uri
 from .workspace_index import FileEvent, RepoState, unwatched_epoch
 
 if TYPE_CHECKING:
@@ -43,6 +43,7 @@ SETTINGS_WAIT_SECONDS = 2.0  # a pull waits this long at most for the first work
 SCAN_CHUNK = 16  # closed files analysed per executor call during a workspace scan
 RESCAN_DELAY = 0.2  # coalesces bursts of file events (a checkout) into one rescan
 REFRESH_DELAY = 0.03  # coalesces refresh requests to pull clients
+MAX_TRACKED_EDITS = 1000  # edits remembered per document between two analyses
 
 
 class _PushState:
@@ -75,6 +76,10 @@ class DiagnosticsManager:
         self._refresh_handle: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.settings_ready = asyncio.Event()
+        # Per open document: findings of unchanged cases, and the edits since the last result
+        # (from version, to version, edit) so the next parse can start from that result's tree.
+        self._case_caches: dict[str, Any] = {}
+        self._edits: dict[str, list[tuple[int, int, Edit | None]]] = {}
 
     # -- small helpers ---------------------------------------------------------------------------
 
@@ -140,7 +145,7 @@ class DiagnosticsManager:
         )
         if not self.server.workspace_index.watching:  # no file events: results expire instead
             key += (unwatched_epoch(),)
-        return Job(
+        job = Job(
             uri=uri,
             path=path,
             snapshot=snapshot,
@@ -151,6 +156,34 @@ class DiagnosticsManager:
             related_support=self._client.related_information,
             use_workflow_index=use_index,
         )
+        return self._with_previous_parse(job) if snapshot is not None else job
+
+    def _with_previous_parse(self, job: Job) -> Job:
+        """Hand the last result's tree (and the edits since) to the job: an unchanged text is not
+        parsed again, an edited one is re-parsed around the edit only."""
+        uri = job.uri
+        snapshot = job.snapshot
+        assert snapshot is not None
+        cache = self._case_caches.get(uri)
+        base = self.results.get(uri)
+        tree = getattr(base.analysis, "tree", None) if base is not None else None
+        if tree is None or base is None or base.version is None:
+            return replace(job, case_cache=cache)
+        if base.text == snapshot.text:
+            return replace(job, case_cache=cache, tree=tree)
+        version, edits = base.version, []
+        for from_version, to_version, edit in self._edits.get(uri, ()):
+            if from_version == version:
+                edits.append(edit)
+                version = to_version
+        if version != snapshot.version:
+            return replace(job, case_cache=cache)
+        return replace(job, case_cache=cache, prev_tree=tree, edit=compose(edits))
+
+    def _forget_edits_until(self, uri: str, version: int | None) -> None:
+        edits = self._edits.get(uri)
+        if edits is not None and version is not None:
+            edits[:] = [entry for entry in edits if entry[1] > version]
 
     def _open_lookup(self, path: Path) -> Snapshot | None:
         return self.server.documents.for_path(path)
@@ -190,6 +223,7 @@ class DiagnosticsManager:
         if current is not None and current.version == result.version:
             previous = self.results.get(uri)
             self.results[uri] = result
+            self._forget_edits_until(uri, result.version)
             if previous is None or previous.fingerprint != result.fingerprint:
                 self._notify_changed()
         return result
@@ -211,13 +245,22 @@ class DiagnosticsManager:
             self._schedule_sync(root)
 
     def document_opened(self, snapshot: Snapshot) -> None:
+        from ..contracts.case_cache import CaseCache
+
+        self._case_caches[snapshot.uri] = CaseCache()
+        self._edits[snapshot.uri] = []
+        self.results.pop(snapshot.uri, None)
         self._note_text(snapshot, snapshot.text)
         if self.pull_mode:
             self._notify_changed()
         else:
             self.schedule_push(snapshot.uri, delay=0.0)
 
-    def document_changed(self, snapshot: Snapshot) -> None:
+    def document_changed(self, snapshot: Snapshot, previous_version: int) -> None:
+        edits = self._edits.setdefault(snapshot.uri, [])
+        if len(edits) >= MAX_TRACKED_EDITS:  # nobody asked for a while: start from scratch
+            edits.clear()
+        edits.append((previous_version, snapshot.version, snapshot.edit))
         self._note_text(snapshot, snapshot.text)
         if self.pull_mode:
             self._notify_changed()
@@ -229,6 +272,8 @@ class DiagnosticsManager:
         if state is not None and state.task is not None:
             state.task.cancel()
         self.results.pop(snapshot.uri, None)
+        self._case_caches.pop(snapshot.uri, None)
+        self._edits.pop(snapshot.uri, None)
         self._note_text(snapshot, None)
         if self.pull_mode:
             self._notify_changed()

@@ -12,7 +12,8 @@ worker threads.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from ..document import Encoding, LineIndex
 class Snapshot:
     """One version of one document. Immutable; the line index is built on first use, once."""
 
-    __slots__ = ("uri", "path", "version", "text", "language_id", "_index", "_lock")
+    __slots__ = ("uri", "path", "version", "text", "language_id", "edit", "_index", "_lock")
 
     def __init__(
         self,
@@ -32,12 +33,15 @@ class Snapshot:
         text: str,
         language_id: str = "json",
         index: LineIndex | None = None,
+        edit: Edit | None = None,
     ) -> None:
         self.uri = uri
         self.path = path
         self.version = version
         self.text = text
         self.language_id = language_id
+        # What changed since the previous version (None: unknown, e.g. a full replacement).
+        self.edit = edit
         self._index = index
         self._lock = threading.Lock()
 
@@ -53,6 +57,41 @@ class Snapshot:
 
     def __repr__(self) -> str:
         return f"Snapshot({self.uri!r}, version={self.version}, {len(self.text)} chars)"
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """``[start, old_end)`` of the old text became ``[start, new_end)`` of the new text."""
+
+    start: int
+    old_end: int
+    new_end: int
+
+    def then(self, later: Edit) -> Edit:
+        """One edit covering ``self`` followed by ``later`` (whose offsets are in the text
+        ``self`` produced)."""
+        start = min(self.start, later.start)
+        end_between = max(self.new_end, later.old_end)  # in the intermediate text
+        return Edit(
+            start,
+            end_between - (self.new_end - self.old_end),
+            end_between + (later.new_end - later.old_end),
+        )
+
+
+NO_EDIT = Edit(0, 0, 0)
+
+
+def compose(edits: Iterable[Edit | None]) -> Edit | None:
+    """The span covering a sequence of edits; None when one of them is unknown."""
+    total: Edit | None = None
+    for edit in edits:
+        if edit is None:
+            return None
+        if edit.start == edit.old_end == edit.new_end:
+            continue  # changed nothing: must not widen the span
+        total = edit if total is None else total.then(edit)
+    return total if total is not None else NO_EDIT
 
 
 class UnknownDocument(LookupError):
@@ -82,15 +121,18 @@ def change_range(change: Any) -> Any | None:
 
 def apply_changes(
     text: str, index: LineIndex | None, changes: Sequence[Any], encoding: Encoding
-) -> tuple[str, LineIndex | None]:
+) -> tuple[str, LineIndex | None, Edit | None]:
     """Apply LSP content changes in order. Each range is read against the text produced by the
     previous change (as the protocol requires) in ``encoding`` units. Positions past the end of a
     line or of the text are clamped to it (LSP: "the character value is defaulted back to the line
-    length"). Returns the new text and, when it is still valid, its line index."""
+    length"). Returns the new text, its line index when still valid, and the span that changed
+    (None after a whole-document replacement)."""
+    edits: list[Edit | None] = []
     for change in changes:
         rng = change_range(change)
         if rng is None:
             text, index = change.text, None
+            edits.append(None)
             continue
         if index is None:
             index = LineIndex(text)
@@ -101,8 +143,9 @@ def apply_changes(
         if start == end and not change.text:
             continue
         text = text[:start] + change.text + text[end:]
+        edits.append(Edit(start, end, start + len(change.text)))
         index = None
-    return text, index
+    return text, index, compose(edits)
 
 
 def strict_offset(snapshot: Snapshot, line: int, character: int, encoding: Encoding) -> int:
@@ -134,10 +177,10 @@ class DocumentStore:
         current = self._docs.get(uri)
         if current is None:
             raise UnknownDocument(uri)
-        text, index = apply_changes(current.text, current._index, changes, encoding)
+        text, index, edit = apply_changes(current.text, current._index, changes, encoding)
         if text == current.text:
             index = current._index  # unchanged text (e.g. an undo back): keep the line index
-        snapshot = Snapshot(uri, current.path, version, text, current.language_id, index)
+        snapshot = Snapshot(uri, current.path, version, text, current.language_id, index, edit)
         self._docs[uri] = snapshot
         return snapshot
 

@@ -38,6 +38,13 @@ def workspace_folders(params: types.InitializeParams) -> list[Path]:
     return paths
 
 
+def warm_up() -> None:
+    """Import the analysis core on a worker while the client is still busy with ``initialized``,
+    so the first diagnostics do not pay for it (it is not needed to answer ``initialize``)."""
+    from .. import analysis  # noqa: F401
+    from ..contracts import evals, workflow, workflow_index  # noqa: F401
+
+
 def register(server: EvalfixServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: EvalfixServer, params: types.InitializeParams) -> None:
@@ -61,6 +68,7 @@ def register(server: EvalfixServer) -> None:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: EvalfixServer, params: types.InitializedParams) -> None:
+        ls.executor.submit(warm_up)
         try:
             await fetch_configuration(ls)
         finally:

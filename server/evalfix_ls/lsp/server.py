@@ -64,6 +64,7 @@ class EvalfixServer(LanguageServer):
 
     def on_did_change(self, params: types.DidChangeTextDocumentParams) -> None:
         uri = params.text_document.uri
+        previous = self.documents.get(uri)
         try:
             snapshot = self.documents.change(
                 uri, params.text_document.version, params.content_changes, self.encoding
@@ -72,7 +73,8 @@ class EvalfixServer(LanguageServer):
             logger.warning("didChange for a document that is not open: %s (ignored)", uri)
             return
         self._mirror_to_pygls(uri, snapshot.version, snapshot.text, snapshot.language_id)
-        self.diagnostics.document_changed(snapshot)
+        assert previous is not None
+        self.diagnostics.document_changed(snapshot, previous.version)
 
     def on_did_close(self, params: types.DidCloseTextDocumentParams) -> None:
         snapshot = self.documents.close(params.text_document.uri)

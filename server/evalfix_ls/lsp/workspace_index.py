@@ -30,13 +30,25 @@ _RELOAD = object()  # queued "read this file from disk again" (buffer closed, fi
 _DELETED = object()  # queued "this file no longer exists"
 
 
-class _FreshFileSystemView(FileSystemView):
-    """A view for clients that cannot watch files: nothing is remembered between analyses."""
+def unwatched_epoch() -> int:
+    """Changes every ``UNWATCHED_TTL`` seconds: part of cache keys when files are not watched."""
+    return int(time.monotonic() / UNWATCHED_TTL)
+
+
+class _ExpiringFileSystemView(FileSystemView):
+    """A view for clients that cannot watch files: facts expire every ``UNWATCHED_TTL`` seconds
+    (``invalidate`` also moves the generation that cached per-case findings are keyed by)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._epoch = unwatched_epoch()
 
     def _kind(self, path: str) -> int:
-        kind = super()._kind(path)
-        self._stat_cache.clear()
-        return kind
+        epoch = unwatched_epoch()
+        if epoch != self._epoch:
+            self._epoch = epoch
+            self.invalidate()
+        return super()._kind(path)
 
 
 class RepoState:
@@ -45,7 +57,7 @@ class RepoState:
     def __init__(self, root: Path, *, watching: bool) -> None:
         self.root = root
         self.lock = threading.RLock()  # held by workers while they sync and analyse
-        self.fs: FileSystemView = FileSystemView() if watching else _FreshFileSystemView()
+        self.fs: FileSystemView = FileSystemView() if watching else _ExpiringFileSystemView()
         self.fs_generation = 0  # bumped (on the loop) for every file-system fact queued
         self.index_generation = 0  # bumped (on the loop) for every fixture text queued
         self._pending_lock = threading.Lock()  # short: guards the queues below only
@@ -117,11 +129,6 @@ class RepoState:
                 except Exception:
                     logger.exception("could not index the fixture files of %s", self.root)
         return self._index
-
-
-def unwatched_epoch() -> int:
-    """Changes every ``UNWATCHED_TTL`` seconds: part of cache keys when files are not watched."""
-    return int(time.monotonic() / UNWATCHED_TTL)
 
 
 @dataclass(frozen=True, slots=True)

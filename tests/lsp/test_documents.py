@@ -1,0 +1,112 @@
+"""The text store without a server: incremental changes in every encoding, edit spans, strict
+positions (fast, in-process)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from lsp_support import lsp_range
+from lsprotocol import types
+
+from evalfix_ls.document import Encoding
+from evalfix_ls.lsp.documents import DocumentStore, Edit, Snapshot, apply_changes, compose, strict_offset
+
+ENCODINGS = [Encoding.UTF8, Encoding.UTF16, Encoding.UTF32]
+# Line breaks LSP counts, separators it does not, CJK, astral emoji, a combining mark.
+ALPHABET = st.sampled_from(
+    ["a", "{", '"', "\n", "\r\n", "\r", "\u2028", "\u2029", "\u0085", "中", "🎉", "é", "e\u0301"]
+)
+TEXTS = st.lists(ALPHABET, max_size=30).map("".join)
+
+
+def change(
+    text: str, start: int, end: int, new: str, encoding: Encoding
+) -> types.TextDocumentContentChangePartial:
+    return types.TextDocumentContentChangePartial(range=lsp_range(text, start, end, encoding.value), text=new)
+
+
+def _no_split_pair(text: str, offset: int) -> bool:
+    """LSP cannot address the point between \\r and \\n (it is inside one line break)."""
+    return not (0 < offset < len(text) and text[offset - 1] == "\r" and text[offset] == "\n")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data(), TEXTS, st.sampled_from(ENCODINGS))
+def test_a_sequence_of_ranged_changes_equals_editing_the_string(
+    data: st.DataObject, text: str, encoding: Encoding
+) -> None:
+    store = DocumentStore()
+    store.open("untitled:x", 1, text)
+    expected = text
+    for version in range(2, 5):
+        offsets = [i for i in range(len(expected) + 1) if _no_split_pair(expected, i)]
+        start = data.draw(st.sampled_from(offsets))
+        end = data.draw(st.sampled_from([i for i in offsets if i >= start]))
+        new = data.draw(TEXTS)
+        before = expected
+        expected = expected[:start] + new + expected[end:]
+        snapshot = store.change("untitled:x", version, [change(before, start, end, new, encoding)], encoding)
+        assert snapshot.text == expected
+        if start == end and not new:  # nothing changed: an empty span
+            assert snapshot.edit is not None and snapshot.edit.old_end == snapshot.edit.new_end
+        else:
+            assert snapshot.edit == Edit(start, end, start + len(new))
+        assert snapshot.line_index.starts == Snapshot("u", None, 0, expected).line_index.starts
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data(), TEXTS)
+def test_composed_edits_cover_every_change(data: st.DataObject, text: str) -> None:
+    """Outside the composed span, the final text equals the original (shifted after it)."""
+    current = text
+    edits = []
+    for _ in range(data.draw(st.integers(1, 4))):
+        start = data.draw(st.integers(0, len(current)))
+        end = data.draw(st.integers(start, len(current)))
+        new = data.draw(TEXTS)
+        current = current[:start] + new + current[end:]
+        edits.append(Edit(start, end, start + len(new)))
+    total = compose(edits)
+    assert total is not None
+    assert current[: total.start] == text[: total.start]
+    assert current[total.new_end :] == text[total.old_end :]
+    assert len(current) - total.new_end == len(text) - total.old_end
+
+
+def test_several_changes_in_one_notification_apply_in_order() -> None:
+    text = '{"a": "中🎉",\n "b": 1}'
+    first = change(text, 1, 4, '"z"', Encoding.UTF16)  # rename a → z
+    after_first = '{"z": "中🎉",\n "b": 1}'
+    second = change(after_first, len(after_first) - 2, len(after_first) - 1, "2", Encoding.UTF16)
+    new, _index, edit = apply_changes(text, None, [first, second], Encoding.UTF16)
+    assert new == '{"z": "中🎉",\n "b": 2}'
+    assert edit == Edit(1, len(text) - 1, len(new) - 1)
+
+
+def test_whole_document_replacement_has_no_edit_span() -> None:
+    whole = types.TextDocumentContentChangeWholeDocument(text="{}")
+    assert apply_changes("[1]", None, [whole], Encoding.UTF16)[::2] == ("{}", None)
+
+
+def test_positions_past_the_end_are_clamped_for_changes() -> None:
+    text = "ab\ncd"
+    rng = types.Range(start=types.Position(line=0, character=99), end=types.Position(line=7, character=0))
+    new, _index, _edit = apply_changes(
+        text, None, [types.TextDocumentContentChangePartial(range=rng, text="!")], Encoding.UTF16
+    )
+    assert new == "ab!"
+
+
+def test_unknown_documents_and_strict_positions() -> None:
+    store = DocumentStore()
+    with pytest.raises(LookupError):
+        store.change("file:///nope.json", 2, [], Encoding.UTF16)
+    snapshot = store.open("file:///x/evals/evals.json", 1, "{\n}")
+    assert snapshot.path is not None and snapshot.path.name == "evals.json"
+    assert strict_offset(snapshot, 1, 0, Encoding.UTF16) == 2
+    for line, character in ((2, 0), (-1, 0), (0, -1)):
+        with pytest.raises(ValueError):
+            strict_offset(snapshot, line, character, Encoding.UTF16)
+    assert store.close("file:///x/evals/evals.json") is snapshot
+    assert store.get("file:///x/evals/evals.json") is None
