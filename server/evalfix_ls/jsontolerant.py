@@ -201,6 +201,15 @@ def parse_tolerant(text: str) -> ParseResult:
     pending: Member | None = None  # member awaiting its value (top frame is an object)
     implied_comma = False  # the previous token was an unterminated string
 
+    def add_member(obj: Node, key: str, start: int, end: int) -> Member:
+        member = Member(key, start, end)
+        obj.members.append(member)
+        props = obj.props
+        if key in props:
+            record_duplicate(dup_index, duplicates, obj, key, props[key], member)
+        props[key] = member
+        return member
+
     def close_to(frame_index: int, end: int) -> None:
         # Close every container from the top down to (and including) ``frame_index``.
         while len(stack) > frame_index:
@@ -229,13 +238,7 @@ def parse_tolerant(text: str) -> ParseResult:
                 if m is not None:
                     ks, ke = m.span(1)
                     key = _decode_string(text, ks, ke)
-                    obj = frame[0]
-                    pending = Member(key, ks, ke)
-                    obj.members.append(pending)
-                    props = obj.props
-                    if key in props:
-                        record_duplicate(dup_index, duplicates, obj, key, props[key], pending)
-                    props[key] = pending
+                    pending = add_member(frame[0], key, ks, ke)
                     frame[1] = _OBJ_VALUE
                     pos = m.end()
                     # fall through to read the value token
@@ -348,18 +351,7 @@ def parse_tolerant(text: str) -> ParseResult:
                 continue
             if state in (_OBJ_KEY_OR_END, _OBJ_KEY):
                 if tkind == _T_STRING:  # a key the fast path could not take (no colon follows)
-                    pending = Member(node.value, start, end)
-                    container.members.append(pending)
-                    if node.value in container.props:
-                        record_duplicate(
-                            dup_index,
-                            duplicates,
-                            container,
-                            node.value,
-                            container.props[node.value],
-                            pending,
-                        )
-                    container.props[node.value] = pending
+                    pending = add_member(container, node.value, start, end)
                     frame[1] = _OBJ_COLON
                     continue
                 if value == "}":
@@ -419,18 +411,7 @@ def parse_tolerant(text: str) -> ParseResult:
             if tkind == _T_STRING:
                 if not comma_implied:
                     errors.append(SyntaxIssue("expected ',' or '}' before this property", start, end))
-                pending = Member(node.value, start, end)
-                container.members.append(pending)
-                if node.value in container.props:
-                    record_duplicate(
-                        dup_index,
-                        duplicates,
-                        container,
-                        node.value,
-                        container.props[node.value],
-                        pending,
-                    )
-                container.props[node.value] = pending
+                pending = add_member(container, node.value, start, end)
                 frame[1] = _OBJ_COLON
                 continue
             if value == "]" and _has_open(stack, ARRAY):
