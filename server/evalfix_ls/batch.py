@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .analysis import Analysis, analyze
+from .config import ProjectConfigs
 from .document import Encoding, LineIndex
 from .findings import Finding, Severity
 from .textio import read_file
@@ -117,11 +118,13 @@ def check_paths(
     cwd: Path | None = None,
     fs: FileSystemView | None = None,
     readiness: bool = False,
+    configs: ProjectConfigs | None = None,
 ) -> Report:
     """Analyse PATHS. One ``WorkflowIndex`` per repository root serves the cross-file rules (it
     reads the repository's fixture files only when a workflow fixture asks); ``readiness`` adds
-    the per-skill readiness report under ``report.extra["readiness"]``."""
-    from .contracts import WORKFLOW
+    the per-skill readiness report under ``report.extra["readiness"]``. ``configs`` gives each
+    file its project configuration (``config.py``: extra globs, forced kinds, severities, root)."""
+    from .contracts import UNKNOWN, WORKFLOW
     from .contracts.workflow_index import WorkflowIndex
 
     cwd = (cwd or Path.cwd()).absolute()
@@ -132,8 +135,13 @@ def check_paths(
     fs = fs or FileSystemView()
     report = Report(report_root)
     indexes: dict[Path, WorkflowIndex] = {}
-    for path, explicit in collect(paths or [cwd]):
-        repo_root = report_root if explicit_root else find_repo_root(path)
+    configs = configs or ProjectConfigs()
+    for path, explicit in _with_configured_files(collect(paths or [cwd]), paths or [cwd], configs):
+        config = configs.for_path(path)
+        kind = config.kind_for(path)
+        if kind == UNKNOWN and not explicit:
+            continue  # excluded by configuration
+        repo_root = report_root if explicit_root else (config.root or find_repo_root(path))
         file_text = read_file(path)
         index = indexes.get(repo_root) or indexes.setdefault(repo_root, WorkflowIndex(repo_root, fs))
         analysis = analyze(
@@ -143,8 +151,10 @@ def check_paths(
             fs=fs,
             workspace=index,
             explicit=explicit,
+            kind=kind,
             file_text=file_text,
         )
+        analysis.findings = config.apply(analysis.findings)
         display = Path(os.path.relpath(path, report_root)).as_posix()
         report.files.append(FileReport(path, display, analysis, repo_root))
     if readiness:
@@ -158,6 +168,23 @@ def check_paths(
         ]
         report.extra["readiness"] = readiness_report(checked, indexes, fs)
     return report
+
+
+def _with_configured_files(
+    found: list[tuple[Path, bool]], paths: list[Path], configs: ProjectConfigs
+) -> list[tuple[Path, bool]]:
+    """The walk's files plus those a ``files`` glob of the project configuration maps to a
+    contract below each directory of PATHS."""
+    seen = {path for path, _ in found}
+    extra = []
+    for raw in paths:
+        directory = raw.absolute()
+        if directory.is_dir():
+            for path in configs.for_directory(directory).extra_files(directory):
+                if path not in seen:
+                    seen.add(path)
+                    extra.append((path, False))
+    return found + extra
 
 
 # -- output ----------------------------------------------------------------------------------------

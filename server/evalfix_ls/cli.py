@@ -63,13 +63,17 @@ def serve(args: argparse.Namespace) -> int:
 
 def run_check(args: argparse.Namespace) -> int:
     from .batch import CheckError, check_paths, to_json, to_text_lines
+    from .config import ProjectConfigs
     from .findings import Severity
 
+    configs = ProjectConfigs()  # [tool.evalfix] / .evalfix.toml nearest to each file
     try:
-        report = check_paths(list(args.paths), root=args.root, readiness=args.readiness)
+        report = check_paths(list(args.paths), root=args.root, readiness=args.readiness, configs=configs)
     except CheckError as exc:
         print(f"evalfix-ls: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    for problem in configs.problems():
+        print(f"evalfix-ls: warning: configuration: {problem}", file=sys.stderr)
     out = sys.stdout
     if args.format == "json":
         json.dump(to_json(report, __version__), out, ensure_ascii=False, indent=2)

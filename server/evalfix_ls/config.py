@@ -319,3 +319,35 @@ def load_project_config(start: Path) -> Config:
     if found is None:
         return Config()
     return Config().merged(load_project_file(found))
+
+
+class ProjectConfigs:
+    """The project configuration of each file: the project file nearest to the file's directory
+    (as the language server does for every document), each file read once."""
+
+    def __init__(self) -> None:
+        self._found: dict[Path, Path | None] = {}
+        self._loaded: dict[Path | None, Config] = {}
+
+    def project_file(self, directory: Path) -> Path | None:
+        directory = directory.absolute()
+        if directory not in self._found:
+            self._found[directory] = find_project_file(directory)
+        return self._found[directory]
+
+    def load(self, project_file: Path | None) -> Config:
+        config = self._loaded.get(project_file)
+        if config is None:
+            config = Config() if project_file is None else Config().merged(load_project_file(project_file))
+            self._loaded[project_file] = config
+        return config
+
+    def for_directory(self, directory: Path) -> Config:
+        return self.load(self.project_file(directory))
+
+    def for_path(self, path: Path) -> Config:
+        return self.for_directory(path.absolute().parent)
+
+    def problems(self) -> list[str]:
+        """Every problem of every project file read so far, once each."""
+        return list(dict.fromkeys(problem for config in self._loaded.values() for problem in config.problems))

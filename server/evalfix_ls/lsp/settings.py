@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..config import Config, find_project_file, load_project_file, parse_settings
+from ..config import Config, ProjectConfigs, parse_settings
 from .workspace_index import WorkspaceIndex
 
 logger = logging.getLogger(__name__)
@@ -33,33 +33,28 @@ class Settings:
         self.folder_settings: dict[Path, Any] = {}
         self.generation = 0
         self._configs: dict[tuple[Path | None, Path | None], Config] = {}
-        self._project_files: dict[Path, Path | None] = {}
+        self._projects = ProjectConfigs()
         self._reported: set[str] = set()
 
     def changed(self) -> None:
         """Forget everything derived (settings or a project file changed)."""
         self.generation += 1
         self._configs.clear()
-        self._project_files.clear()
+        self._projects = ProjectConfigs()
 
     def set_client_settings(self, global_settings: Any, per_folder: dict[Path, Any]) -> None:
         self.global_settings = section_of(global_settings)
         self.folder_settings = {folder: section_of(value) for folder, value in per_folder.items()}
         self.changed()
 
-    def project_file_for(self, directory: Path) -> Path | None:
-        if directory not in self._project_files:
-            self._project_files[directory] = find_project_file(directory)
-        return self._project_files[directory]
-
     def config_for(self, path: Path | None) -> Config:
         if path is None:
             return self._config(None, None, None)
         folder = self.workspace.folder_for(path)
-        return self._config(self.project_file_for(path.parent), folder, path.parent)
+        return self._config(self._projects.project_file(path.parent), folder, path.parent)
 
     def folder_config(self, folder: Path) -> Config:
-        return self._config(self.project_file_for(folder), folder, folder)
+        return self._config(self._projects.project_file(folder), folder, folder)
 
     def _config(self, project: Path | None, folder: Path | None, fallback_dir: Path | None) -> Config:
         key = (project, folder)
@@ -67,10 +62,7 @@ class Settings:
         if config is not None:
             return config
         base = folder or (project.parent if project else None) or fallback_dir or Path.cwd()
-        config = Config()
-        if project is not None:
-            config = config.merged(load_project_file(project))
-        config = config.merged(
+        config = self._projects.load(project).merged(
             parse_settings(section_of(self.init_options), base_dir=base, origin="initializationOptions")
         )
         client = self.folder_settings.get(folder) if folder is not None else None

@@ -1,0 +1,190 @@
+"""Configuration (config.py): parsing, layering, project files, and what ``--check`` does with them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from evalfix_ls.cli import main
+from evalfix_ls.config import (
+    Config,
+    ProjectConfigs,
+    find_project_file,
+    glob_to_regex,
+    load_project_config,
+    parse_settings,
+)
+from evalfix_ls.contracts import EVALS, UNKNOWN, WORKFLOW
+from evalfix_ls.findings import Finding, Severity
+
+
+def _finding(code: str, severity: Severity = Severity.WARNING) -> Finding:
+    return Finding(code, severity, "m", "", 0, 1)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "path", "matches"),
+    [
+        ("fixtures/*.json", "fixtures/a.json", True),
+        ("fixtures/*.json", "fixtures/sub/a.json", False),
+        ("**/*.cases.json", "a/b/c.cases.json", True),
+        ("**/*.cases.json", "c.cases.json", True),
+        ("*.cases.json", "deep/down/c.cases.json", True),  # no slash: any directory
+        ("qa/**", "qa/x/y.json", True),
+        ("qa/**/t.json", "qa/t.json", True),
+        ("./qa/?.json", "qa/a.json", True),
+        ("qa/?.json", "qa/ab.json", False),
+        ("[!a]*.json", "b.json", True),
+        ("[!a]*.json", "a.json", False),
+        ("a.json", "a_json", False),  # the dot is literal
+    ],
+)
+def test_globs(pattern: str, path: str, matches: bool) -> None:
+    assert (glob_to_regex(pattern).fullmatch(path) is not None) == matches
+
+
+def test_settings_keys_in_any_spelling(tmp_path: Path) -> None:
+    for key in ("debounceMs", "debounce_ms", "debounce-ms", "DEBOUNCEMS"):
+        assert parse_settings({key: 120}, base_dir=tmp_path, origin="t").debounce_ms == 120
+    config = parse_settings(
+        {
+            "severity": {"duplicate-key": "error", "id-not-kebab": "off", "legacy": "info"},
+            "files": {"qa/*.json": "workflow", "suites/**/*.json": "evals", "drafts/**": "none"},
+            "root": "repo",
+            "workspaceDiagnostics": False,
+        },
+        base_dir=tmp_path,
+        origin="t",
+    )
+    assert config.problems == ()
+    assert dict(config.severity) == {
+        "duplicate-key": Severity.ERROR,
+        "id-not-kebab": None,
+        "legacy": Severity.INFORMATION,
+    }
+    assert config.root == tmp_path / "repo"
+    assert config.workspace_diagnostics is False
+    assert config.kind_for(tmp_path / "qa" / "x.json") == WORKFLOW
+    assert config.kind_for(tmp_path / "suites" / "a" / "b.json") == EVALS
+    assert config.kind_for(tmp_path / "drafts" / "x.json") == UNKNOWN
+    assert config.kind_for(tmp_path / "other.json") is None
+    assert config.kind_for(tmp_path.parent / "qa" / "x.json") is None  # outside the base
+
+
+def test_invalid_settings_are_reported_not_fatal(tmp_path: Path) -> None:
+    config = parse_settings(
+        {
+            "severity": {"a": "loud", "b": "hint"},
+            "files": {"x/*.json": "yaml"},
+            "debounceMs": -5,
+            "workspaceDiagnostics": "yes",
+            "colour": "blue",
+        },
+        base_dir=tmp_path,
+        origin="here",
+    )
+    assert dict(config.severity) == {"b": Severity.HINT}
+    assert config.files == ()
+    assert config.debounce_ms == Config().debounce_ms
+    assert len(config.problems) == 5
+    assert all(problem.startswith("here: ") for problem in config.problems)
+    assert parse_settings(["not", "a", "table"], base_dir=tmp_path, origin="o").problems
+
+
+def test_layers_override_key_by_key(tmp_path: Path) -> None:
+    project = parse_settings(
+        {"severity": {"a": "error", "b": "hint"}, "files": {"x/*.json": "evals"}, "debounceMs": 10},
+        base_dir=tmp_path,
+        origin="project",
+    )
+    editor = parse_settings(
+        {"severity": {"b": "off"}, "files": {"x/*.json": "workflow", "y/*.json": "evals"}},
+        base_dir=tmp_path,
+        origin="editor",
+    )
+    merged = Config().merged(project).merged(editor)
+    assert dict(merged.severity) == {"a": Severity.ERROR, "b": None}
+    assert merged.kind_for(tmp_path / "x" / "1.json") == WORKFLOW  # the later layer's mapping
+    assert merged.kind_for(tmp_path / "y" / "1.json") == EVALS
+    assert merged.debounce_ms == 10  # the editor layer did not set it
+    assert merged.sources == ("project", "editor")
+
+
+def test_apply_overrides_and_drops() -> None:
+    config = parse_settings({"severity": {"x": "error", "y": "off"}}, base_dir=Path("/"), origin="t")
+    out = config.apply([_finding("x"), _finding("y"), _finding("z", Severity.HINT)])
+    assert [(f.code, f.severity) for f in out] == [("x", Severity.ERROR), ("z", Severity.HINT)]
+
+
+def test_project_file_discovery(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    deep = repo / "a" / "b"
+    deep.mkdir(parents=True)
+    assert find_project_file(deep) is None
+    (tmp_path / ".evalfix.toml").write_text('severity = {x = "off"}\n')  # above the repository
+    assert find_project_file(deep) is None
+    (repo / "pyproject.toml").write_text('[project]\nname = "x"\n')  # no [tool.evalfix]
+    assert find_project_file(deep) is None
+    (repo / "pyproject.toml").write_text(
+        '[tool.evalfix]\ndebounce-ms = 5\n[tool.evalfix.severity]\nx = "hint"\n'
+    )
+    assert find_project_file(deep) == repo / "pyproject.toml"
+    assert load_project_config(deep).severity["x"] == Severity.HINT
+    (repo / "a" / ".evalfix.toml").write_text('severity = {x = "error"}\n')
+    assert find_project_file(deep) == repo / "a" / ".evalfix.toml"
+    assert load_project_config(deep).severity["x"] == Severity.ERROR
+    (repo / "a" / ".evalfix.toml").write_text("severity = [")
+    broken = load_project_config(deep)
+    assert broken.problems and "cannot read" in broken.problems[0]
+    configs = ProjectConfigs()
+    configs.for_directory(deep)
+    assert configs.problems() == list(broken.problems)
+
+
+def _suite(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_check_reads_the_project_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    # An arc-style suite whose only problem is a duplicated member name (a warning).
+    duplicate = '{"skill_name": "x", "evals": [], "evals": []}'
+    _suite(repo / "skill-x" / "evals" / "evals.json", duplicate)
+    # A file no built-in rule discovers, mapped to the evals contract by a glob.
+    _suite(repo / "qa" / "suite.json", duplicate)
+    # A walked file excluded by configuration.
+    _suite(repo / "drafts" / "evals" / "evals.json", "{ not json")
+    monkeypatch.chdir(repo)
+
+    assert main(["--check", "--format", "json"]) == 1  # drafts/ is broken
+    before = json.loads(capsys.readouterr().out)
+    assert {f["path"] for f in before["files"]} == {"skill-x/evals/evals.json", "drafts/evals/evals.json"}
+
+    (repo / ".evalfix.toml").write_text(
+        'files = {"qa/*.json" = "evals", "drafts/**" = "none"}\n'
+        'severity = {"duplicate-key" = "error", "not-discovered" = "off"}\n'
+        "unknown-key = 1\n"
+    )
+    assert main(["--check", "--format", "json"]) == 1  # duplicate-key is an error now
+    captured = capsys.readouterr()
+    after = json.loads(captured.out)
+    by_path = {f["path"]: f for f in after["files"]}
+    assert set(by_path) == {"skill-x/evals/evals.json", "qa/suite.json"}
+    assert by_path["qa/suite.json"]["kind"] == EVALS
+    severities = {(f["code"], f["severity"]) for f in by_path["qa/suite.json"]["findings"]}
+    assert ("duplicate-key", "error") in severities
+    assert all(code != "not-discovered" for code, _ in severities)
+    assert "unknown-key" in captured.err and "warning: configuration" in captured.err
+
+    (repo / ".evalfix.toml").write_text(
+        'severity = {"duplicate-key" = "off"}\nfiles = {"drafts/**" = "none"}\n'
+    )
+    assert main(["--check"]) == 0
