@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
+import pstats
 import shutil
 import subprocess
 import sys
@@ -41,6 +43,7 @@ if __package__ in (None, ""):  # run as `python bench/lsp.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import (
+    BENCH_DIR,
     DATA_DIR,
     EVALS_SCHEMA,
     PEER_DIR,
@@ -98,9 +101,15 @@ class ServerSpec:
     version: str = ""
 
 
-def ours_spec() -> ServerSpec:
+PROFILE_PLACEHOLDER = "{profile}"
+
+
+def ours_spec(*, profile: bool = False) -> ServerSpec:
     from evalfix_ls import __version__
 
+    if profile:  # every session writes its own pstats file (the placeholder is replaced per session)
+        argv = [sys.executable, str(BENCH_DIR / "profile_server.py"), PROFILE_PLACEHOLDER]
+        return ServerSpec(OURS, argv, {}, None, __version__ + " (under cProfile)")
     return ServerSpec(OURS, [sys.executable, "-m", "evalfix_ls"], {}, None, __version__)
 
 
@@ -137,8 +146,6 @@ def peer_spec(*, install: bool) -> ServerSpec | None:
 
 
 def _peer_version() -> str:
-    import json
-
     package = PEER_DIR / "node_modules" / "vscode-langservers-extracted" / "package.json"
     service = PEER_DIR / "node_modules" / "vscode-json-languageservice" / "package.json"
     parts = []
@@ -189,6 +196,7 @@ class SessionResult:
     versioned_publishes: bool | None = None
     server_requests: dict[str, int] = field(default_factory=dict)
     error: str | None = None
+    profile: str | None = None  # the pstats file of a --profile-server run
 
 
 class Session:
@@ -204,15 +212,20 @@ class Session:
         self.version = 1
         self.typed = 0  # characters typed at the edit offset so far
         self.pull = pull
+        self.result = SessionResult()
         mode = "pull" if pull else "push"
+        stem = f"{spec.name}-{path.parents[3].name}-{mode}"
+        argv = list(spec.argv)
+        if PROFILE_PLACEHOLDER in argv:
+            self.result.profile = str(log_dir / f"{stem}.prof")
+            argv[argv.index(PROFILE_PLACEHOLDER)] = self.result.profile
         self.client = LspClient(
-            spec.argv,
+            argv,
             cwd=self.repo_root,
             settings=spec.settings,
-            stderr_path=log_dir / f"{spec.name}-{path.parents[3].name}-{mode}.stderr.log",
+            stderr_path=log_dir / f"{stem}.stderr.log",
         )
         self.sampler: RssSampler | None = None
-        self.result = SessionResult()
         self.open_timeout, self.edit_timeout = timeouts_for(suite.size)
 
     async def start(self) -> None:
@@ -509,10 +522,12 @@ def report(runs: list[SizeRun], specs: list[ServerSpec]) -> dict[str, Any]:
     two = OURS in names and PEER in names
     rows: list[list[str]] = []
 
-    def add(label: str, metric: str, values: dict[str, Any], fmt: Any = fmt_ms) -> None:
+    def add(
+        label: str, metric: str, values: dict[str, Any], fmt: Any = fmt_ms, *, compare: bool = True
+    ) -> None:
         row = [label, metric, *(fmt(values.get(n)) for n in names)]
         if two:
-            row.append(fmt_ratio(ratio(values.get(OURS), values.get(PEER))))
+            row.append(fmt_ratio(ratio(values.get(OURS), values.get(PEER))) if compare else "")
         rows.append(row)
 
     startups = {n: _startups(runs, n) for n in names}
@@ -539,9 +554,7 @@ def report(runs: list[SizeRun], specs: list[ServerSpec]) -> dict[str, Any]:
             )
         add(run.label, "peak RSS", {n: run.peak_rss(n) for n in names}, fmt_mb)
         counts = {n: _severity_counts(r.open_diagnostics) for n, r in pull.items()}
-        add(run.label, "diagnostics on open E/W/I/H", counts, str)
-        if two:
-            rows[-1][-1] = ""
+        add(run.label, "diagnostics on open E/W/I/H", counts, str, compare=False)
     headers = ["size", "metric", *names] + (["ours/peer"] if two else [])
     print()
     print_table(headers, rows, right=[False, False, *([True] * (len(headers) - 2))])
@@ -652,13 +665,25 @@ def targets(runs: list[SizeRun], names: list[str]) -> dict[str, Any]:
     return verdicts
 
 
+def print_server_profiles(run: SizeRun, limit: int = 25) -> None:
+    for mode, result in (("pull", run.pull.get(OURS)), ("push", run.push.get(OURS))):
+        if result is None or not result.profile or not Path(result.profile).is_file():
+            continue
+        print()
+        print(f"--- evalfix-ls {run.label} {mode} session under cProfile (all threads): by own time ---")
+        stats = pstats.Stats(result.profile).strip_dirs()
+        stats.sort_stats("tottime").print_stats(limit)
+        print(f"--- by cumulative time ({result.profile}) ---")
+        stats.sort_stats("cumulative").print_stats(limit)
+
+
 async def main_async(args: argparse.Namespace) -> int:
     labels = parse_sizes(args.sizes) if args.sizes else (["20k", "200k"] if args.quick else list(SIZES))
     plans = QUICK_PLANS if args.quick else PLANS
     specs: list[ServerSpec] = []
     wanted = [s.strip() for s in args.servers.split(",")]
     if OURS in wanted:
-        specs.append(ours_spec())
+        specs.append(ours_spec(profile=args.profile_server))
     if PEER in wanted:
         peer = peer_spec(install=not args.no_install)
         if peer is not None:
@@ -674,19 +699,23 @@ async def main_async(args: argparse.Namespace) -> int:
     for label in labels:
         print(f"measuring {label} …", flush=True)
         runs.append(await run_size(label, specs, plans[label], log_dir))
-    verdicts = report(runs, specs)
     payload = {
         "machine": machine_summary(),
         "servers": [asdict(s) for s in specs],
         "plans": {label: asdict(plans[label]) for label in labels},
         "runs": [asdict(run) for run in runs],
-        "targets": verdicts,
+        "targets": None,
     }
     for run in payload["runs"]:  # keep the file small: diagnostics counts, not the lists
         for mode in ("pull", "push"):
             for result in run[mode].values():
                 result["open_diagnostics"] = len(result["open_diagnostics"])
-    print(f"results written to {save_results('lsp', payload)}")
+    saved = save_results("lsp", payload)  # before reporting, so a reporting bug loses nothing
+    payload["targets"] = report(runs, specs)
+    saved.write_text(json.dumps(payload, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
+    print(f"results written to {saved}")
+    if args.profile_server and runs:
+        print_server_profiles(runs[-1])
     return 0
 
 
@@ -698,6 +727,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--servers", default=f"{OURS},{PEER}", help=f"which servers (default: {OURS},{PEER})")
     parser.add_argument("--no-install", action="store_true", help=f"never npm-install {PEER_PACKAGE}")
+    parser.add_argument(
+        "--profile-server",
+        action="store_true",
+        help="run evalfix-ls under cProfile (all threads) and print its hot spots for the largest size; "
+        "times are inflated by the profiler",
+    )
     args = parser.parse_args(argv)
     try:
         if args.sizes:
