@@ -78,7 +78,7 @@ class Plan:
     bursts: int
 
 
-PLANS = {"20k": Plan(30, 10, 5), "200k": Plan(30, 10, 5), "2m": Plan(20, 8, 4), "10m": Plan(12, 5, 3)}
+PLANS = {"20k": Plan(30, 10, 8), "200k": Plan(30, 10, 8), "2m": Plan(20, 8, 4), "10m": Plan(12, 5, 3)}
 QUICK_PLANS = {"20k": Plan(10, 4, 2), "200k": Plan(10, 4, 2), "2m": Plan(6, 3, 2), "10m": Plan(4, 2, 1)}
 
 
