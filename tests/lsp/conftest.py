@@ -20,7 +20,8 @@ def _profile(request: pytest.FixtureRequest, fixture: str) -> str:
 async def lsp(lsp_client: LanguageClient) -> Any:
     """The real server with each client profile in turn; the test initializes it."""
     yield
-    await lsp_client.shutdown_session()
+    if not lsp_client.stopped:
+        await lsp_client.shutdown_session()
 
 
 @pytest.fixture
@@ -31,7 +32,8 @@ def session(lsp: LanguageClient, request: pytest.FixtureRequest) -> Session:
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), params=["vscode-pull"])
 async def lsp_pull(lsp_client: LanguageClient) -> Any:
     yield
-    await lsp_client.shutdown_session()
+    if not lsp_client.stopped:
+        await lsp_client.shutdown_session()
 
 
 @pytest.fixture
@@ -42,7 +44,8 @@ def pull_session(lsp_pull: LanguageClient, request: pytest.FixtureRequest) -> Se
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), params=["vscode-push", "emacs"])
 async def lsp_push(lsp_client: LanguageClient) -> Any:
     yield
-    await lsp_client.shutdown_session()
+    if not lsp_client.stopped:
+        await lsp_client.shutdown_session()
 
 
 @pytest.fixture
@@ -53,7 +56,8 @@ def push_session(lsp_push: LanguageClient, request: pytest.FixtureRequest) -> Se
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=FAULTY_SERVER), params=["vscode-pull"])
 async def lsp_faulty(lsp_client: LanguageClient) -> Any:
     yield
-    await lsp_client.shutdown_session()
+    if not lsp_client.stopped:
+        await lsp_client.shutdown_session()
 
 
 @pytest.fixture

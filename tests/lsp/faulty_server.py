@@ -1,0 +1,45 @@
+"""The real server with planted failures, to test that a failing handler never kills it:
+
+* ``textDocument/diagnostic`` for a URI containing ``boom`` raises (a request handler fails);
+* ``didChange`` of such a URI raises (a notification handler fails);
+* analysing a text containing ``PLANTED_ANALYSIS_FAILURE`` raises (the analysis itself fails).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import evalfix_ls.analysis
+from evalfix_ls.cli import main
+from evalfix_ls.lsp.diagnostics import DiagnosticsManager
+
+_pull = DiagnosticsManager.pull_document
+_changed = DiagnosticsManager.document_changed
+_analyze = evalfix_ls.analysis.analyze
+
+
+async def pull_document(self: DiagnosticsManager, params: Any) -> Any:
+    if "boom" in params.text_document.uri:
+        raise RuntimeError("planted request failure")
+    return await _pull(self, params)
+
+
+def document_changed(self: DiagnosticsManager, snapshot: Any, previous_version: int) -> None:
+    if "boom" in snapshot.uri:
+        raise RuntimeError("planted notification failure")
+    _changed(self, snapshot, previous_version)
+
+
+def analyze(text: str, **kwargs: Any) -> Any:
+    if "PLANTED_ANALYSIS_FAILURE" in text:
+        raise RuntimeError("planted analysis failure")
+    return _analyze(text, **kwargs)
+
+
+DiagnosticsManager.pull_document = pull_document  # type: ignore[method-assign]
+DiagnosticsManager.document_changed = document_changed  # type: ignore[method-assign]
+evalfix_ls.analysis.analyze = analyze
+
+if __name__ == "__main__":
+    sys.exit(main([]))

@@ -299,3 +299,71 @@ async def wait_until(condition: Callable[[], bool], what: str, timeout: float = 
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.02)
+
+
+class RawClient:
+    """A bare JSON-RPC client over the server's stdio (or a TCP connection), for what pytest-lsp
+    will not send: malformed params, requests in the wrong state, exit without shutdown."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: Any, process: Any = None) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.process = process
+        self.notifications: list[dict[str, Any]] = []
+        self._next_id = 0
+
+    @classmethod
+    async def start(cls, *args: str) -> RawClient:
+        process = await asyncio.create_subprocess_exec(
+            *(args or SERVER),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        return cls(process.stdout, process.stdin, process)
+
+    def send(self, message: dict[str, Any]) -> None:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+        self.writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    async def receive(self) -> dict[str, Any]:
+        length = 0
+        while True:
+            line = await asyncio.wait_for(self.reader.readline(), TIMEOUT)
+            if not line:
+                raise EOFError("the server closed its output")
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+            if line == b"\r\n":
+                break
+        return json.loads(await self.reader.readexactly(length))
+
+    async def request(self, method: str, params: Any = None) -> dict[str, Any]:
+        """The response (``result`` or ``error``) to one request; notifications are kept and
+        requests from the server are answered with null."""
+        self._next_id += 1
+        msg_id = self._next_id
+        self.send({"id": msg_id, "method": method, "params": params})
+        while True:
+            message = await self.receive()
+            if message.get("id") == msg_id and "method" not in message:
+                return message
+            if "method" in message and "id" in message:
+                self.send({"id": message["id"], "result": None})
+            elif "method" in message:
+                self.notifications.append(message)
+
+    def notify(self, method: str, params: Any = None) -> None:
+        self.send({"method": method, "params": params})
+
+    async def initialize(self, root: Path | None = None) -> dict[str, Any]:
+        params: dict[str, Any] = {"processId": None, "capabilities": {}}
+        if root is not None:
+            params["workspaceFolders"] = [{"uri": root.as_uri(), "name": root.name}]
+        response = await self.request("initialize", params)
+        self.notify("initialized", {})
+        return response
+
+    async def wait(self) -> int:
+        assert self.process is not None
+        return await asyncio.wait_for(self.process.wait(), TIMEOUT)

@@ -310,6 +310,7 @@ class DiagnosticsManager:
         state.task = self._spawn(self._push_loop(uri, state, delay), f"push {uri}")
 
     async def _push_loop(self, uri: str, state: _PushState, delay: float) -> None:
+        await self._settings()
         while True:
             if delay:
                 await asyncio.sleep(delay)
@@ -501,16 +502,23 @@ class DiagnosticsManager:
 
         self._refresh_handle = asyncio.get_running_loop().call_later(REFRESH_DELAY, send)
 
-    def everything_changed(self) -> None:
-        """Settings, folders or project files changed: every result may differ."""
-        self.server.workspace_index.forget_discovery()
+    def recheck_open_documents(self) -> None:
         if self.pull_mode:
-            self.request_refresh()
+            if len(self.server.documents):
+                self.request_refresh()
             self._notify_changed()
             return
         for snapshot in self.server.documents:
             self.schedule_push(snapshot.uri)
-        self.request_scan()
+
+    def everything_changed(self) -> None:
+        """Settings, folders or project files changed: every result may differ."""
+        self.server.workspace_index.forget_discovery()
+        self.recheck_open_documents()
+        if self.pull_mode:
+            self.request_refresh()
+        else:
+            self.request_scan()
 
     def files_changed(self, events: list[FileEvent]) -> None:
         index = self.server.workspace_index

@@ -73,6 +73,7 @@ def register(server: EvalfixServer) -> None:
             await fetch_configuration(ls)
         finally:
             ls.diagnostics.settings_ready.set()
+        ls.diagnostics.recheck_open_documents()  # any opened while the settings were on their way
         await register_dynamic_capabilities(ls)
         ls.diagnostics.request_scan(progress=True, delay=0.0)
 

@@ -94,12 +94,17 @@ class EvalfixServer(LanguageServer):
     # -- errors ----------------------------------------------------------------------------------
 
     def report_server_error(self, error: Exception, source: Any) -> None:
-        """pygls has already logged the error (and answered a failed request with an error
-        response); the log reaches the client as ``window/logMessage``. Show at most one popup
-        per session, and only for errors outside requests."""
+        """A failed request was already logged by pygls and answered with an error response.
+        Anything else (a notification handler, a message that could not be read) is logged here;
+        the log reaches the client as ``window/logMessage``. At most one popup per session."""
         from pygls.exceptions import FeatureRequestError
 
-        if source is FeatureRequestError or self._error_popup_shown:
+        if source is FeatureRequestError:
+            return
+        data = getattr(error, "data", None)
+        trace = "".join(data.get("traceback", ())) if isinstance(data, dict) else ""
+        logger.error("internal error (%s): %s\n%s", getattr(source, "__name__", source), error, trace)
+        if self._error_popup_shown:
             return
         self._error_popup_shown = True
         with contextlib.suppress(Exception):  # never let error reporting fail the server

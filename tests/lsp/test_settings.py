@@ -1,0 +1,71 @@
+"""Configuration over the protocol: workspace/configuration (re-read on didChangeConfiguration),
+initializationOptions, and the project file (re-read when it changes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lsp_support import Session, codes, has_watchers, make_repo, workflow_fixture, write_json
+from lsprotocol import types
+
+
+def _fixture(tmp_path: Path) -> tuple[Path, Path]:
+    root = make_repo(tmp_path / "repo")  # no SKILL.md: source_ref_missing (an error) on the case
+    path = write_json(root / "skills" / "demo" / "evals" / "cfg.json", workflow_fixture("demo", ["one"]))
+    return root, path
+
+
+def _severity(items: list[types.Diagnostic], code: str) -> types.DiagnosticSeverity | None:
+    return next((d.severity for d in items if d.code == code), None)
+
+
+async def test_workspace_configuration_and_its_changes(session: Session, tmp_path: Path) -> None:
+    root, path = _fixture(tmp_path)
+    await session.initialize([root], settings={"severity": {"source_ref_missing": "warning"}})
+    uri = session.open(path)
+    items = await session.diagnostics(uri, lambda d: "source_ref_missing" in codes(d))
+    assert _severity(items, "source_ref_missing") == types.DiagnosticSeverity.Warning
+
+    session.client.set_configuration({"severity": {"source_ref_missing": "off"}}, section="evalfix")
+    session.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    await session.diagnostics(uri, lambda d: "source_ref_missing" not in codes(d))
+
+
+async def test_initialization_options(pull_session: Session, tmp_path: Path) -> None:
+    session = pull_session
+    root, path = _fixture(tmp_path)
+    await session.initialize([root], init_options={"evalfix": {"severity": {"source_ref_missing": "hint"}}})
+    uri = session.open(path)
+    items = await session.diagnostics(uri, lambda d: "source_ref_missing" in codes(d))
+    assert _severity(items, "source_ref_missing") == types.DiagnosticSeverity.Hint
+
+
+async def test_project_file_and_its_changes(session: Session, tmp_path: Path) -> None:
+    root, path = _fixture(tmp_path)
+    project = root / ".evalfix.toml"
+    project.write_text('files = {"qa/*.json" = "evals"}\nseverity = {"duplicate-key" = "error"}\n')
+    suite = root / "qa" / "suite.json"  # no built-in rule makes this an eval suite
+    suite.parent.mkdir()
+    suite.write_text('{"skill_name": "x", "evals": [], "evals": []}', encoding="utf-8")
+    await session.initialize([root])
+    uri = session.open(suite)
+    items = await session.diagnostics(uri, lambda d: "duplicate-key" in codes(d))
+    assert _severity(items, "duplicate-key") == types.DiagnosticSeverity.Error
+
+    project.write_text('files = {"qa/*.json" = "evals"}\nseverity = {"duplicate-key" = "off"}\n')
+    if has_watchers(session.profile):
+        session.file_events((project, types.FileChangeType.Changed))
+    else:  # no file events: the project file is read again when the settings change
+        session.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    await session.diagnostics(uri, lambda d: "duplicate-key" not in codes(d))
+
+
+async def test_invalid_settings_are_logged(pull_session: Session, tmp_path: Path) -> None:
+    session = pull_session
+    root, path = _fixture(tmp_path)
+    await session.initialize([root], settings={"severity": {"source_ref_missing": "loud"}, "colour": 1})
+    uri = session.open(path)
+    items = await session.diagnostics(uri, lambda d: "source_ref_missing" in codes(d))
+    assert _severity(items, "source_ref_missing") == types.DiagnosticSeverity.Error  # unchanged
+    logged = "\n".join(m.message for m in session.client.log_messages)
+    assert "colour" in logged and "loud" in logged
