@@ -4,6 +4,7 @@ workspace diagnostics (pull, long-polled) and the initial scan with progress (pu
 from __future__ import annotations
 
 import asyncio
+import shutil
 from pathlib import Path
 
 from lsp_support import Session, codes, has_watchers, make_repo, wait_until, workflow_fixture, write_json
@@ -167,3 +168,50 @@ async def test_initial_scan_pushes_closed_files_with_progress(push_session: Sess
     bad.unlink()
     session.file_events((bad, types.FileChangeType.Deleted))
     assert await session.diagnostics(bad.as_uri(), lambda d: not d) == []
+
+
+async def test_a_deleted_folder_leaves_the_index(pull_session: Session, tmp_path: Path) -> None:
+    """One event for a removed folder (not one per file) still drops its fixtures' ids."""
+    session = pull_session
+    root, _a, b = _two_fixtures(tmp_path)
+    folder = root / "skills" / "demo" / "evals" / "aa"  # sorts before b.json
+    write_json(folder / "x.json", workflow_fixture("demo", ["two"]))
+    await session.initialize([root])
+    b_uri = session.open(b)
+    await session.diagnostics(b_uri, lambda d: "duplicate_case_id" in codes(d))
+    shutil.rmtree(folder)
+    session.file_events((folder, types.FileChangeType.Deleted))
+    await session.diagnostics(b_uri, lambda d: "duplicate_case_id" not in codes(d))
+
+
+async def test_workspace_folders_can_be_added(pull_session: Session, tmp_path: Path) -> None:
+    session = pull_session
+    first, _a, _b = _two_fixtures(tmp_path)
+    second = make_repo(tmp_path / "second")
+    broken = second / "skills" / "x" / "evals" / "broken.json"
+    broken.parent.mkdir(parents=True)
+    broken.write_text("{", encoding="utf-8")
+    await session.initialize([first])
+    params = types.WorkspaceDiagnosticParams(previous_result_ids=[])
+    before = await session.client.workspace_diagnostic_async(params)
+    assert broken.as_uri() not in {item.uri for item in before.items}
+
+    session.client.workspace_did_change_workspace_folders(
+        types.DidChangeWorkspaceFoldersParams(
+            event=types.WorkspaceFoldersChangeEvent(
+                added=[types.WorkspaceFolder(uri=second.as_uri(), name="second")], removed=[]
+            )
+        )
+    )
+
+    async def has_broken() -> bool:
+        report = await session.client.workspace_diagnostic_async(params)
+        items = {item.uri: item for item in report.items}
+        return broken.as_uri() in items and "invalid_json" in codes(items[broken.as_uri()].items)
+
+    for _ in range(100):
+        if await has_broken():
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("the added folder's files are not in the workspace diagnostics")

@@ -63,6 +63,7 @@ class RepoState:
         self._pending_lock = threading.Lock()  # short: guards the queues below only
         self._pending_texts: dict[str, Any] = {}  # rel path -> text | _RELOAD | _DELETED
         self._pending_fs: list[Path] = []
+        self._reload_all = False
         self._index: Any = None
         self._index_loaded = False
         self._watching = watching
@@ -81,6 +82,12 @@ class RepoState:
             self._pending_texts[rel_path] = _DELETED
         self.index_generation += 1
 
+    def queue_full_reload(self) -> None:
+        """Read every fixture file of the repository again (folders created or deleted)."""
+        with self._pending_lock:
+            self._reload_all = True
+        self.index_generation += 1
+
     def queue_fs_change(self, path: Path) -> None:
         with self._pending_lock:
             self._pending_fs.append(path)
@@ -94,15 +101,24 @@ class RepoState:
         with self._pending_lock:
             texts, self._pending_texts = self._pending_texts, {}
             fs_paths, self._pending_fs = self._pending_fs, []
+            reload_all, self._reload_all = self._reload_all, False
         for path in fs_paths:
             self.fs.invalidate(path)
         index = self.workflow_index()
-        if index is not None and not self._watching and self._disk_epoch != unwatched_epoch():
-            self._disk_epoch = unwatched_epoch()
-            index.load_from_disk()  # no file events: closed siblings may have changed on disk
-        if index is None or not texts:
+        if index is None:
             return set()
+        if not self._watching and self._disk_epoch != unwatched_epoch():
+            # No file events: closed siblings may have changed on disk. Results expire on their
+            # own in this mode (their keys hold the epoch), so nothing is reported as affected.
+            self._disk_epoch = unwatched_epoch()
+            index.load_from_disk()
         affected: set[str] = set()
+        if reload_all:
+            before = set(index.files())
+            index.load_from_disk()
+            affected = before | set(index.files())  # which ids moved is unknown: all may differ
+        if not texts:
+            return affected
         for rel_path, value in texts.items():
             affected.update(index.dependents(rel_path))
             if value is _DELETED:
@@ -126,9 +142,21 @@ class RepoState:
                     index = WorkflowIndex(self.root, self.fs)
                     index.load_from_disk()
                     self._index = index
+                    self._disk_epoch = unwatched_epoch()
                 except Exception:
                     logger.exception("could not index the fixture files of %s", self.root)
         return self._index
+
+
+def _is_directory_event(event: FileEvent, rel: str) -> bool:
+    """A directory below ``skills/`` created or deleted (clients may send one event for a moved
+    or removed folder instead of one per file). A deleted path cannot be asked: a name without a
+    suffix is taken for a directory."""
+    if not (rel == "skills" or rel.startswith("skills/")) or event.kind == 2:
+        return False
+    if event.kind == 1:
+        return event.path.is_dir()
+    return event.path.suffix == ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +229,11 @@ class WorkspaceIndex:
                 repo.queue_fs_change(path)
                 touched.add(repo.root)
                 rel = relative_posix(path, repo.root)
-                if rel is not None and is_workflow_path(rel) and not is_open(path):
+                if rel is None:
+                    continue
+                if _is_directory_event(event, rel):
+                    repo.queue_full_reload()  # a whole folder of fixtures came or went
+                elif is_workflow_path(rel) and not is_open(path):
                     if event.kind == 3:
                         repo.queue_deleted(rel)
                     else:
