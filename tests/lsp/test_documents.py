@@ -110,3 +110,24 @@ def test_unknown_documents_and_strict_positions() -> None:
             strict_offset(snapshot, line, character, Encoding.UTF16)
     assert store.close("file:///x/evals/evals.json") is snapshot
     assert store.get("file:///x/evals/evals.json") is None
+
+
+def test_feature_helpers_answer_errors_for_closed_documents_and_bad_positions() -> None:
+    """What hover/completion-style handlers use: InvalidParams responses, never a crash."""
+    from pygls.exceptions import JsonRpcInvalidParams
+
+    from evalfix_ls.lsp.server import EvalfixServer
+
+    server = EvalfixServer()
+    server.encoding = Encoding.UTF16
+    with pytest.raises(JsonRpcInvalidParams):
+        server.snapshot_for("file:///closed.json")
+    snapshot = server.documents.open("file:///x.json", 1, '{"k": "🎉"}\n')
+    assert server.snapshot_for("file:///x.json") is snapshot
+    assert server.offset_of(snapshot, types.Position(line=0, character=9)) == 8  # after the emoji
+    with pytest.raises(JsonRpcInvalidParams):
+        server.offset_of(snapshot, types.Position(line=3, character=0))
+    assert server.range_of(snapshot, 7, 8) == types.Range(
+        start=types.Position(line=0, character=7), end=types.Position(line=0, character=9)
+    )
+    server.executor.shutdown(wait=False)

@@ -60,7 +60,6 @@ class Result:
     fingerprint: tuple[Any, ...]
     analysis: Any = None  # the core's Analysis (tree, findings, extra) for other features
     affected: set[Path] = field(default_factory=set)  # other fixture files to re-check
-    failed: bool = False
 
 
 # Finds the open buffer of a path: (uri, line index) or None. Set by the server (reads the store).
@@ -125,7 +124,7 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
         diagnostics = [_internal_error_diagnostic(exc)]
         return Result(
             job.uri, job.path, job.version, job.key, text, "unknown", diagnostics, fingerprint(diagnostics),
-            affected=affected, failed=True,
+            affected=affected,
         )  # fmt: skip
     return Result(
         job.uri,

@@ -20,7 +20,6 @@ class ClientFeatures:
     diagnostic_refresh: bool = False  # workspace/diagnostic/refresh
     related_information: bool = True
     watch_dynamic: bool = False  # workspace/didChangeWatchedFiles registration
-    watch_relative_patterns: bool = False
     configuration: bool = False  # workspace/configuration
     configuration_dynamic: bool = False  # workspace/didChangeConfiguration registration
     work_done_progress: bool = False
@@ -34,9 +33,6 @@ class ClientFeatures:
             # Pull clients take related information as part of the 3.17 report; push clients say.
             related_information=bool(related) or _get(caps, "text_document", "diagnostic") is not None,
             watch_dynamic=bool(_get(caps, "workspace", "did_change_watched_files", "dynamic_registration")),
-            watch_relative_patterns=bool(
-                _get(caps, "workspace", "did_change_watched_files", "relative_pattern_support")
-            ),
             configuration=bool(_get(caps, "workspace", "configuration")),
             configuration_dynamic=bool(
                 _get(caps, "workspace", "did_change_configuration", "dynamic_registration")

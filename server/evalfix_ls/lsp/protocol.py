@@ -14,7 +14,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.exceptions import JsonRpcException
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 if TYPE_CHECKING:
@@ -106,7 +106,3 @@ class EvalfixProtocol(LanguageServerProtocol):
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
     def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> None:
         self._server.on_did_close(params)
-
-
-def invalid_params(message: str) -> JsonRpcInvalidParams:
-    return JsonRpcInvalidParams(message=message)

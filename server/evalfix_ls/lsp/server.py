@@ -16,13 +16,15 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..document import Encoding
 from .capabilities import ClientFeatures
+from .convert import lsp_range
 from .diagnostics import DiagnosticsManager
-from .documents import DocumentStore, UnknownDocument
+from .documents import DocumentStore, Snapshot, UnknownDocument, strict_offset
 from .protocol import EvalfixProtocol
 from .settings import Settings
 from .workspace_index import WorkspaceIndex
@@ -90,6 +92,35 @@ class EvalfixServer(LanguageServer):
         self.protocol.workspace.put_text_document(
             types.TextDocumentItem(uri=uri, language_id=language_id, version=version, text=text)
         )
+
+    # -- for feature modules (hover, completion, symbols …): one store, one analysis --------------
+
+    def snapshot_for(self, uri: str) -> Snapshot:
+        """The open document; an ``InvalidParams`` error response for one that is not open."""
+        snapshot = self.documents.get(uri)
+        if snapshot is None:
+            raise JsonRpcInvalidParams(message=f"document is not open: {uri}")
+        return snapshot
+
+    def offset_of(self, snapshot: Snapshot, position: types.Position) -> int:
+        """The code-point offset of a request's position (negotiated encoding); an
+        ``InvalidParams`` error response for a position outside the document."""
+        try:
+            return strict_offset(snapshot, position.line, position.character, self.encoding)
+        except ValueError as exc:
+            raise JsonRpcInvalidParams(message=str(exc)) from None
+
+    def range_of(self, snapshot: Snapshot, start: int, end: int) -> types.Range:
+        return lsp_range(snapshot.line_index, start, end, self.encoding)
+
+    async def analysis_for(self, uri: str) -> tuple[Snapshot, Any]:
+        """The current snapshot and the core's ``Analysis`` of its text (the one diagnostics use:
+        a version is parsed once for every feature)."""
+        snapshot = self.snapshot_for(uri)
+        result = await self.diagnostics.result_for_open(uri)
+        if result is None or result.analysis is None:
+            raise JsonRpcInvalidParams(message=f"document is not open or could not be analysed: {uri}")
+        return snapshot, result.analysis
 
     # -- errors ----------------------------------------------------------------------------------
 

@@ -201,9 +201,6 @@ class WorkspaceIndex:
             state = self._repos[root] = RepoState(root, watching=self.watching)
         return state
 
-    def repos(self) -> list[RepoState]:
-        return list(self._repos.values())
-
     # -- facts from the editor -------------------------------------------------------------------
 
     def note_text(self, path: Path, repo_root: Path, text: str | None) -> bool:
