@@ -159,9 +159,12 @@ async def test_initial_scan_pushes_closed_files_with_progress(push_session: Sess
     bad.write_text('{"schema_version": "spec-first.workflow-eval-fixtures.v1", "cases": [', encoding="utf-8")
     await session.initialize([root])
     await session.diagnostics(bad.as_uri(), lambda d: "invalid_json" in codes(d))
-    reports = [value for values in session.client.progress_reports.values() for value in values]
-    kinds = [type(value).__name__ for value in reports]
-    assert kinds[0] == "WorkDoneProgressBegin" and kinds[-1] == "WorkDoneProgressEnd"
+
+    def kinds() -> list[str]:
+        return [type(v).__name__ for values in session.client.progress_reports.values() for v in values]
+
+    await wait_until(lambda: "WorkDoneProgressEnd" in kinds(), "the end of the scan's progress")
+    assert kinds()[0] == "WorkDoneProgressBegin" and kinds()[-1] == "WorkDoneProgressEnd"
     # Clean files are not published (nothing to show).
     assert _b.as_uri() not in session.published
 

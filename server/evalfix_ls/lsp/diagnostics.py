@@ -366,7 +366,8 @@ class DiagnosticsManager:
         for start in range(0, len(todo), SCAN_CHUNK):
             for result in await self._run(todo[start : start + SCAN_CHUNK]):
                 assert result.path is not None
-                self._disk_results[result.path] = result
+                # Keep what the reports need, not the text and tree of every closed file.
+                self._disk_results[result.path] = replace(result, text="", analysis=None)
         return [self._disk_results[job.path] for job in jobs if job.path in self._disk_results]  # type: ignore[index]
 
     async def _publish_disk(self, paths: list[Path]) -> None:
