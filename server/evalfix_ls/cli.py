@@ -81,6 +81,14 @@ def run_check(args: argparse.Namespace) -> int:
     else:
         for line in to_text_lines(report):
             out.write(line + "\n")
+    if not report.files:  # nothing to check is an input problem, not a clean result
+        where = ", ".join(str(p) for p in args.paths) or "the current directory"
+        print(
+            f"evalfix-ls: error: no fixture files found in {where} "
+            "(looked for evals/evals.json and skills/**/evals/**/*.json)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     if report.count(Severity.ERROR):
         return EXIT_FINDINGS
     if args.strict and report.count(Severity.WARNING):

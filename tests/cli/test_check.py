@@ -201,3 +201,11 @@ def test_console_script_runs_as_module(repo: Path) -> None:
     assert proc.returncode == 1, proc.stderr
     assert json.loads(proc.stdout)["summary"]["errors"] == 1
     assert proc.stderr == ""
+
+
+def test_no_fixture_files_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path / "docs/readme.json", "{}")
+    code, out, err = run(["--check", "docs"], tmp_path, capsys)
+    assert code == 2
+    assert "no fixture files found in docs" in err
+    assert out.strip() == "0 errors, 0 warnings in 0 files"
