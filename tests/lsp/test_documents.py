@@ -9,8 +9,16 @@ from hypothesis import strategies as st
 from lsp_support import lsp_range
 from lsprotocol import types
 
-from evalfix_ls.document import Encoding
-from evalfix_ls.lsp.documents import DocumentStore, Edit, Snapshot, apply_changes, compose, strict_offset
+from evalfix_ls.document import Encoding, LineIndex
+from evalfix_ls.lsp.documents import (
+    DocumentStore,
+    Edit,
+    Snapshot,
+    apply_changes,
+    compose,
+    spliced_index,
+    strict_offset,
+)
 
 ENCODINGS = [Encoding.UTF8, Encoding.UTF16, Encoding.UTF32]
 # Line breaks LSP counts, separators it does not, CJK, astral emoji, a combining mark.
@@ -53,6 +61,17 @@ def test_a_sequence_of_ranged_changes_equals_editing_the_string(
         else:
             assert snapshot.edit == Edit(start, end, start + len(new))
         assert snapshot.line_index.starts == Snapshot("u", None, 0, expected).line_index.starts
+        assert snapshot.line_index._ascii == expected.isascii()
+
+
+@settings(max_examples=500, deadline=None)
+@given(TEXTS, TEXTS, st.data())
+def test_spliced_line_index_equals_a_fresh_one(text: str, inserted: str, data: st.DataObject) -> None:
+    start = data.draw(st.integers(0, len(text)))
+    end = data.draw(st.integers(start, len(text)))
+    new = text[:start] + inserted + text[end:]
+    spliced = spliced_index(LineIndex(text), Edit(start, end, start + len(inserted)), new)
+    assert spliced.starts == LineIndex(new).starts
 
 
 @settings(max_examples=300, deadline=None)

@@ -12,12 +12,13 @@ worker threads.
 from __future__ import annotations
 
 import threading
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..document import Encoding, LineIndex
+from ..document import _LINE_BREAK, Encoding, LineIndex
 
 
 class Snapshot:
@@ -119,6 +120,30 @@ def change_range(change: Any) -> Any | None:
     return getattr(change, "range", None)
 
 
+def spliced_index(index: LineIndex, edit: Edit, text: str) -> LineIndex:
+    """The line index of ``text`` (``index.text`` after ``edit``) without scanning all of it: line
+    starts before the edit are kept, those after it shifted, and only the lines around the edit
+    scanned again (one line either side, so a ``\r`` + ``\n`` pair formed or split at either
+    edge is seen)."""
+    starts = index.starts
+    delta = edit.new_end - edit.old_end
+    first = max(0, bisect_right(starts, max(edit.start - 1, 0)) - 1)  # line holding start - 1
+    low = starts[first]
+    after = bisect_right(starts, edit.old_end + 1)  # first line start beyond old_end + 1
+    if after < len(starts):
+        high_old = starts[after]
+        high = high_old + delta
+        tail = [start + delta for start in starts[after + 1 :]]
+    else:
+        high, tail = len(text), []
+    middle = [match.end() for match in _LINE_BREAK.finditer(text, low, high)]
+    new = object.__new__(LineIndex)
+    new.text = text
+    new.starts = starts[: first + 1] + middle + tail
+    new._ascii = text.isascii()
+    return new
+
+
 def apply_changes(
     text: str, index: LineIndex | None, changes: Sequence[Any], encoding: Encoding
 ) -> tuple[str, LineIndex | None, Edit | None]:
@@ -143,8 +168,9 @@ def apply_changes(
         if start == end and not change.text:
             continue
         text = text[:start] + change.text + text[end:]
-        edits.append(Edit(start, end, start + len(change.text)))
-        index = None
+        edit = Edit(start, end, start + len(change.text))
+        edits.append(edit)
+        index = spliced_index(index, edit, text)
     return text, index, compose(edits)
 
 
@@ -178,8 +204,6 @@ class DocumentStore:
         if current is None:
             raise UnknownDocument(uri)
         text, index, edit = apply_changes(current.text, current._index, changes, encoding)
-        if text == current.text:
-            index = current._index  # unchanged text (e.g. an undo back): keep the line index
         snapshot = Snapshot(uri, current.path, version, text, current.language_id, index, edit)
         self._docs[uri] = snapshot
         return snapshot

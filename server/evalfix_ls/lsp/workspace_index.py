@@ -10,6 +10,7 @@ submitted. Cached results are keyed by the generations, so a queued fact invalid
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..contracts import is_workflow_path
+from ..contracts import is_evals_suite_path, is_workflow_path
 from ..workspace import FileSystemView, find_repo_root, relative_posix
 
 logger = logging.getLogger(__name__)
@@ -159,6 +160,15 @@ def _is_directory_event(event: FileEvent, rel: str) -> bool:
     return event.path.suffix == ""
 
 
+# A \u escape of a letter of "cases" or "examples" (a member name may be spelled with escapes).
+_ESCAPED_NAME_LETTER = re.compile(r"\\u00(?:6[135cd]|7[038])", re.IGNORECASE)
+
+
+def may_hold_cases(text: str) -> bool:
+    """False only when ``text`` cannot hold a ``cases`` or ``examples`` member."""
+    return '"cases"' in text or '"examples"' in text or _ESCAPED_NAME_LETTER.search(text) is not None
+
+
 @dataclass(frozen=True, slots=True)
 class FileEvent:
     path: Path
@@ -174,6 +184,7 @@ class WorkspaceIndex:
         self._repos: dict[Path, RepoState] = {}
         self._repo_root_cache: dict[Path, Path] = {}
         self._discovered: list[Path] | None = None
+        self._caseless: set[Path] = set()  # open evals.json suites the index holds as case-less
 
     def set_folders(self, folders: Iterable[Path]) -> None:
         self.folders = sorted({folder.absolute() for folder in folders}, key=lambda p: (-len(p.parts), p))
@@ -209,6 +220,14 @@ class WorkspaceIndex:
         rel = relative_posix(path, repo_root)
         if rel is None or not is_workflow_path(rel):
             return False
+        if text is not None and is_evals_suite_path(rel) and not may_hold_cases(text):
+            # An eval suite inside skills/**/evals/: the contract walk reads it but finds no
+            # cases. Tell the index once, then spare it a full parse on every keystroke.
+            if path in self._caseless:
+                return False
+            self._caseless.add(path)
+        else:
+            self._caseless.discard(path)
         self.repo(repo_root).queue_text(rel, text)
         return True
 

@@ -1,0 +1,59 @@
+"""The workspace index without a server (in-process): queued facts, case-less suites, folder events."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lsp_support import make_repo, workflow_fixture, write_json
+
+from evalfix_ls.lsp.workspace_index import FileEvent, WorkspaceIndex, may_hold_cases
+
+
+@pytest.mark.parametrize(
+    ("text", "may"),
+    [
+        ('{"skill_name": "x", "evals": []}', False),
+        ('{"cases": []}', True),
+        ('{"examples": []}', True),
+        ('{"c\\u0061ses": []}', True),  # an escaped member name
+        ('{"c\\u0041SES": []}', False),  # other letters or case: not "cases"
+        ('{"pattern": "[\\\\u4e00-\\\\u9fff]"}', False),  # an escaped backslash, then "u4e00"
+    ],
+)
+def test_may_hold_cases(text: str, may: bool) -> None:
+    assert may_hold_cases(text) == may
+
+
+def test_a_case_less_suite_is_given_to_the_index_once(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo")
+    index = WorkspaceIndex()
+    index.set_folders([root])
+    suite = root / "skills" / "x" / "evals" / "evals.json"
+    text = '{"skill_name": "x", "evals": []}'
+    assert index.note_text(suite, root, text) is True  # first time: the index must learn it
+    assert index.note_text(suite, root, text + " ") is False  # still case-less: no parse
+    assert index.note_text(suite, root, '{"cases": []}') is True
+    assert index.note_text(root / "README.json", root, "{}") is False  # not a fixture path
+
+
+def test_sync_reports_dependents_and_folder_events(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo")
+    a = write_json(root / "skills" / "d" / "evals" / "a.json", workflow_fixture("d", ["one"]))
+    b = write_json(root / "skills" / "d" / "evals" / "b.json", workflow_fixture("d", ["two"]))
+    index = WorkspaceIndex()
+    index.set_folders([root])
+    repo = index.repo(root)
+    with repo.lock:
+        assert repo.sync() == set()
+    generation = repo.index_generation
+    index.note_text(a, root, a.read_text().replace('"one"', '"two"'))
+    assert repo.index_generation > generation
+    with repo.lock:
+        assert repo.sync() == {"skills/d/evals/b.json"}  # b.json now repeats a.json's id
+    folder = root / "skills" / "d" / "evals"
+    touched = index.note_file_events([FileEvent(folder / "sub", 3)], is_open=lambda path: path == a)
+    assert touched == {root}
+    with repo.lock:
+        affected = repo.sync()
+    assert "skills/d/evals/b.json" in affected and b.exists()
