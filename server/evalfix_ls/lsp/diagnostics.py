@@ -536,7 +536,8 @@ class DiagnosticsManager:
             if root in touched and not self.pull_mode:
                 self.schedule_push(snapshot.uri)
         if self.pull_mode:
-            self.request_refresh()
+            if touched:  # nothing known lies below the changed paths: no need to pull again
+                self.request_refresh()
             self._notify_changed()
         else:
             self.request_scan()
