@@ -119,7 +119,7 @@ def _analyze(
         rel_path = relative_posix(path, repo_root)
 
     if file_text is not None and (file_text.error is not None or file_text.too_large):
-        detected = kind or contracts.detect_kind(rel_path, None, explicit=explicit)
+        detected = kind or contracts.detect_kind(rel_path, None, explicit=explicit, path=path)
         if detected == UNKNOWN and path is not None and path.suffix == ".json":
             detected = UNKNOWN
         codes = FILE_CODES[detected]
@@ -145,7 +145,7 @@ def _analyze(
 
     if tree is None or tree.text is not text and tree.text != text:
         tree = parse(text)
-    detected = kind or contracts.detect_kind(rel_path, tree.root, explicit=explicit)
+    detected = kind or contracts.detect_kind(rel_path, tree.root, explicit=explicit, path=path)
     if detected == UNKNOWN:
         return Analysis(UNKNOWN, text, tree, [])
     codes = FILE_CODES[detected]
