@@ -3,16 +3,20 @@
 Typing inside one case of a 10 MB suite must not cost a full parse. When the previous version parsed
 cleanly and an edit lies strictly inside one value (its first and last characters untouched), only
 that value's new text is parsed; if it is valid on its own, the document is valid too. The new tree
-shares every node before the edit with the previous tree, holds the freshly parsed value, and copies
-(shifted) what follows the edit, so both versions stay immutable snapshots.
+shares every node before the edit with the previous tree, holds the freshly parsed value, and
+shifts what follows the edit (lazily: a moved container copies its children on first use), so both
+versions stay immutable snapshots.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 
 from .gcpause import gc_paused
 from .jsontree import (
+    ARRAY,
+    OBJECT,
     DuplicateKey,
     Member,
     Node,
@@ -106,7 +110,7 @@ def _rebuild(chain: list[Node], replacement: Node, delta: int) -> Node:
             after = False
             for member in parent.members:
                 if after:
-                    member = _shift_member(member, delta)
+                    member = _shift_member(member, delta)  # values shifted lazily
                 elif member.value is old_child:
                     member = Member(member.key, member.key_start, member.key_end, new_child)
                     after = True
@@ -119,7 +123,7 @@ def _rebuild(chain: list[Node], replacement: Node, delta: int) -> Node:
             copy.items = [
                 *items[:index],
                 new_child,
-                *(_shift_copy(item, delta) for item in items[index + 1 :]),
+                *(shifted(item, delta) for item in items[index + 1 :]),
             ]
         new_child, old_child = copy, parent
     return new_child
@@ -137,8 +141,96 @@ def _index_of(items: list[Node], child: Node) -> int:
 
 
 def _shift_member(member: Member, delta: int) -> Member:
-    value = None if member.value is None else _shift_copy(member.value, delta)
+    value = None if member.value is None else shifted(member.value, delta)
     return Member(member.key, member.key_start + delta, member.key_end + delta, value)
+
+
+# -- lazily shifted subtrees ---------------------------------------------------------------------
+# Everything after an edit moves by ``delta``. Copying it eagerly costs a node per node of the rest
+# of the document (≈100 ms on 2 MB); most of it is never looked at again (the cases whose findings
+# come from the per-case cache). A shifted container copies its children one level at a time, the
+# first time someone asks for them.
+
+_MEMBERS, _PROPS, _ITEMS = Node.members, Node.props, Node.items  # the base class's slot descriptors
+_MATERIALIZE_LOCK = threading.Lock()
+
+
+def shifted(node: Node, delta: int) -> Node:
+    """``node`` moved by ``delta``: scalars are copied, containers wrapped lazily."""
+    if delta == 0:
+        return node
+    kind = node.kind
+    if kind != OBJECT and kind != ARRAY:
+        return Node(kind, node.start + delta, node.end + delta, node.value)
+    if type(node) is ShiftedNode:
+        source = node._source  # read once: another thread may materialise it meanwhile
+        if source is not None:
+            return ShiftedNode(source, node._delta + delta)
+    return ShiftedNode(node, delta)
+
+
+class ShiftedNode(Node):
+    """A container equal to ``source`` moved by ``delta``; its children are created on first use."""
+
+    __slots__ = ("_source", "_delta")
+
+    def __init__(self, source: Node, delta: int) -> None:
+        self.kind = source.kind
+        self.start = source.start + delta
+        self.end = source.end + delta
+        self.value = source.value
+        _MEMBERS.__set__(self, None)
+        _PROPS.__set__(self, None)
+        _ITEMS.__set__(self, None)
+        self._delta = delta
+        self._source: Node | None = source
+
+    def _materialize(self) -> None:
+        with _MATERIALIZE_LOCK:
+            source = self._source
+            if source is None:
+                return
+            delta = self._delta
+            if source.kind == OBJECT:
+                members = [_shift_member(member, delta) for member in source.members]
+                props: dict[str, Member] = {}
+                for member in members:
+                    props[member.key] = member
+                _PROPS.__set__(self, props)
+                _MEMBERS.__set__(self, members)
+            else:
+                _ITEMS.__set__(self, [shifted(item, delta) for item in source.items])
+            self._source = None
+
+    @property
+    def members(self) -> list[Member] | None:  # type: ignore[override]
+        if self._source is not None:
+            self._materialize()
+        return _MEMBERS.__get__(self, Node)
+
+    @members.setter
+    def members(self, value: list[Member] | None) -> None:
+        _MEMBERS.__set__(self, value)
+
+    @property
+    def props(self) -> dict[str, Member] | None:  # type: ignore[override]
+        if self._source is not None:
+            self._materialize()
+        return _PROPS.__get__(self, Node)
+
+    @props.setter
+    def props(self, value: dict[str, Member] | None) -> None:
+        _PROPS.__set__(self, value)
+
+    @property
+    def items(self) -> list[Node] | None:  # type: ignore[override]
+        if self._source is not None:
+            self._materialize()
+        return _ITEMS.__get__(self, Node)
+
+    @items.setter
+    def items(self, value: list[Node] | None) -> None:
+        _ITEMS.__set__(self, value)
 
 
 def _shift_copy(node: Node, delta: int) -> Node:
