@@ -16,6 +16,7 @@ from evalfix_ls.lsp.documents import (
     Snapshot,
     apply_changes,
     compose,
+    diff_edit,
     spliced_index,
     strict_offset,
 )
@@ -103,9 +104,27 @@ def test_several_changes_in_one_notification_apply_in_order() -> None:
     assert edit == Edit(1, len(text) - 1, len(new) - 1)
 
 
-def test_whole_document_replacement_has_no_edit_span() -> None:
+def test_whole_document_replacement_reports_the_span_that_differs() -> None:
     whole = types.TextDocumentContentChangeWholeDocument(text="{}")
-    assert apply_changes("[1]", None, [whole], Encoding.UTF16)[::2] == ("{}", None)
+    assert apply_changes("[1]", None, [whole], Encoding.UTF16) == ("{}", None, Edit(0, 3, 2))
+    text = '{"a": "中🎉", "b": 1}\n' * 5000
+    new_text = text[:60000] + "x" + text[60001:]
+    index = LineIndex(text)
+    whole = types.TextDocumentContentChangeWholeDocument(text=new_text)
+    result, new_index, edit = apply_changes(text, index, [whole], Encoding.UTF16)
+    assert result == new_text and edit == Edit(60000, 60001, 60001)
+    assert new_index is not None and new_index.starts == LineIndex(new_text).starts
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXTS, TEXTS, st.data())
+def test_diff_edit_is_minimal_and_exact(prefix: str, middle: str, data: st.DataObject) -> None:
+    suffix = data.draw(TEXTS)
+    replacement = data.draw(TEXTS)
+    old, new = prefix + middle + suffix, prefix + replacement + suffix
+    edit = diff_edit(old, new)
+    assert old[: edit.start] + new[edit.start : edit.new_end] + old[edit.old_end :] == new
+    assert edit.old_end - edit.start <= len(middle) and edit.new_end - edit.start <= len(replacement)
 
 
 def test_positions_past_the_end_are_clamped_for_changes() -> None:

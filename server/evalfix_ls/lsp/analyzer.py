@@ -18,6 +18,7 @@ from lsprotocol import types
 
 from ..config import Config
 from ..document import Encoding, LineIndex
+from ..gcpause import settle
 from .convert import fingerprint, to_diagnostics
 from .documents import Edit, Snapshot, path_to_uri
 from .workspace_index import RepoState
@@ -69,11 +70,14 @@ OpenLookup = Callable[[Path], "Snapshot | None"]
 def run_job(job: Job, open_lookup: OpenLookup) -> Result:
     """Analyse one document; never raises (a failure becomes one diagnostic and a log entry)."""
     repo = job.repo
-    if repo is None:
-        return _analyse(job, open_lookup, set())
-    with repo.lock:
-        affected = {repo.root / rel for rel in repo.sync()}
-        return _analyse(job, open_lookup, affected)
+    try:
+        if repo is None:
+            return _analyse(job, open_lookup, set())
+        with repo.lock:
+            affected = {repo.root / rel for rel in repo.sync()}
+            return _analyse(job, open_lookup, affected)
+    finally:
+        settle()
 
 
 def sync_repo(repo: RepoState) -> set[Path]:
