@@ -180,34 +180,29 @@ def _analyze(
     return Analysis(detected, text, tree, findings, extra)
 
 
+# A file that is not JSON at all (a binary file, 50,000 unclosed brackets) would otherwise give one
+# finding per stray character; past this many, the rest are summarised in the last one.
+MAX_SYNTAX_FINDINGS = 100
+
+
 def syntax_findings(tree: ParseResult, codes: FileCodes) -> list[Finding]:
     """The first syntax error is the one ``JSON.parse`` reports: an error. Later ones are shown
     too (recovery keeps parsing) but as warnings under another code, so that a file that does not
     parse still counts as exactly one error, as the reference reports it."""
+    errors = tree.errors
     findings = []
-    for index, issue in enumerate(tree.errors):
+    for index, issue in enumerate(errors[:MAX_SYNTAX_FINDINGS]):
         if index == 0:
-            findings.append(
-                Finding(
-                    codes.invalid_json,
-                    Severity.ERROR,
-                    f"Invalid JSON: {issue.message}",
-                    "",
-                    issue.start,
-                    issue.end,
-                )
-            )
+            code, severity, message = codes.invalid_json, Severity.ERROR, f"Invalid JSON: {issue.message}"
         else:
-            findings.append(
-                Finding(
-                    codes.more_syntax,
-                    Severity.WARNING,
-                    f"another JSON syntax error: {issue.message}",
-                    "",
-                    issue.start,
-                    issue.end,
-                )
+            code, severity, message = (
+                codes.more_syntax,
+                Severity.WARNING,
+                f"another JSON syntax error: {issue.message}",
             )
+        if index == MAX_SYNTAX_FINDINGS - 1 and len(errors) > MAX_SYNTAX_FINDINGS:
+            message += f" ({len(errors) - MAX_SYNTAX_FINDINGS} more syntax errors not shown)"
+        findings.append(Finding(code, severity, message, "", issue.start, issue.end))
     return findings
 
 

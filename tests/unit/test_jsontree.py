@@ -206,3 +206,12 @@ def test_control_characters_and_bad_escapes_are_reported_inside_strings() -> Non
     result = parse(text)
     assert len(result.errors) == 2
     assert result.root.items[2].value == "ok"
+
+
+def test_syntax_findings_are_capped_for_garbage_input() -> None:
+    from evalfix_ls.analysis import MAX_SYNTAX_FINDINGS, analyze
+
+    analysis = analyze("{" * 5000, kind="evals")
+    assert len(analysis.findings) == MAX_SYNTAX_FINDINGS
+    assert analysis.findings[0].code == "json-invalid"
+    assert "more syntax errors not shown" in analysis.findings[-1].message
