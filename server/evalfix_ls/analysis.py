@@ -15,7 +15,7 @@ from .contracts import EVALS, UNKNOWN, WORKFLOW
 from .findings import Finding, Severity
 from .gcpause import gc_paused
 from .jsontree import ParseResult, parse, path_at, pointer_of
-from .textio import FileText
+from .textio import MAX_FILE_BYTES, FileText
 from .workspace import FileSystemView
 
 
@@ -118,6 +118,8 @@ def _analyze(
 
         rel_path = relative_posix(path, repo_root)
 
+    if file_text is None and _over_size_limit(text):  # an editor buffer as large as a skipped file
+        file_text = FileText("", too_large=True)
     if file_text is not None and (file_text.error is not None or file_text.too_large):
         detected = kind or contracts.detect_kind(rel_path, None, explicit=explicit, path=path)
         if detected == UNKNOWN and path is not None and path.suffix == ".json":
@@ -183,6 +185,12 @@ def _analyze(
 # A file that is not JSON at all (a binary file, 50,000 unclosed brackets) would otherwise give one
 # finding per stray character; past this many, the rest are summarised in the last one.
 MAX_SYNTAX_FINDINGS = 100
+
+
+def _over_size_limit(text: str) -> bool:
+    if len(text) * 4 <= MAX_FILE_BYTES:  # at most 4 UTF-8 bytes per character
+        return False
+    return len(text) > MAX_FILE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES
 
 
 def syntax_findings(tree: ParseResult, codes: FileCodes) -> list[Finding]:

@@ -215,3 +215,13 @@ def test_syntax_findings_are_capped_for_garbage_input() -> None:
     assert len(analysis.findings) == MAX_SYNTAX_FINDINGS
     assert analysis.findings[0].code == "json-invalid"
     assert "more syntax errors not shown" in analysis.findings[-1].message
+
+
+def test_an_open_buffer_over_50_mb_is_not_analysed() -> None:
+    from evalfix_ls.analysis import analyze
+    from evalfix_ls.textio import MAX_FILE_BYTES
+
+    text = '{"skill_name": "x", "evals": [], "pad": "' + "中" * (MAX_FILE_BYTES // 3) + '"}'
+    analysis = analyze(text, kind="evals")
+    assert [f.code for f in analysis.findings] == ["file-too-large"]
+    assert analysis.tree is None
