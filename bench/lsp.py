@@ -157,7 +157,10 @@ def _peer_version() -> str:
     return ", ".join(parts)
 
 
-def client_capabilities(*, pull: bool) -> dict[str, Any]:
+def client_capabilities(*, pull: bool, watch_files: bool = True) -> dict[str, Any]:
+    """What VS Code offers for what these sessions use: UTF-16 positions, configuration, file
+    watching by dynamic registration (the client never reports a change: nothing on disk changes
+    during a run), and pull diagnostics when ``pull``."""
     text_document: dict[str, Any] = {
         "synchronization": {"dynamicRegistration": False, "didSave": True},
         "publishDiagnostics": {"relatedInformation": True, "versionSupport": True, "dataSupport": True},
@@ -167,6 +170,8 @@ def client_capabilities(*, pull: bool) -> dict[str, Any]:
         "workspaceFolders": True,
         "didChangeConfiguration": {"dynamicRegistration": False},
     }
+    if watch_files:
+        workspace["didChangeWatchedFiles"] = {"dynamicRegistration": True, "relativePatternSupport": True}
     if pull:
         text_document["diagnostic"] = {"dynamicRegistration": False, "relatedDocumentSupport": False}
         workspace["diagnostics"] = {"refreshSupport": True}
@@ -202,7 +207,16 @@ class SessionResult:
 class Session:
     """One server process, one open document."""
 
-    def __init__(self, spec: ServerSpec, path: Path, suite: Suite, *, pull: bool, log_dir: Path) -> None:
+    def __init__(
+        self,
+        spec: ServerSpec,
+        path: Path,
+        suite: Suite,
+        *,
+        pull: bool,
+        log_dir: Path,
+        watch_files: bool = True,
+    ) -> None:
         self.spec = spec
         self.path = path
         self.uri = file_uri(path)
@@ -212,6 +226,7 @@ class Session:
         self.version = 1
         self.typed = 0  # characters typed at the edit offset so far
         self.pull = pull
+        self.watch_files = watch_files
         self.result = SessionResult()
         mode = "pull" if pull else "push"
         stem = f"{spec.name}-{path.parents[3].name}-{mode}"
@@ -240,7 +255,7 @@ class Session:
                 "rootUri": root_uri,
                 "rootPath": str(self.repo_root),
                 "workspaceFolders": [{"uri": root_uri, "name": self.repo_root.name}],
-                "capabilities": client_capabilities(pull=self.pull),
+                "capabilities": client_capabilities(pull=self.pull, watch_files=self.watch_files),
                 "initializationOptions": self.spec.init_options,
                 "trace": "off",
             },
@@ -380,10 +395,10 @@ async def push_workload(session: Session, plan: Plan) -> None:
 
 
 async def run_session(
-    spec: ServerSpec, path: Path, suite: Suite, plan: Plan, log_dir: Path, *, pull: bool
+    spec: ServerSpec, path: Path, suite: Suite, plan: Plan, log_dir: Path, *, pull: bool, watch_files: bool
 ) -> SessionResult:
     """One session; a failure (timeout, crash, protocol error) is recorded, not raised."""
-    session = Session(spec, path, suite, pull=pull, log_dir=log_dir)
+    session = Session(spec, path, suite, pull=pull, log_dir=log_dir, watch_files=watch_files)
     try:
         await session.start()
         await (pull_workload if pull else push_workload)(session, plan)
@@ -483,15 +498,21 @@ def prepare(label: str) -> tuple[Path, Suite]:
     return write_tree(DATA_DIR / f"planted-{label}", suite), suite
 
 
-async def run_size(label: str, specs: list[ServerSpec], plan: Plan, log_dir: Path) -> SizeRun:
+async def run_size(
+    label: str, specs: list[ServerSpec], plan: Plan, log_dir: Path, *, watch_files: bool
+) -> SizeRun:
     path, suite = prepare(label)
     assert path == DATA_DIR / f"planted-{label}" / SUITE_REL_PATH
     run = SizeRun(label, suite.size, suite.case_count)
     for spec in specs:
         print(f"  {label} {spec.name}: pull session …", flush=True)
-        run.pull[spec.name] = await run_session(spec, path, suite, plan, log_dir, pull=True)
+        run.pull[spec.name] = await run_session(
+            spec, path, suite, plan, log_dir, pull=True, watch_files=watch_files
+        )
         print(f"  {label} {spec.name}: push session …", flush=True)
-        run.push[spec.name] = await run_session(spec, path, suite, plan, log_dir, pull=False)
+        run.push[spec.name] = await run_session(
+            spec, path, suite, plan, log_dir, pull=False, watch_files=watch_files
+        )
         for mode, result in (("pull", run.pull[spec.name]), ("push", run.push[spec.name])):
             if result.error:
                 print(f"    {spec.name} {mode} session failed: {result.error}")
@@ -698,7 +719,9 @@ async def main_async(args: argparse.Namespace) -> int:
     runs = []
     for label in labels:
         print(f"measuring {label} …", flush=True)
-        runs.append(await run_size(label, specs, plans[label], log_dir))
+        runs.append(
+            await run_size(label, specs, plans[label], log_dir, watch_files=not args.no_file_watching)
+        )
     payload = {
         "machine": machine_summary(),
         "servers": [asdict(s) for s in specs],
@@ -727,6 +750,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--servers", default=f"{OURS},{PEER}", help=f"which servers (default: {OURS},{PEER})")
     parser.add_argument("--no-install", action="store_true", help=f"never npm-install {PEER_PACKAGE}")
+    parser.add_argument(
+        "--no-file-watching",
+        action="store_true",
+        help="do not offer workspace/didChangeWatchedFiles, as a client without file watching; "
+        "by default it is offered, as VS Code does",
+    )
     parser.add_argument(
         "--profile-server",
         action="store_true",
