@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import stat
 from pathlib import Path
 
 _GENERATIONS = itertools.count(1)
@@ -28,16 +29,17 @@ class FileSystemView:
         cached = self._stat_cache.get(path)
         if cached is not None:
             return cached
-        try:
-            st = os.stat(path)
-        except (OSError, ValueError):
-            kind = 0
-        else:
-            import stat
-
-            kind = 1 if stat.S_ISREG(st.st_mode) else 2 if stat.S_ISDIR(st.st_mode) else 3
+        kind = self._stat(path)
         self._stat_cache[path] = kind
         return kind
+
+    @staticmethod
+    def _stat(path: str) -> int:
+        try:
+            mode = os.stat(path).st_mode
+        except (OSError, ValueError):
+            return 0
+        return 1 if stat.S_ISREG(mode) else 2 if stat.S_ISDIR(mode) else 3
 
     def exists(self, path: str | Path) -> bool:
         return self._kind(os.fspath(path)) != 0
@@ -58,6 +60,17 @@ class FileSystemView:
                 return handle.read(limit).decode("utf-8", "replace")
         except (OSError, ValueError):
             return None
+
+    def revalidate(self) -> bool:
+        """Check every cached fact against the disk again; forget (and move the generation for)
+        only those that changed. For clients without file events: facts expire, but results
+        computed from unchanged facts stay valid. Returns whether anything changed."""
+        changed = [path for path, kind in list(self._stat_cache.items()) if self._stat(path) != kind]
+        for path in changed:
+            self._stat_cache.pop(path, None)
+        if changed:
+            self.generation = next(_GENERATIONS)
+        return bool(changed)
 
     def invalidate(self, path: str | Path | None = None) -> None:
         """Forget cached facts (all of them, or those at and below ``path``)."""

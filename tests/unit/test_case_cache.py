@@ -72,3 +72,15 @@ def test_unchanged_cases_hit_the_cache_and_fs_changes_miss(tmp_path: Path) -> No
     after = analyze(edited, path=path, repo_root=tmp_path, fs=fs, case_cache=cache)
     assert cache.misses == 13  # a file-system change re-checks every case
     assert "path-not-found" not in [f.code for f in after.findings]
+
+
+def test_revalidate_keeps_the_generation_when_nothing_changed(tmp_path: Path) -> None:
+    fs = FileSystemView()
+    present = tmp_path / "present"
+    present.mkdir()
+    assert fs.is_dir(present) and not fs.exists(tmp_path / "later")
+    generation = fs.generation
+    assert fs.revalidate() is False and fs.generation == generation
+    (tmp_path / "later").write_text("x")
+    assert fs.revalidate() is True and fs.generation != generation
+    assert fs.is_file(tmp_path / "later")

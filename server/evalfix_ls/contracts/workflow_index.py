@@ -13,12 +13,13 @@ hash. It is not thread-safe: the language server updates it on its main loop.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..jsontree import parse
+from ..jsontree import parse, reject_constant
 from ..textio import read_file
 from ..workspace import FileSystemView
 from . import is_workflow_path
@@ -217,10 +218,32 @@ class WorkflowIndex:
         return self._first
 
 
+# Below this size a file is simply parsed; above it, a file that has no case array at all (a
+# 10 MB evals.json suite under skills/x/evals/, which the reference's walk also reads) is
+# recognised by the stdlib's C parser instead of a positioned parse it would not need.
+_QUICK_CHECK_SIZE = 256 * 1024
+
+
+def _without_case_array(text: str) -> bool:
+    """True when ``text`` is certainly an object with neither a ``cases`` nor an ``examples``
+    array (§4.1: such a file contributes no case, no id, no readiness)."""
+    if len(text) < _QUICK_CHECK_SIZE:
+        return False
+    try:
+        value = json.loads(text, parse_constant=reject_constant)
+    except (ValueError, RecursionError):
+        return False
+    return (
+        isinstance(value, dict)
+        and not isinstance(value.get("cases"), list)
+        and not isinstance(value.get("examples"), list)
+    )
+
+
 def _index_text(rel_path: str, text: str | None, digest: bytes) -> IndexedFile:
     """Normalize a fixture's text the way the contract test does (no context skill id); a file the
     reference cannot parse or normalize contributes no ids (§7)."""
-    if text is None:
+    if text is None or _without_case_array(text):
         return IndexedFile(rel_path, digest, None, ())
     tree = parse(text)
     if tree.errors:

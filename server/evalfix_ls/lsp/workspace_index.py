@@ -37,8 +37,9 @@ def unwatched_epoch() -> int:
 
 
 class _ExpiringFileSystemView(FileSystemView):
-    """A view for clients that cannot watch files: facts expire every ``UNWATCHED_TTL`` seconds
-    (``invalidate`` also moves the generation that cached per-case findings are keyed by)."""
+    """A view for clients that cannot watch files: facts are checked against the disk again every
+    ``UNWATCHED_TTL`` seconds; only a fact that changed moves the generation that cached per-case
+    findings are keyed by (so a large suite is not re-checked whole every second)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -48,7 +49,7 @@ class _ExpiringFileSystemView(FileSystemView):
         epoch = unwatched_epoch()
         if epoch != self._epoch:
             self._epoch = epoch
-            self.invalidate()
+            self.revalidate()
         return super()._kind(path)
 
 
