@@ -39,6 +39,7 @@ if __package__ in (None, ""):  # run as `python bench/analysis.py`
 from bench.common import (
     DATA_DIR,
     EVALS_SCHEMA,
+    describe_machine,
     evalfix_ls_command,
     find_check_jsonschema,
     fmt_mb,
@@ -329,11 +330,13 @@ def main(argv: list[str] | None = None) -> int:
     check_cmd = evalfix_ls_command()
     print(f"evalfix-ls: {' '.join(check_cmd)}; check-jsonschema: {' '.join(cjs) if cjs else 'unavailable'}")
     print(f"schema: {EVALS_SCHEMA}; suites under {DATA_DIR}")
+    print(describe_machine())
     results: list[SizeResult] = []
     for label in labels:
         print(f"measuring {label} …", flush=True)
         results.append(measure_size(label, repeats=repeats[label], cjs=cjs, check_cmd=check_cmd))
     report(results, repeats)
+    print(f"at the end: {describe_machine()}")
     profile_text = profile_analysis(args.profile) if args.profile else ""
     if profile_text:
         print()

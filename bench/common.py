@@ -138,8 +138,16 @@ def machine_summary() -> dict[str, Any]:
         "implementation": platform.python_implementation(),
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
+        # Other work on the machine skews every figure; the 1/5/15-minute load says whether there was any.
+        "load_average": os.getloadavg(),
         "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
+
+
+def describe_machine() -> str:
+    """One line for the top and bottom of a run: what ran it and how busy the machine was."""
+    load = " ".join(f"{value:.2f}" for value in os.getloadavg())
+    return f"Python {platform.python_version()} on {os.cpu_count()} CPUs; load average (1/5/15 min) {load}"
 
 
 def save_results(name: str, payload: dict[str, Any]) -> Path:

@@ -48,6 +48,7 @@ from bench.common import (
     EVALS_SCHEMA,
     PEER_DIR,
     RESULTS_DIR,
+    describe_machine,
     fmt_mb,
     fmt_ms,
     fmt_ratio,
@@ -716,6 +717,7 @@ async def main_async(args: argparse.Namespace) -> int:
         print(f"{spec.name}: {' '.join(spec.argv)}" + (f"  [{spec.version}]" if spec.version else ""))
     log_dir = RESULTS_DIR / "lsp-logs"
     print(f"suites under {DATA_DIR}; server stderr under {log_dir}")
+    print(describe_machine())
     runs = []
     for label in labels:
         print(f"measuring {label} …", flush=True)
@@ -735,6 +737,7 @@ async def main_async(args: argparse.Namespace) -> int:
                 result["open_diagnostics"] = len(result["open_diagnostics"])
     saved = save_results("lsp", payload)  # before reporting, so a reporting bug loses nothing
     payload["targets"] = report(runs, specs)
+    print(f"at the end: {describe_machine()}")
     saved.write_text(json.dumps(payload, indent=2, ensure_ascii=False, default=str) + "\n", encoding="utf-8")
     print(f"results written to {saved}")
     if args.profile_server and runs:
