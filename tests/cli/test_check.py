@@ -211,7 +211,9 @@ def test_no_fixture_files_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert out.strip() == "0 errors, 0 warnings in 0 files"
 
 
-def test_suite_outside_any_repository_is_an_eval_suite(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_suite_outside_any_repository_is_an_eval_suite(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     suite = write(tmp_path / "loose/evals/evals.json", '{"skill_name": "x", "evals": [{"id": "a"}]}')
     code, out, _ = run(["--check", "--format", "json", str(suite)], tmp_path, capsys)
     assert code == 1
