@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 
@@ -13,9 +12,9 @@ TARGETS = ["server", "tests", "bench"]
 
 
 def ruff(*args: str) -> subprocess.CompletedProcess[str]:
-    exe = shutil.which("ruff") or shutil.which("ruff", path=str(ROOT / ".venv" / "bin"))
-    command = [exe] if exe else [sys.executable, "-m", "ruff"]
-    return subprocess.run([*command, *args, *TARGETS], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    # The ruff of this environment (the test extra pins it), not whichever is on PATH.
+    command = [sys.executable, "-m", "ruff", *args, *TARGETS]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 
 @pytest.mark.parametrize("args", [("check",), ("format", "--check")], ids=["check", "format"])
