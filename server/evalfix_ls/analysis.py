@@ -122,8 +122,6 @@ def _analyze(
         file_text = FileText("", too_large=True)
     if file_text is not None and (file_text.error is not None or file_text.too_large):
         detected = kind or contracts.detect_kind(rel_path, None, explicit=explicit, path=path)
-        if detected == UNKNOWN and path is not None and path.suffix == ".json":
-            detected = UNKNOWN
         codes = FILE_CODES[detected]
         if file_text.too_large:
             finding = Finding(

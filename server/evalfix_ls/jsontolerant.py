@@ -152,9 +152,6 @@ def _slow_token(text: str, pos: int, errors: list[SyntaxIssue]) -> tuple[int, in
                 msg = f"unexpected '{_shorten(word)}'; expected a JSON value"
             errors.append(SyntaxIssue(msg, pos, m.end()))
             return _T_BAD, pos, m.end(), word
-        if ch in " \t\n\r":  # unreachable: whitespace was skipped
-            pos += 1
-            continue
         if ch.isspace():
             errors.append(
                 SyntaxIssue(

@@ -69,22 +69,6 @@ class Node:
         props = self.props
         return None if props is None else props.get(name)
 
-    @property
-    def is_object(self) -> bool:
-        return self.kind == OBJECT
-
-    @property
-    def is_array(self) -> bool:
-        return self.kind == ARRAY
-
-    @property
-    def is_string(self) -> bool:
-        return self.kind == STRING
-
-    @property
-    def is_number(self) -> bool:
-        return self.kind == NUMBER
-
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"Node({self.kind}, {self.start}, {self.end}, {self.value!r})"
 

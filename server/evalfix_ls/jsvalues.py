@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import math
-import re
 
 from .jsontree import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Node
 
@@ -20,7 +19,6 @@ JS_WHITESPACE = (
     "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
     "\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
-_TRIM = re.compile(f"^[{JS_WHITESPACE}]+|[{JS_WHITESPACE}]+$")
 
 
 def js_trim(value: str) -> str:
@@ -94,11 +92,7 @@ def js_string(node: Node | None) -> str:
             else:
                 current.append(js_string(item))
         return ",".join(parts)
-    return text_of_invalid(node)
-
-
-def text_of_invalid(node: Node) -> str:
-    return str(node.value)
+    return str(node.value)  # an INVALID token (only in trees of text that did not parse)
 
 
 def js_truthy(node: Node | None) -> bool:

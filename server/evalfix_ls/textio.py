@@ -21,7 +21,6 @@ class FileText:
     replaced_at: int | None = None  # offset of the first U+FFFD produced by decoding
     too_large: bool = False
     error: str | None = None  # OS error text when the file could not be read
-    binary: bool = False  # NUL bytes outside any plausible text (still decoded, still parsed)
 
 
 def decode_bytes(data: bytes) -> FileText:
@@ -31,7 +30,7 @@ def decode_bytes(data: bytes) -> FileText:
     except UnicodeDecodeError as exc:
         text = data.decode("utf-8", errors="replace")
         replaced_at = len(data[: exc.start].decode("utf-8", errors="replace"))
-    return FileText(text, replaced_at, binary=b"\x00" in data)
+    return FileText(text, replaced_at)
 
 
 def read_file(path: Path) -> FileText:
