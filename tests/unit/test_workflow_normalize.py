@@ -9,13 +9,10 @@ from typing import Any
 import pytest
 
 from evalfix_ls.contracts import CANONICAL_SCHEMA
-from evalfix_ls.contracts.workflow_normalize import (
-    is_non_empty_outcome,
-    normalize_file,
-    slugify,
-)
+from evalfix_ls.contracts.workflow_normalize import normalize_file
 from evalfix_ls.contracts.workflow_refs import node_join
 from evalfix_ls.contracts.workflow_rules import is_valid_tag
+from evalfix_ls.contracts.workflow_values import is_non_empty_outcome, slugify
 from evalfix_ls.jsontree import parse
 
 REL = "skills/demo/evals/cases.json"

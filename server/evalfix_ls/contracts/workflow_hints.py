@@ -22,14 +22,8 @@ from .workflow_normalize import (
     DEFAULT_AUTHORITY,
     OUTCOME_ALIASES,
     TOP_LIST_MEMBERS,
-    Anchor,
-    Located,
     NormalizedCase,
     NormalizedFile,
-    anchor_at,
-    is_non_empty_outcome,
-    is_non_empty_string,
-    string_array,
 )
 from .workflow_refs import (
     GENERATED_OR_HISTORICAL_PREFIXES,
@@ -40,6 +34,14 @@ from .workflow_refs import (
     ref_path,
 )
 from .workflow_rules import is_valid_tag, readiness_buckets
+from .workflow_values import (
+    Anchor,
+    Located,
+    anchor_at,
+    is_non_empty_outcome,
+    is_non_empty_string,
+    string_array,
+)
 
 _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _LOWER_HTTP = re.compile(r"^https?://")

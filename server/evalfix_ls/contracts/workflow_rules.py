@@ -15,8 +15,9 @@ from pathlib import Path
 from ..findings import Finding, Severity
 from ..schema import WORKFLOW_SCHEMA, enum
 from ..workspace import FileSystemView
-from .workflow_normalize import INPUT_ALIASES, Anchor, NormalizedCase
+from .workflow_normalize import INPUT_ALIASES, NormalizedCase
 from .workflow_refs import ref_errors
+from .workflow_values import Anchor
 
 # The reference's tag pattern /^[a-z0-9][a-z0-9-]*$/ (no flags): fullmatch, so that a trailing
 # newline is not accepted the way re.match(...$) would accept it (§9.2).
