@@ -7,7 +7,6 @@ Each is emitted once per anchor node: a top-level value that every case inherits
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from pathlib import Path
 
@@ -25,14 +24,7 @@ from .workflow_normalize import (
     NormalizedCase,
     NormalizedFile,
 )
-from .workflow_refs import (
-    GENERATED_OR_HISTORICAL_PREFIXES,
-    generated_prefix,
-    is_invalid_ref,
-    lexical_normal,
-    ref_exists,
-    ref_path,
-)
+from .workflow_ref_hints import historical_without_anchor, ref_hints
 from .workflow_rules import is_valid_tag, readiness_buckets
 from .workflow_values import (
     Anchor,
@@ -43,11 +35,6 @@ from .workflow_values import (
     string_array,
 )
 
-_URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
-_LOWER_HTTP = re.compile(r"^https?://")
-_URI_PREFIX = re.compile(r"^(?:mailto|data|urn):", re.IGNORECASE)
-_DRIVE_LETTER = re.compile(r"^[A-Za-z]:(?:/|$)")
-_BARE_GENERATED_DIRS = frozenset(prefix.rstrip("/") for prefix in GENERATED_OR_HISTORICAL_PREFIXES)
 # Members that feed a validated field when written on the case, and count for nothing inside
 # ``extensions`` (§14, extensions_field_ignored).
 FIELDS_IGNORED_IN_EXTENSIONS = (
@@ -78,7 +65,7 @@ LEGACY_CASE_MEMBERS = {
 }
 
 
-class _Hints:
+class Hints:
     """Collects findings, once per (code, anchor)."""
 
     def __init__(self) -> None:
@@ -105,7 +92,7 @@ class _Hints:
 
 
 def file_hints(nf: NormalizedFile, root: Path | None, fs: FileSystemView) -> list[Finding]:
-    hints = _Hints()
+    hints = Hints()
     top = nf.root
     if top is None or top.kind != OBJECT:
         return []
@@ -122,7 +109,7 @@ def file_hints(nf: NormalizedFile, root: Path | None, fs: FileSystemView) -> lis
     return hints.findings
 
 
-def _case_array_hints(nf: NormalizedFile, hints: _Hints) -> None:
+def _case_array_hints(nf: NormalizedFile, hints: Hints) -> None:
     top = nf.root
     cases, examples = top.get("cases"), top.get("examples")
     if nf.case_member == "cases" and examples is not None and examples.kind == ARRAY and examples.items:
@@ -154,7 +141,7 @@ def _case_array_hints(nf: NormalizedFile, hints: _Hints) -> None:
         )
 
 
-def _tags_without_cases(nf: NormalizedFile, hints: _Hints) -> None:
+def _tags_without_cases(nf: NormalizedFile, hints: Hints) -> None:
     tags = nf.root.get("coverage_tags")
     if nf.case_member is None and string_array(tags, "/coverage_tags"):
         hints.add(
@@ -167,7 +154,7 @@ def _tags_without_cases(nf: NormalizedFile, hints: _Hints) -> None:
         )
 
 
-def _skill_dir_mismatch(nf: NormalizedFile, hints: _Hints) -> None:
+def _skill_dir_mismatch(nf: NormalizedFile, hints: Hints) -> None:
     skill = nf.skill
     if not (skill.declared and is_non_empty_string(skill.node)) or skill.inferred is None:
         return
@@ -189,7 +176,7 @@ def _case_hints(
     file_has_refs: bool,
     root: Path | None,
     fs: FileSystemView,
-    hints: _Hints,
+    hints: Hints,
 ) -> None:
     element = case.node
     for name in CASE_LIST_MEMBERS:
@@ -199,8 +186,8 @@ def _case_hints(
     _outcome_shadowed(case, hints)
     _authority_override(nf, case, file_has_refs, hints)
     for ref in case.source_refs:
-        _ref_hints(case, ref, hints)
-    _historical_without_anchor(case, root, fs, hints)
+        ref_hints(case, ref, hints)
+    historical_without_anchor(case, root, fs, hints)
     _id_synthesized(case, hints)
     if nf.canonical:
         _legacy_members(case, hints)
@@ -210,7 +197,7 @@ def _case_hints(
     _failure_without_expected(case, hints)
 
 
-def _list_shape(node: Node | None, pointer: str, case: int | None, hints: _Hints) -> None:
+def _list_shape(node: Node | None, pointer: str, case: int | None, hints: Hints) -> None:
     """list_item_dropped / list_value_ignored: what ``stringArray`` discards silently."""
     if node is None:
         return
@@ -238,7 +225,7 @@ def _list_shape(node: Node | None, pointer: str, case: int | None, hints: _Hints
         )
 
 
-def _authority_defaulted(container: Node, base: str, case: int | None, hints: _Hints) -> None:
+def _authority_defaulted(container: Node, base: str, case: int | None, hints: Hints) -> None:
     node = container.get("source_ref_authority")
     if node is not None and not js_truthy(node):
         where = "the file's value" if case is not None else "source"
@@ -252,7 +239,7 @@ def _authority_defaulted(container: Node, base: str, case: int | None, hints: _H
         )
 
 
-def _outcome_shadowed(case: NormalizedCase, hints: _Hints) -> None:
+def _outcome_shadowed(case: NormalizedCase, hints: Hints) -> None:
     outcome = case.outcome
     if outcome.winner in (None, "composite") or outcome.non_empty:
         return
@@ -274,7 +261,7 @@ def _outcome_shadowed(case: NormalizedCase, hints: _Hints) -> None:
             )
 
 
-def _authority_override(nf: NormalizedFile, case: NormalizedCase, file_has_refs: bool, hints: _Hints) -> None:
+def _authority_override(nf: NormalizedFile, case: NormalizedCase, file_has_refs: bool, hints: Hints) -> None:
     authority = case.authority
     if not (authority.from_case and file_has_refs):
         return
@@ -303,87 +290,7 @@ def _same_value(case_value: Node, file_value: Node | None) -> bool:
     return case_value.value == file_value.value
 
 
-def _ref_hints(case: NormalizedCase, ref: Located, hints: _Hints) -> None:
-    path = ref_path(ref.value)
-    if is_invalid_ref(path):
-        return  # already an invalid_source_ref error
-    case_index = None if ref.inherited else case.index
-    if (_URL_SCHEME.match(path) and not _LOWER_HTTP.match(path)) or _URI_PREFIX.match(path):
-        hints.add(
-            "source_ref_url_like",
-            Severity.HINT,
-            f"'{ref.value}' looks like a URL; the reference only rejects lowercase http:// and https://, "
-            "and treats this as a relative path. External facts belong in local docs or extensions",
-            ref.anchor,
-            case_index,
-        )
-    if _DRIVE_LETTER.match(path):
-        hints.add(
-            "source_ref_windows_path",
-            Severity.HINT,
-            f"'{ref.value}' looks like a Windows drive path; the reference treats it as a relative path",
-            ref.anchor,
-            case_index,
-        )
-    normal = lexical_normal(path)
-    if normal == ".." or normal.startswith("../"):
-        hints.add(
-            "source_ref_outside_repo",
-            Severity.HINT,
-            f"'{ref.value}' leaves the repository root; source refs should be repository-relative",
-            ref.anchor,
-            case_index,
-        )
-    if _is_source(case) and generated_prefix(path) is None:
-        hidden = next(
-            (
-                candidate
-                for candidate in (normal, normal.lower())
-                if generated_prefix(candidate) is not None or candidate in _BARE_GENERATED_DIRS
-            ),
-            None,
-        )
-        if hidden is not None:
-            hints.add(
-                "source_ref_mirror_unnormalized",
-                Severity.HINT,
-                f"'{ref.value}' points into a generated or historical location ({hidden}) that the "
-                "reference's prefix test does not catch; use historical/advisory authority or a source path",
-                ref.anchor,
-                case_index,
-            )
-
-
-def _is_source(case: NormalizedCase) -> bool:
-    authority = case.authority
-    return authority.node is None or (authority.node.kind == STRING and authority.node.value == "source")
-
-
-def _historical_without_anchor(
-    case: NormalizedCase, root: Path | None, fs: FileSystemView, hints: _Hints
-) -> None:
-    authority = case.authority
-    if root is None or authority.node is None or authority.node.kind != STRING:
-        return
-    if authority.node.value not in ("historical", "advisory"):
-        return
-    for ref in case.source_refs:
-        path = ref_path(ref.value)
-        if is_invalid_ref(path) or generated_prefix(path) or generated_prefix(lexical_normal(path)):
-            continue
-        if ref_exists(root, path, fs):
-            return
-    hints.add(
-        "historical_without_source_anchor",
-        Severity.HINT,
-        f"a {authority.node.value} case still needs a current source anchor: none of its source_refs is an "
-        "existing path outside generated or historical locations",
-        authority.anchor,
-        case.index if authority.from_case else None,
-    )
-
-
-def _id_synthesized(case: NormalizedCase, hints: _Hints) -> None:
+def _id_synthesized(case: NormalizedCase, hints: Hints) -> None:
     if case.id_source == "id" or not case.id:
         return
     explicit = case.member("id")
@@ -400,7 +307,7 @@ def _id_synthesized(case: NormalizedCase, hints: _Hints) -> None:
     )
 
 
-def _legacy_members(case: NormalizedCase, hints: _Hints) -> None:
+def _legacy_members(case: NormalizedCase, hints: Hints) -> None:
     if case.node.kind != OBJECT:
         return
     names = list(LEGACY_CASE_MEMBERS)
@@ -436,7 +343,7 @@ def near_bucket(tag: str) -> str | None:
     )
 
 
-def _near_miss(case: NormalizedCase, tag: Located, hints: _Hints) -> None:
+def _near_miss(case: NormalizedCase, tag: Located, hints: Hints) -> None:
     close = near_bucket(tag.value)
     if close is not None:
         hints.add(
@@ -449,7 +356,7 @@ def _near_miss(case: NormalizedCase, tag: Located, hints: _Hints) -> None:
         )
 
 
-def _extensions(case: NormalizedCase, hints: _Hints) -> None:
+def _extensions(case: NormalizedCase, hints: Hints) -> None:
     node = case.member("extensions")
     if node is None:
         return
@@ -476,7 +383,7 @@ def _extensions(case: NormalizedCase, hints: _Hints) -> None:
                 )
 
 
-def _failure_without_expected(case: NormalizedCase, hints: _Hints) -> None:
+def _failure_without_expected(case: NormalizedCase, hints: Hints) -> None:
     if not case.has_tag("failure") or case.outcome.non_empty or case.boundary_note or case.forbidden_signals:
         return
     hints.add(

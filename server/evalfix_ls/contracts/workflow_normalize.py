@@ -112,6 +112,11 @@ class Authority:
         return self.node is None or self.node.kind == STRING
 
     @property
+    def is_source(self) -> bool:
+        """The effective authority is ``source`` (written or defaulted): refs must exist."""
+        return self.is_string and self.value == "source"
+
+    @property
     def anchor(self) -> Anchor | None:
         return None if self.node is None else anchor_at(self.node, self.pointer)
 

@@ -138,9 +138,8 @@ def _case_errors(
             case,
             allowed=list(authorities()),
         )
-    is_source = authority.node is None or (authority.is_string and authority.value == "source")
     for ref in case.source_refs:
-        for code, message in ref_errors(ref.value, is_source, root, fs):
+        for code, message in ref_errors(ref.value, authority.is_source, root, fs):
             yield error(code, message, ref.anchor, case, ref=ref.value)
     outcome = case.outcome
     if not outcome.non_empty:
