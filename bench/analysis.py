@@ -170,7 +170,7 @@ def measure_size(
     label: str, *, repeats: tuple[int, int], cjs: list[str] | None, check_cmd: list[str]
 ) -> SizeResult:
     from evalfix_ls.analysis import analyze
-    from evalfix_ls.workspace import FileSystemView
+    from evalfix_ls.workspace.view import FileSystemView
 
     path, suite = prepare_suite(label)
     repo_root = path.parents[3]
@@ -211,7 +211,7 @@ def profile_analysis(label: str, limit: int = 30) -> str:
     """cProfile one whole analysis of the ``label`` suite; the top functions by own time and by
     cumulative time, as text."""
     from evalfix_ls.analysis import analyze
-    from evalfix_ls.workspace import FileSystemView
+    from evalfix_ls.workspace.view import FileSystemView
 
     path, _ = prepare_suite(label)
     text = path.read_text(encoding="utf-8")

@@ -10,13 +10,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import contracts
-from .contracts import EVALS, UNKNOWN, WORKFLOW
+from .contracts.context import AnalysisContext
+from .contracts.detection import EVALS, UNKNOWN, WORKFLOW, detect_kind
 from .findings import Finding, Severity
-from .gcpause import gc_paused
-from .jsontree import ParseResult, parse, path_at, pointer_of
-from .textio import MAX_FILE_BYTES, FileText
-from .workspace import FileSystemView
+from .parser import parse
+from .parser.gcpause import gc_paused
+from .parser.tree import ParseResult, path_at, pointer_of
+from .workspace.files import MAX_FILE_BYTES, FileText
+from .workspace.view import FileSystemView
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,21 +51,6 @@ FILE_CODES = {
     ),
 }
 FILE_CODES[UNKNOWN] = FILE_CODES[EVALS]
-
-
-@dataclass(slots=True)
-class AnalysisContext:
-    """Everything a contract's rules may read. ``path`` is absolute (None for an unsaved buffer);
-    ``rel_path`` is POSIX, relative to ``repo_root``."""
-
-    text: str
-    tree: ParseResult
-    path: Path | None
-    rel_path: str | None
-    repo_root: Path | None
-    fs: FileSystemView
-    workspace: Any = None  # the workspace index for cross-file rules (contract-specific use)
-    case_cache: Any = None  # a contracts.case_cache.CaseCache kept by the caller across versions
 
 
 @dataclass(slots=True)
@@ -114,14 +100,14 @@ def _analyze(
     fs = fs or FileSystemView()
     rel_path = None
     if path is not None and repo_root is not None:
-        from .workspace import relative_posix
+        from .workspace.view import relative_posix
 
         rel_path = relative_posix(path, repo_root)
 
     if file_text is None and _over_size_limit(text):  # an editor buffer as large as a skipped file
         file_text = FileText("", too_large=True)
     if file_text is not None and (file_text.error is not None or file_text.too_large):
-        detected = kind or contracts.detect_kind(rel_path, None, explicit=explicit, path=path)
+        detected = kind or detect_kind(rel_path, None, explicit=explicit, path=path)
         codes = FILE_CODES[detected]
         if file_text.too_large:
             finding = Finding(
@@ -145,7 +131,7 @@ def _analyze(
 
     if tree is None or tree.text is not text and tree.text != text:
         tree = parse(text)
-    detected = kind or contracts.detect_kind(rel_path, tree.root, explicit=explicit, path=path)
+    detected = kind or detect_kind(rel_path, tree.root, explicit=explicit, path=path)
     if detected == UNKNOWN:
         return Analysis(UNKNOWN, text, tree, [])
     codes = FILE_CODES[detected]
@@ -169,13 +155,13 @@ def _analyze(
     else:
         ctx = AnalysisContext(text, tree, path, rel_path, repo_root, fs, workspace, case_cache)
         if detected == EVALS:
-            from .contracts import evals
+            from .contracts.evals.check import check as check_evals
 
-            findings.extend(evals.check(ctx))
+            findings.extend(check_evals(ctx))
         else:
-            from .contracts import workflow
+            from .contracts.workflow.check import check as check_workflow
 
-            findings.extend(workflow.check(ctx, extra))
+            findings.extend(check_workflow(ctx, extra))
     findings.sort(key=lambda f: f.sort_key)
     return Analysis(detected, text, tree, findings, extra)
 

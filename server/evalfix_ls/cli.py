@@ -62,7 +62,9 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from .batch import CheckError, check_paths, to_json, to_text_lines
+    from .batch.format_json import to_json
+    from .batch.format_text import to_text_lines
+    from .batch.run import CheckError, check_paths
     from .config import ProjectConfigs
     from .findings import Severity
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from .contracts import EVALS, UNKNOWN, WORKFLOW
+from .contracts.detection import EVALS, UNKNOWN, WORKFLOW
 from .findings import Finding, Severity
 
 PROJECT_FILE = ".evalfix.toml"
@@ -132,7 +132,7 @@ class Config:
         wanted = [m for m in self.files if m.kind != UNKNOWN]
         if not wanted:
             return
-        from .batch import SKIPPED_DIRS
+        from .workspace.walk import SKIPPED_DIRS
 
         for dirpath, dirnames, filenames in os.walk(directory):
             dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS and not d.startswith("."))

@@ -14,13 +14,14 @@ import jsonschema
 import pytest
 from fixture_paths import CORPUS, materialize
 
-from evalfix_ls.batch import Report, check_paths, to_json
-from evalfix_ls.contracts import WORKFLOW
-from evalfix_ls.contracts.readiness import skill_readiness
-from evalfix_ls.contracts.workflow_index import WorkflowIndex
-from evalfix_ls.contracts.workflow_rules import case_errors
+from evalfix_ls.batch.format_json import to_json
+from evalfix_ls.batch.run import Report, check_paths
+from evalfix_ls.contracts.detection import WORKFLOW
+from evalfix_ls.contracts.workflow.index import WorkflowIndex
+from evalfix_ls.contracts.workflow.readiness import skill_readiness
+from evalfix_ls.contracts.workflow.rules import case_errors
 from evalfix_ls.schema import WORKFLOW_SCHEMA, load
-from evalfix_ls.workspace import FileSystemView
+from evalfix_ls.workspace.view import FileSystemView
 
 pytestmark = pytest.mark.corpus
 SPEC_FIRST = CORPUS / "spec-first"

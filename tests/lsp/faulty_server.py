@@ -12,7 +12,7 @@ from typing import Any
 
 import evalfix_ls.analysis
 from evalfix_ls.cli import main
-from evalfix_ls.lsp.diagnostics import DiagnosticsManager
+from evalfix_ls.lsp.diagnostics.manager import DiagnosticsManager
 
 _pull = DiagnosticsManager.pull_document
 _changed = DiagnosticsManager.document_changed

@@ -270,8 +270,8 @@ def expected_diagnostics(
     """(code, range) of what the core finds in ``text``, with ranges from the oracle above: what
     the server must show, whatever the rules of the day are."""
     from evalfix_ls.analysis import analyze
-    from evalfix_ls.contracts.workflow_index import WorkflowIndex
-    from evalfix_ls.workspace import FileSystemView, relative_posix
+    from evalfix_ls.contracts.workflow.index import WorkflowIndex
+    from evalfix_ls.workspace.view import FileSystemView, relative_posix
 
     fs = FileSystemView()
     index = WorkflowIndex(root, fs)

@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 from lsp_support import lsp_range
 from lsprotocol import types
 
-from evalfix_ls.document import Encoding, LineIndex
 from evalfix_ls.lsp.documents import (
     DocumentStore,
     Edit,
@@ -20,6 +19,7 @@ from evalfix_ls.lsp.documents import (
     spliced_index,
     strict_offset,
 )
+from evalfix_ls.parser.line_index import Encoding, LineIndex
 
 ENCODINGS = [Encoding.UTF8, Encoding.UTF16, Encoding.UTF32]
 # Line breaks LSP counts, separators it does not, CJK, astral emoji, a combining mark.

@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from evalfix_ls import jsregex
-from evalfix_ls.jsvalues import js_number_to_string
+from evalfix_ls.js import regex as jsregex
+from evalfix_ls.js.values import js_number_to_string
 
 MISSING = object()
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from evalfix_ls.analysis import analyze
-from evalfix_ls.contracts import EVALS
+from evalfix_ls.contracts.detection import EVALS
 from evalfix_ls.findings import Finding
-from evalfix_ls.workspace import FileSystemView
+from evalfix_ls.workspace.view import FileSystemView
 
 
 def suite(*cases: str, top: str = '"skill_name": "demo"') -> str:

@@ -14,8 +14,9 @@ import pytest
 
 from evalfix_ls.analysis import analyze
 from evalfix_ls.findings import Severity
-from evalfix_ls.jsontree import parse, resolve_pointer
-from evalfix_ls.workspace import FileSystemView
+from evalfix_ls.parser import parse
+from evalfix_ls.parser.tree import resolve_pointer
+from evalfix_ls.workspace.view import FileSystemView
 
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `bench` is a top-level folder of the checkout, not an installed package

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from evalfix_ls.analysis import analyze
 from evalfix_ls.contracts.case_cache import CaseCache
-from evalfix_ls.jsonincremental import reparse
-from evalfix_ls.workspace import FileSystemView
+from evalfix_ls.parser.incremental import reparse
+from evalfix_ls.workspace.view import FileSystemView
 
 CASES = [
     {"id": "a", "prompt": "请 😀", "assertions": ["x", {"type": "File-Exists"}]},

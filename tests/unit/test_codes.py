@@ -7,9 +7,9 @@ import re
 
 from fixture_paths import ROOT
 
-from evalfix_ls.batch import check_paths
-from evalfix_ls.contracts import EVALS, WORKFLOW
+from evalfix_ls.batch.run import check_paths
 from evalfix_ls.contracts.codes import ALL_CODES, EVALS_CODES, WORKFLOW_CODES
+from evalfix_ls.contracts.detection import EVALS, WORKFLOW
 from evalfix_ls.findings import Severity
 
 # Severities a rule may use instead of its default (documented in the spec tables).

@@ -16,7 +16,7 @@ from evalfix_ls.config import (
     load_project_config,
     parse_settings,
 )
-from evalfix_ls.contracts import EVALS, UNKNOWN, WORKFLOW
+from evalfix_ls.contracts.detection import EVALS, UNKNOWN, WORKFLOW
 from evalfix_ls.findings import Finding, Severity
 
 

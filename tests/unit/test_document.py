@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evalfix_ls.document import Encoding, LineIndex
+from evalfix_ls.parser.line_index import Encoding, LineIndex
 
 TEXT = '{\n  "prompt": "请帮我 😀 plan",\r\n  "x": 1\r"y"\n}'
 

@@ -9,9 +9,9 @@ import pytest
 from evals_support import assertions, case, findings_of, one, suite
 
 from evalfix_ls.analysis import analyze
-from evalfix_ls.contracts import EVALS
-from evalfix_ls.contracts.evals_report import CODES
-from evalfix_ls.textio import FileText, decode_bytes
+from evalfix_ls.contracts.detection import EVALS
+from evalfix_ls.contracts.evals.report import CODES
+from evalfix_ls.workspace.files import FileText, decode_bytes
 
 
 class Row(NamedTuple):

@@ -8,8 +8,8 @@ import pytest
 from evals_support import assertions, case, codes, errors, findings_of, one, suite, summary
 
 from evalfix_ls.analysis import analyze
-from evalfix_ls.contracts import EVALS
-from evalfix_ls.textio import decode_bytes
+from evalfix_ls.contracts.detection import EVALS
+from evalfix_ls.workspace.files import decode_bytes
 
 
 # 1. Missing vs null

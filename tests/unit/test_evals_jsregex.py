@@ -5,8 +5,8 @@ from __future__ import annotations
 import corvus_regex_ecma262 as ecma
 import pytest
 
-from evalfix_ls import jsregex
-from evalfix_ls.jsregex import FLAGS, NEWER, OK, PATTERN, UNCHECKED, check_regex, flags_problem, newer_syntax
+from evalfix_ls.js import regex as jsregex
+from evalfix_ls.js.regex import FLAGS, NEWER, OK, PATTERN, UNCHECKED, check_regex, flags_problem, newer_syntax
 
 
 @pytest.mark.parametrize("flags", ["", "d", "g", "i", "m", "s", "u", "v", "y", "dgimsuy", "dgimsvy", "yi"])

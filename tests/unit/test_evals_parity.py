@@ -10,7 +10,7 @@ import evals_oracle as oracle
 import pytest
 from evals_support import findings_of, suite
 
-from evalfix_ls.contracts.evals_report import CODES
+from evalfix_ls.contracts.evals.report import CODES
 
 EVERYTHING_WRONG = suite(
     '{"id": [], "prompt": 1, '

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from evals_support import findings_of, one, suite
 
-from evalfix_ls.workspace import FileSystemView
+from evalfix_ls.workspace.view import FileSystemView
 
 SUITE_PATH = "skills/demo/evals/evals.json"
 

@@ -19,8 +19,8 @@ from jsonschema import Draft202012Validator
 
 from evalfix_ls import schema
 from evalfix_ls.analysis import analyze
-from evalfix_ls.contracts import EVALS
-from evalfix_ls.contracts.evals_report import CODES
+from evalfix_ls.contracts.detection import EVALS
+from evalfix_ls.contracts.evals.report import CODES
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -12,7 +12,7 @@ from evals_support import findings_of
 from jsonschema import Draft202012Validator
 
 from evalfix_ls import schema
-from evalfix_ls.contracts import evals_report
+from evalfix_ls.contracts.evals import report as evals_report
 
 SCHEMA = schema.load(schema.EVALS_SCHEMA)
 VALIDATOR = Draft202012Validator(SCHEMA)

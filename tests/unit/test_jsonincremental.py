@@ -7,8 +7,9 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalfix_ls.jsonincremental import reparse
-from evalfix_ls.jsontree import Node, ParseResult, iter_nodes, parse
+from evalfix_ls.parser import parse
+from evalfix_ls.parser.incremental import reparse
+from evalfix_ls.parser.tree import Node, ParseResult, iter_nodes
 
 
 def flat(result: ParseResult) -> list[tuple]:

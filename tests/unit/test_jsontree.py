@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from evalfix_ls.jsontree import (
+from evalfix_ls.parser import parse
+from evalfix_ls.parser.tree import (
     ARRAY,
     BOOLEAN,
     INVALID,
@@ -15,7 +16,6 @@ from evalfix_ls.jsontree import (
     OBJECT,
     STRING,
     iter_nodes,
-    parse,
     path_at,
     pointer_of,
     resolve_pointer,
@@ -219,7 +219,7 @@ def test_syntax_findings_are_capped_for_garbage_input() -> None:
 
 def test_an_open_buffer_over_50_mb_is_not_analysed() -> None:
     from evalfix_ls.analysis import analyze
-    from evalfix_ls.textio import MAX_FILE_BYTES
+    from evalfix_ls.workspace.files import MAX_FILE_BYTES
 
     text = '{"skill_name": "x", "evals": [], "pad": "' + "中" * (MAX_FILE_BYTES // 3) + '"}'
     analysis = analyze(text, kind="evals")

@@ -7,8 +7,9 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from evalfix_ls.jsontolerant import parse_tolerant
-from evalfix_ls.jsontree import iter_nodes, parse
+from evalfix_ls.parser import parse
+from evalfix_ls.parser.tolerant import parse_tolerant
+from evalfix_ls.parser.tree import iter_nodes
 
 json_values = st.recursive(
     st.none()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from evalfix_ls.jsontree import parse
-from evalfix_ls.jsvalues import js_number_to_string, js_string, js_trim, js_truthy
+from evalfix_ls.js.values import js_number_to_string, js_string, js_trim, js_truthy
+from evalfix_ls.parser import parse
 
 
 @pytest.mark.parametrize(

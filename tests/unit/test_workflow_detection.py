@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from workflow_support import base, make_repo, write
 
-from evalfix_ls.batch import check_paths, walk
-from evalfix_ls.contracts import EVALS, UNKNOWN, WORKFLOW, detect_kind
-from evalfix_ls.jsontree import parse
+from evalfix_ls.batch.run import check_paths
+from evalfix_ls.contracts.detection import EVALS, UNKNOWN, WORKFLOW, detect_kind
+from evalfix_ls.parser import parse
+from evalfix_ls.workspace.walk import walk
 
 CANONICAL = '{"schema_version": "spec-first.workflow-eval-fixtures.v1"}'
 

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from workflow_support import DELETE, FIXTURE, analyse, base, errors, make_repo, with_case
 
-from evalfix_ls import textio
 from evalfix_ls.analysis import analyze
-from evalfix_ls.batch import check_paths
+from evalfix_ls.batch.run import check_paths
 from evalfix_ls.findings import Severity
-from evalfix_ls.textio import FileText, read_file
+from evalfix_ls.workspace import files as textio
+from evalfix_ls.workspace.files import FileText, read_file
 
 
 @pytest.fixture

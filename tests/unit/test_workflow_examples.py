@@ -11,7 +11,8 @@ from fixture_paths import ROOT
 from jsonschema import Draft202012Validator
 
 from evalfix_ls import schema
-from evalfix_ls.batch import check_paths, to_json
+from evalfix_ls.batch.format_json import to_json
+from evalfix_ls.batch.run import check_paths
 
 CLEAN = "examples/clean/skills/spec-demo/evals/"
 BROKEN = "examples/broken/skills/spec-demo-broken/evals/"

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from workflow_support import DELETE, analyse, base, errors, make_repo, non_errors, with_case
 
-from evalfix_ls.contracts.workflow_hints import edit_distance
+from evalfix_ls.contracts.workflow.hints import edit_distance
 from evalfix_ls.findings import Severity
 
 

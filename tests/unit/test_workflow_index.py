@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from workflow_support import base, errors, make_repo, with_case, write
 
-from evalfix_ls.batch import check_paths, to_json
-from evalfix_ls.contracts.workflow_index import WorkflowIndex, batch_order_key, discover
-from evalfix_ls.workspace import FileSystemView
+from evalfix_ls.batch.format_json import to_json
+from evalfix_ls.batch.run import check_paths
+from evalfix_ls.contracts.workflow.index import WorkflowIndex, batch_order_key, discover
+from evalfix_ls.workspace.view import FileSystemView
 
 
 def case(case_id: str, **extra: object) -> dict:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from evalfix_ls.contracts import workflow_index
-from evalfix_ls.contracts.workflow_index import WorkflowIndex
-from evalfix_ls.workspace import FileSystemView
+from evalfix_ls.contracts.workflow import index as workflow_index
+from evalfix_ls.contracts.workflow.index import WorkflowIndex
+from evalfix_ls.workspace.view import FileSystemView
 
 
 def test_large_files_with_and_without_case_arrays(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001

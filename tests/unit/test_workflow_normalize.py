@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from evalfix_ls.contracts import CANONICAL_SCHEMA
-from evalfix_ls.contracts.workflow_normalize import normalize_file
-from evalfix_ls.contracts.workflow_refs import node_join
-from evalfix_ls.contracts.workflow_rules import is_valid_tag
-from evalfix_ls.contracts.workflow_values import is_non_empty_outcome, slugify
-from evalfix_ls.jsontree import parse
+from evalfix_ls.contracts.detection import CANONICAL_SCHEMA
+from evalfix_ls.contracts.workflow.normalize import normalize_file
+from evalfix_ls.contracts.workflow.refs import node_join
+from evalfix_ls.contracts.workflow.rules import is_valid_tag
+from evalfix_ls.contracts.workflow.values import is_non_empty_outcome, slugify
+from evalfix_ls.parser import parse
 
 REL = "skills/demo/evals/cases.json"
 

@@ -18,10 +18,10 @@ from workflow_oracle import reference_errors
 from workflow_support import BASE, EXISTING, make_repo
 
 from evalfix_ls.analysis import analyze
-from evalfix_ls.contracts.workflow_normalize import normalize_file
+from evalfix_ls.contracts.workflow.normalize import normalize_file
 from evalfix_ls.findings import Severity
-from evalfix_ls.jsontree import resolve_pointer
-from evalfix_ls.workspace import FileSystemView
+from evalfix_ls.parser.tree import resolve_pointer
+from evalfix_ls.workspace.view import FileSystemView
 
 CORPUS_FILES = CORPUS / "spec-first"
 FILE_LEVEL = {"invalid_json", "fixture_unreadable"}

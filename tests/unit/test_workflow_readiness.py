@@ -11,9 +11,9 @@ import pytest
 from workflow_support import DELETE, base, make_repo, with_case
 
 from evalfix_ls.cli import main
-from evalfix_ls.contracts.readiness import file_name_matches_bucket, skill_readiness
-from evalfix_ls.contracts.workflow_index import WorkflowIndex
-from evalfix_ls.workspace import FileSystemView
+from evalfix_ls.contracts.workflow.index import WorkflowIndex
+from evalfix_ls.contracts.workflow.readiness import file_name_matches_bucket, skill_readiness
+from evalfix_ls.workspace.view import FileSystemView
 
 
 def case(case_id: str, tags: list[str], **extra: Any) -> dict[str, Any]:

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from workflow_support import DELETE, analyse, base, errors, make_repo, with_case
 
-from evalfix_ls.contracts.workflow_normalize import normalize_file
-from evalfix_ls.contracts.workflow_rules import case_errors
-from evalfix_ls.jsontree import parse
-from evalfix_ls.workspace import FileSystemView
+from evalfix_ls.contracts.workflow.normalize import normalize_file
+from evalfix_ls.contracts.workflow.rules import case_errors
+from evalfix_ls.parser import parse
+from evalfix_ls.workspace.view import FileSystemView
 
 
 @pytest.fixture

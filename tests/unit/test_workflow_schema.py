@@ -10,9 +10,9 @@ import jsonschema
 import pytest
 from workflow_support import BASE, base, with_case
 
-from evalfix_ls.contracts.workflow_rules import authorities, is_valid_tag, readiness_buckets
-from evalfix_ls.jsregex import check_regex
-from evalfix_ls.jsvalues import js_trim
+from evalfix_ls.contracts.workflow.rules import authorities, is_valid_tag, readiness_buckets
+from evalfix_ls.js.regex import check_regex
+from evalfix_ls.js.values import js_trim
 from evalfix_ls.schema import WORKFLOW_SCHEMA, definition, enum, enum_descriptions, load
 
 

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from evalfix_ls.jsvalues import js_number_to_string, js_trim
+from evalfix_ls.js.values import js_number_to_string, js_trim
 
 CANONICAL = "spec-first.workflow-eval-fixtures.v1"
 AUTHORITIES = {"source", "historical", "advisory"}

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from evalfix_ls.analysis import Analysis, analyze
-from evalfix_ls.contracts import CANONICAL_SCHEMA
-from evalfix_ls.contracts.workflow_index import WorkflowIndex
+from evalfix_ls.contracts.detection import CANONICAL_SCHEMA
+from evalfix_ls.contracts.workflow.index import WorkflowIndex
 from evalfix_ls.findings import Severity
-from evalfix_ls.workspace import FileSystemView
+from evalfix_ls.workspace.view import FileSystemView
 
 FIXTURE = "skills/demo/evals/cases.json"
 EXISTING = (

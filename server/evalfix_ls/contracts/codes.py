@@ -4,7 +4,7 @@ documentation, the configuration (severity overrides) and the tests check agains
 from __future__ import annotations
 
 from ..findings import Severity
-from .evals_report import CODES as _EVALS_RULE_CODES
+from .evals.report import CODES as _EVALS_RULE_CODES
 
 ERR, WARN, INFO, HINT = Severity.ERROR, Severity.WARNING, Severity.INFORMATION, Severity.HINT
 

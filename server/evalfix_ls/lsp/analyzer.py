@@ -17,8 +17,8 @@ from typing import Any
 from lsprotocol import types
 
 from ..config import Config
-from ..document import Encoding, LineIndex
-from ..gcpause import gc_paused, settle
+from ..parser.gcpause import gc_paused, settle
+from ..parser.line_index import Encoding, LineIndex
 from .convert import fingerprint, to_diagnostics
 from .documents import Edit, Snapshot, path_to_uri
 from .workspace_index import RepoState
@@ -97,7 +97,7 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
     if job.snapshot is not None:
         text = job.snapshot.text
     else:
-        from ..textio import read_file
+        from ..workspace.files import read_file
 
         assert job.path is not None
         file_text = read_file(job.path)
@@ -154,7 +154,7 @@ def _reparsed(job: Job, text: str) -> Any:
     prev, edit = job.prev_tree, job.edit
     if prev is None or edit is None or len(prev.text) + edit.new_end - edit.old_end != len(text):
         return None
-    from ..jsonincremental import reparse
+    from ..parser.incremental import reparse
 
     return reparse(prev, text, edit.start, edit.old_end)
 
@@ -169,7 +169,7 @@ def _related_resolver(open_lookup: OpenLookup) -> Callable[[Path], tuple[str, Li
             if snapshot is not None:
                 cache[path] = (snapshot.uri, snapshot.line_index)
             else:
-                from ..textio import read_file
+                from ..workspace.files import read_file
 
                 file_text = read_file(path)
                 ok = file_text.error is None and not file_text.too_large

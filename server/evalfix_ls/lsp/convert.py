@@ -14,8 +14,8 @@ from typing import Any
 
 from lsprotocol import types
 
-from ..document import Encoding, LineIndex
 from ..findings import Finding
+from ..parser.line_index import Encoding, LineIndex
 
 SOURCE = "evalfix-ls"
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..document import _LINE_BREAK, Encoding, LineIndex
+from ..parser.line_index import _LINE_BREAK, Encoding, LineIndex
 
 
 class Snapshot:

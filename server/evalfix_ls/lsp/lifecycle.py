@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from ..document import Encoding
+from ..parser.line_index import Encoding
 from .capabilities import ClientFeatures
 from .documents import uri_to_path
 from .workspace_events import fetch_configuration, register_dynamic_capabilities
@@ -42,7 +42,9 @@ def warm_up() -> None:
     """Import the analysis core on a worker while the client is still busy with ``initialized``,
     so the first diagnostics do not pay for it (it is not needed to answer ``initialize``)."""
     from .. import analysis  # noqa: F401
-    from ..contracts import evals, workflow, workflow_index  # noqa: F401
+    from ..contracts.evals import check as _evals  # noqa: F401
+    from ..contracts.workflow import check as _workflow  # noqa: F401
+    from ..contracts.workflow import index as _index  # noqa: F401
 
 
 def register(server: EvalfixServer) -> None:

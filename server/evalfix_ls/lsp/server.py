@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import logging
 import sys
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -20,11 +19,12 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
-from ..document import Encoding
+from ..parser.line_index import Encoding
 from .capabilities import ClientFeatures
 from .convert import lsp_range
-from .diagnostics import DiagnosticsManager
+from .diagnostics.manager import DiagnosticsManager
 from .documents import DocumentStore, Snapshot, UnknownDocument, strict_offset
+from .log import forward_logs_to_client
 from .protocol import EvalfixProtocol
 from .settings import Settings
 from .workspace_index import WorkspaceIndex
@@ -147,97 +147,15 @@ class EvalfixServer(LanguageServer):
             )
 
 
-class LspLogHandler(logging.Handler):
-    """Forwards log records to the client as ``window/logMessage`` (thread-safe: records from
-    worker threads are sent from the event loop)."""
-
-    def __init__(self, server: EvalfixServer) -> None:
-        super().__init__()
-        self.server = server
-        self._local = threading.local()
-        self.setFormatter(logging.Formatter("%(message)s"))
-
-    def emit(self, record: logging.LogRecord) -> None:
-        loop = self.server.loop
-        if loop is None or loop.is_closed() or self.server.protocol.writer is None:
-            return
-        try:
-            message = self.format(record)
-        except Exception:  # noqa: BLE001
-            return
-        level = record.levelno
-        kind = (
-            types.MessageType.Error
-            if level >= logging.ERROR
-            else types.MessageType.Warning
-            if level >= logging.WARNING
-            else types.MessageType.Info
-            if level >= logging.INFO
-            else types.MessageType.Log
-        )
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is loop:
-            self._send(message, kind)
-        else:
-            loop.call_soon_threadsafe(self._send, message, kind)
-
-    def _send(self, message: str, kind: types.MessageType) -> None:
-        if getattr(self._local, "busy", False):  # an error while logging an error: stop here
-            return
-        self._local.busy = True
-        try:
-            if self.server.protocol.writer is not None:
-                self.server.window_log_message(types.LogMessageParams(type=kind, message=message))
-        except Exception:  # noqa: BLE001
-            pass
-        finally:
-            self._local.busy = False
-
-
-# Errors that are answers, not failures: the client gets them as error responses.
-_EXPECTED_ERROR_CODES = frozenset({-32602, -32800, -32801, -32802})
-
-
-class _PyglsNoiseFilter(logging.Filter):
-    """pygls logs a full traceback for every error response and for params it cannot convert.
-    Expected answers (invalid params, cancellations) become one line; the conversion failure is
-    logged by ``EvalfixProtocol`` itself, with the offending field."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if str(record.msg).startswith("Unable to deserialize message"):
-            return False
-        exc = record.exc_info[1] if record.exc_info else None
-        if exc is not None and getattr(exc, "code", None) in _EXPECTED_ERROR_CODES:
-            record.msg, record.args, record.exc_info, record.exc_text = (
-                f"request failed: {exc}",
-                (),
-                None,
-                None,
-            )
-            record.levelno, record.levelname = logging.INFO, "INFO"
-        return True
-
-
 def create_server() -> EvalfixServer:
     server = EvalfixServer()
-    handler = LspLogHandler(server)
-    ours = logging.getLogger("evalfix_ls")
-    ours.setLevel(logging.INFO)
-    ours.addHandler(handler)
-    ours.propagate = False
-    pygls_logger = logging.getLogger("pygls")
-    handler_for_pygls = LspLogHandler(server)
-    handler_for_pygls.setLevel(logging.ERROR)
-    handler_for_pygls.addFilter(_PyglsNoiseFilter())
-    pygls_logger.addHandler(handler_for_pygls)
+    forward_logs_to_client(server)
 
-    from . import diagnostics, lifecycle, workspace_events
+    from . import lifecycle, workspace_events
+    from .diagnostics import manager
 
     lifecycle.register(server)
-    diagnostics.register(server)
+    manager.register(server)
     workspace_events.register(server)
     return server
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..contracts import is_evals_suite_path, is_workflow_path
-from ..workspace import FileSystemView, find_repo_root, relative_posix
+from ..contracts.detection import is_evals_suite_path, is_workflow_path
+from ..workspace.view import FileSystemView, find_repo_root, relative_posix
 
 logger = logging.getLogger(__name__)
 
@@ -139,7 +139,7 @@ class RepoState:
             self._index_loaded = True
             if (self.root / "skills").is_dir():
                 try:
-                    from ..contracts.workflow_index import WorkflowIndex
+                    from ..contracts.workflow.index import WorkflowIndex
 
                     index = WorkflowIndex(self.root, self.fs)
                     index.load_from_disk()
@@ -270,7 +270,7 @@ class WorkspaceIndex:
         is created or deleted, or the folders or configuration change."""
         if self._discovered is not None and self.watching:
             return self._discovered
-        from ..batch import walk
+        from ..workspace.walk import walk
 
         found: dict[Path, None] = {}
         for folder in self.folders:

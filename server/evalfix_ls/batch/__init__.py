@@ -1,0 +1,1 @@
+"""The batch front end (``evalfix-ls --check``): which files, analysed how, reported in what format."""

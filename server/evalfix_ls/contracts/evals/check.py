@@ -1,0 +1,422 @@
+"""The evals.json contract (specs/evals-json.md): arc-skill-eval's loader, rule by rule, plus the
+spec-vs-loader warnings and the hints beyond both.
+
+``check(ctx)`` reproduces ``readEvalsJson``'s validation (§4): the same checks in the same order with
+the same short-circuits, one finding per loader issue, then duplicate ids (§12) for the cases with no
+loader issue. Rules live in one module per part of the format:
+
+* ``evals_setup`` — ``setup`` and legacy ``files`` (§7, §8);
+* ``evals_assertions`` — judged strings, script and intent assertions, regexes (§9, §16);
+* ``evals_metadata`` — ``metadata``, ``sandbox``, ``sandboxMocks`` (§10, §11);
+* ``evals_paths`` — path semantics and arc-skill-eval's discovery (§2, §13);
+* ``evals_report`` — the code table, the enums (from ``schemas/evals.schema.json``) and scopes.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING
+
+from ...findings import Finding, Related
+from ...js.values import js_number_to_string, js_trim
+from ...parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
+from .assertions import check_assertions
+from .metadata import check_metadata, check_sandbox
+from .paths import SuitePaths, discovery_problems, skill_md_name
+from .report import Scope, describe, quote, sentence
+from .setup import check_files, check_setup
+
+if TYPE_CHECKING:
+    from ..context import AnalysisContext
+
+# Members the loader or the spec defines. `$schema` is for editors (JSON Schema association).
+ROOT_KEYS = frozenset({"version", "skill_name", "evals", "$schema"})
+CASE_KEYS = frozenset(
+    {
+        "id",
+        "description",
+        "prompt",
+        "expected_output",
+        "setup",
+        "files",
+        "assertions",
+        "metadata",
+        "sandbox",
+        "sandboxMocks",
+    }
+)
+EXPECTATIONS = "expectations"
+
+_KEBAB = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_NOT_FOLDER_SAFE = re.compile(r"[^A-Za-z0-9_.-]")
+_MAX_SAFE_INTEGER = 2**53 - 1
+
+
+def check(ctx: AnalysisContext) -> list[Finding]:
+    findings: list[Finding] = []
+    root = ctx.tree.root
+    if root is None:
+        return findings
+    top = Scope(findings, None, ())
+    if ctx.path is not None:
+        _check_discovery(top, root, ctx)
+    if root.kind != OBJECT:
+        _root_not_object(top, root)
+        return findings
+    _check_top_members(top, root)
+    if ctx.path is not None:
+        _check_skill_name(top, root, ctx)
+    evals = root.get("evals")
+    if evals is None or evals.kind != ARRAY:
+        top.at_member(
+            "evals-not-array",
+            evals,
+            root,
+            (),
+            "evals",
+            sentence(
+                "`evals` must be an array.",
+                'The suite has no `evals` member; add "evals": [ … cases … ].'
+                if evals is None
+                else f'Got {describe(evals)}; write "evals": [ … cases … ].',
+            ),
+        )
+        return findings
+    if not evals.items:
+        top.at(
+            "evals-empty",
+            evals,
+            ("evals",),
+            "`evals` is empty: the suite loads, but nothing will run.",
+        )
+        return findings
+    _check_cases(findings, evals, SuitePaths(ctx.path, ctx.fs), ctx)
+    return findings
+
+
+# -- top level -----------------------------------------------------------------------------------------
+
+
+def _root_not_object(top: Scope, root: Node) -> None:
+    trigger = root.kind == ARRAY and _looks_like_trigger_evals(root)
+    top.at(
+        "root-not-object",
+        root,
+        (),
+        sentence(
+            "Top-level value must be a JSON object.",
+            f'Got {describe(root)}; an eval suite is {{"skill_name": …, "evals": [ … ]}}.',
+        ),
+    )
+    if trigger:
+        top.at(
+            "trigger-eval-format",
+            root,
+            (),
+            "This is a skill-creator trigger-eval set ([{query, should_trigger}]), a different format: "
+            "arc-skill-eval reads evals/evals.json as {skill_name, evals: [ … ]}. Store trigger evals "
+            "under another file name (e.g. trigger-evals.json).",
+        )
+
+
+def _looks_like_trigger_evals(root: Node) -> bool:
+    return any(
+        item.kind == OBJECT and item.has("should_trigger") and (item.has("query") or item.has("prompt"))
+        for item in root.items
+    )
+
+
+def _check_top_members(top: Scope, root: Node) -> None:
+    version = root.get("version")
+    if version is not None and version.kind != STRING:
+        top.at(
+            "version-type",
+            version,
+            ("version",),
+            sentence(
+                "`version`, if present, must be a string.",
+                f'Got {describe(version)}; write it as a string (e.g. "1") or remove it.',
+            ),
+            {"replacement": js_number_to_string(version.value)} if version.kind == NUMBER else None,
+        )
+    top.require_string(
+        "skill-name-required",
+        root,
+        (),
+        "skill_name",
+        "`skill_name` must be a non-empty string.",
+        "Name the skill under test (the `name` in its SKILL.md)",
+    )
+    for name, member in root.props.items():
+        if name not in ROOT_KEYS:
+            top.at_key(
+                "key-ignored",
+                member,
+                (name,),
+                f"`{name}` is not part of the suite format: arc-skill-eval ignores it "
+                "(it reads version, skill_name and evals).",
+                {"key": name},
+            )
+
+
+def _check_discovery(top: Scope, root: Node, ctx: AnalysisContext) -> None:
+    problems = discovery_problems(ctx.path, ctx.repo_root, ctx.fs)
+    if problems:
+        top.emit(
+            "not-discovered",
+            root.start,
+            root.start + 1,
+            (),
+            "arc-skill-eval's discovery would not find this suite: "
+            + "; ".join(problems)
+            + ". It runs only when this file is given explicitly.",
+            {"reasons": problems},
+        )
+
+
+def _check_skill_name(top: Scope, root: Node, ctx: AnalysisContext) -> None:
+    skill_name = root.get("skill_name")
+    if skill_name is None or skill_name.kind != STRING or skill_name.value == "":
+        return
+    declared = skill_md_name(ctx.path.parent.parent, ctx.fs)
+    if declared is not None and declared != skill_name.value:
+        top.at(
+            "skill-name-mismatch",
+            skill_name,
+            ("skill_name",),
+            f"`skill_name` is {quote(skill_name.value)} but SKILL.md names the skill {quote(declared)}; "
+            "they should match (arc-skill-eval does not compare them).",
+            {"replacement": declared},
+        )
+
+
+# -- cases ---------------------------------------------------------------------------------------------
+
+
+def _check_cases(findings: list[Finding], evals: Node, paths: SuitePaths, ctx: AnalysisContext) -> None:
+    registered: dict[str, tuple[int, Node]] = {}  # String(id) → first clean case (the loader's set)
+    seen: dict[str, tuple[int, Node]] = {}  # String(id) → first case with a string or number id
+    folders: dict[str, tuple[str, int, Node]] = {}  # artifact folder (lowercase) → first id using it
+    for i, case in enumerate(evals.items):
+        scope = Scope(findings, i, ("evals", i))
+        if case.kind != OBJECT:
+            scope.at(
+                "case-not-object",
+                case,
+                (),
+                sentence(
+                    f"evals[{i}]: case must be a JSON object",
+                    f'Got {describe(case)}; write {{"id": …, "prompt": …}}.',
+                ),
+            )
+            continue
+        id_node = _check_case_cached(scope, case, paths, ctx)
+        if id_node is None:
+            continue
+        key = id_node.value if id_node.kind == STRING else js_number_to_string(id_node.value)
+        reported = False
+        if scope.loader_issues == 0:
+            first = registered.get(key)
+            if first is None:
+                registered[key] = (i, id_node)
+            else:
+                reported = True
+                scope.at(
+                    "duplicate-id",
+                    id_node,
+                    ("id",),
+                    sentence(
+                        f"evals[{i}]: duplicate id {key}",
+                        f"evals[{first[0]}] already has this id; ids are compared as String(id), so "
+                        '1 and "1" collide. Give each case its own id.',
+                    ),
+                    {"id": key, "first": first[0]},
+                    (Related("first use of this id", first[1].start, first[1].end),),
+                )
+        earlier = seen.get(key)
+        if earlier is None:
+            seen[key] = (i, id_node)
+        elif not reported:
+            scope.at(
+                "duplicate-id-latent",
+                id_node,
+                ("id",),
+                f"evals[{earlier[0]}] has the same id ({key}). arc-skill-eval does not report it yet only "
+                "because one of these cases has other loader issues; once they are fixed it fails as "
+                "'duplicate id'.",
+                {"id": key, "first": earlier[0]},
+                (Related("first use of this id", earlier[1].start, earlier[1].end),),
+            )
+        _check_artifact_folder(scope, id_node, key, folders)
+
+
+def _check_case_cached(scope: Scope, case: Node, paths: SuitePaths, ctx: AnalysisContext) -> Node | None:
+    """``_check_case``, reusing the findings of an identical case from a previous version."""
+    cache = ctx.case_cache
+    if cache is None:
+        return _check_case(scope, case, paths)
+    key = cache.key(ctx.text, case.start, case.end, "evals", scope.index, ctx.fs.generation, ctx.path)
+    hit = cache.get(key, case.start)
+    if hit is not None:
+        cached_findings, (loader_issues, has_valid_id) = hit
+        scope.findings.extend(cached_findings)
+        scope.loader_issues = loader_issues
+        return case.get("id") if has_valid_id else None
+    before = len(scope.findings)
+    id_node = _check_case(scope, case, paths)
+    cache.put(key, scope.findings[before:], case.start, (scope.loader_issues, id_node is not None))
+    return id_node
+
+
+def _check_case(scope: Scope, case: Node, paths: SuitePaths) -> Node | None:
+    """Check one case object; return its id node when the id is a string or number."""
+    p = scope.prefix
+    id_node = case.get("id")
+    valid_id = None
+    if id_node is None or (id_node.kind != STRING and id_node.kind != NUMBER):
+        scope.at_member(
+            "id-required",
+            id_node,
+            case,
+            (),
+            "id",
+            sentence(
+                f"{p}`id` must be a string or number",
+                'Give the case an id such as "default-world"'
+                + ("" if id_node is None else f"; got {describe(id_node)}")
+                + ".",
+            ),
+        )
+    else:
+        valid_id = id_node
+        _check_id_style(scope, id_node)
+    scope.optional_type(
+        "description-type", case, (), "description", STRING, f"{p}`description`, if present, must be a string"
+    )
+    prompt = scope.require_string(
+        "prompt-required",
+        case,
+        (),
+        "prompt",
+        f"{p}`prompt` must be a non-empty string",
+        "The prompt is the user message the agent receives",
+    )
+    if prompt is not None and not js_trim(prompt.value):
+        scope.at(
+            "prompt-blank",
+            prompt,
+            ("prompt",),
+            "The prompt is only whitespace: the loader accepts it, but the agent receives an empty message.",
+        )
+    scope.optional_type(
+        "expected-output-type",
+        case,
+        (),
+        "expected_output",
+        STRING,
+        f"{p}`expected_output`, if present, must be a string",
+        "it is a note for readers (the grader does not use it).",
+    )
+    setup = case.get("setup")
+    if setup is not None:
+        check_setup(scope, setup, paths)
+    files = case.get("files")
+    if files is not None:
+        check_files(scope, files, setup is not None, paths)
+    assertions = case.get("assertions")
+    if assertions is not None:
+        check_assertions(scope, assertions)
+    metadata = case.get("metadata")
+    if metadata is not None:
+        check_metadata(scope, metadata)
+    if case.has("sandbox") or case.has("sandboxMocks"):
+        check_sandbox(scope, case)
+    for name, member in case.props.items():
+        if name in CASE_KEYS:
+            continue
+        if name == EXPECTATIONS:
+            _expectations(scope, member.value, assertions is not None)
+        else:
+            scope.at_key(
+                "key-ignored",
+                member,
+                (name,),
+                f"`{name}` is not a case field of the spec or arc-skill-eval: the loader drops it.",
+                {"key": name},
+            )
+    return valid_id
+
+
+def _expectations(scope: Scope, value: Node, has_assertions: bool) -> None:
+    strings = [item.value for item in value.items if item.kind == STRING] if value.kind == ARRAY else []
+    scope.at(
+        "expectations-not-graded",
+        value,
+        (EXPECTATIONS,),
+        "arc-skill-eval never reads `expectations` (skill-creator's name): "
+        + ("these claims are not graded" if has_assertions else "this case runs with no assertions")
+        + ". Turn them into string `assertions`.",
+        {"assertions": strings},
+    )
+
+
+def _check_id_style(scope: Scope, id_node: Node) -> None:
+    value = id_node.value
+    if id_node.kind == STRING:
+        if _KEBAB.fullmatch(value):
+            return
+        reason = "is empty" if value == "" else "is not lowercase kebab-case"
+        slug = "-".join(re.findall(r"[a-z0-9]+", value.lower()))
+        scope.at(
+            "id-style",
+            id_node,
+            ("id",),
+            f"The id {quote(value)} {reason}: readable kebab-case slugs (e.g. 'default-world') make the "
+            "artifact folders eval-<id>/ self-documenting.",
+            {"replacement": slug} if slug else None,
+        )
+        return
+    if math.isfinite(value) and value.is_integer() and 0 <= value <= _MAX_SAFE_INTEGER:
+        if math.copysign(1.0, value) > 0:  # -0 prints as 0 but is not what the author wrote
+            return
+    scope.at(
+        "id-style",
+        id_node,
+        ("id",),
+        f"The numeric id {js_number_to_string(value)} is not a non-negative integer up to 2^53-1 "
+        "(negative, fractional, -0, imprecise or Infinity); use a whole number or a kebab-case string.",
+    )
+
+
+def _artifact_folder(key: str) -> str:
+    # The CLI replaces every UTF-16 code unit outside [A-Za-z0-9_.-] by "-" (an emoji gives "--").
+    return "eval-" + _NOT_FOLDER_SAFE.sub(lambda m: "--" if ord(m.group()) > 0xFFFF else "-", key)
+
+
+def _check_artifact_folder(
+    scope: Scope,
+    id_node: Node,
+    key: str,
+    folders: dict[str, tuple[str, int, Node]],
+) -> None:
+    folder = _artifact_folder(key)
+    slot = folder.lower()  # case-insensitive file systems (macOS, Windows) merge letter case
+    first = folders.get(slot)
+    if first is None:
+        folders[slot] = (key, scope.index, id_node)
+        return
+    first_key, first_index, first_node = first
+    if first_key == key:
+        return  # the same id: duplicate-id / duplicate-id-latent speak for it
+    scope.at(
+        "id-artifact-collision",
+        id_node,
+        ("id",),
+        f"The ids {quote(first_key)} (evals[{first_index}]) and {quote(key)} both write artifacts to "
+        f"'{folder}/'"
+        + (" on case-insensitive file systems" if folder != _artifact_folder(first_key) else "")
+        + ": one run overwrites the other.",
+        {"folder": folder, "first": first_index},
+        (Related("the other id using this folder", first_node.start, first_node.end),),
+    )

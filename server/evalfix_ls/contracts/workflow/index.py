@@ -1,0 +1,258 @@
+"""The workspace index of workflow fixture files, for duplicate ids across files (workflow-fixtures.md §7).
+
+The reference's contract test normalizes every fixture file of the repository, concatenates the
+cases in batch order (repository-relative paths sorted by UTF-16 code units, then array order) and
+reports each ``skill:id`` seen before as ``duplicate_case_id`` on the later case. To reproduce that
+for one file, evalfix-ls must know the ids of every fixture file that sorts before it. This index
+holds them, for the batch mode (disk only) and the language server (open buffers over the disk).
+
+Per file it keeps the text digest and the normalized file, so re-indexing an unchanged text costs a
+hash. It is not thread-safe: the language server updates it on its main loop.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...parser import parse, reject_constant
+from ...workspace.files import read_file
+from ...workspace.view import FileSystemView
+from ..detection import is_workflow_path
+from .normalize import NormalizedFile, normalize_file
+
+
+def batch_order_key(rel_path: str) -> bytes:
+    """JavaScript's default sort compares UTF-16 code units (§9.4)."""
+    return rel_path.encode("utf-16-be", "surrogatepass")
+
+
+@dataclass(frozen=True, slots=True)
+class IdSite:
+    """Where a ``skill:id`` key occurs: file, case index and the id's anchor range in that file."""
+
+    path: str  # repository-relative POSIX path
+    case: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedFile:
+    rel_path: str
+    digest: bytes
+    normalized: NormalizedFile | None  # None when the text does not parse or cannot be read
+    keys: tuple[tuple[str, IdSite], ...]  # in case order; empty when the reference would throw
+
+    @property
+    def key_set(self) -> frozenset[str]:
+        return frozenset(key for key, _ in self.keys)
+
+
+def discover(repo_root: Path) -> list[str]:
+    """The contract test's walk (§2.1): regular files below ``<root>/skills`` (symbolic links neither
+    followed nor collected) whose repository-relative path has an ``evals`` directory segment and
+    ends in ``.json``; returned in batch order."""
+    found: list[str] = []
+    base = repo_root / "skills"
+    for dirpath, _dirnames, filenames in os.walk(base, followlinks=False):
+        for name in filenames:
+            if not name.endswith(".json"):
+                continue
+            full = os.path.join(dirpath, name)
+            try:
+                if not stat.S_ISREG(os.lstat(full).st_mode):
+                    continue
+            except OSError:
+                continue
+            rel = Path(os.path.relpath(full, repo_root)).as_posix()
+            if is_workflow_path(rel):
+                found.append(rel)
+    found.sort(key=batch_order_key)
+    return found
+
+
+class WorkflowIndex:
+    """Ids of every workflow fixture file of one repository, in batch order.
+
+    Queries load the disk on first use (``load_from_disk``), so constructing an index is free and
+    the batch mode can create one per repository root whether or not a fixture gets checked.
+    """
+
+    def __init__(self, repo_root: Path, fs: FileSystemView) -> None:
+        self.repo_root = repo_root.absolute()
+        self.fs = fs
+        self._files: dict[str, IndexedFile] = {}
+        self._overlays: set[str] = set()  # files whose text came from update() (editor buffers)
+        self._previous_keys: dict[str, frozenset[str]] = {}  # keys before the last change
+        self._loaded = False
+        self._order: list[str] | None = None
+        self._first: dict[str, tuple[bytes, IdSite]] | None = None  # key → (order key of its file, site)
+
+    # -- changes -----------------------------------------------------------------------------
+    def load_from_disk(self) -> None:
+        """Discover (§2.1 walk of ``<root>/skills``) and index every fixture file; buffers given to
+        ``update`` keep precedence over the disk."""
+        present = set(discover(self.repo_root))
+        for rel in present - self._overlays:
+            self._store(rel, self._read(rel))
+        for rel in [rel for rel in self._files if rel not in present and rel not in self._overlays]:
+            self._drop(rel)
+        self._loaded = True
+        self._invalidate()
+
+    def update(self, rel_path: str, text: str) -> None:
+        """An open or edited document's current text (ignored for paths that are not fixtures)."""
+        if not is_workflow_path(rel_path):
+            return
+        self._overlays.add(rel_path)
+        self._store(rel_path, text)
+
+    def reload(self, rel_path: str) -> None:
+        """Forget the buffer of ``rel_path`` and read the disk again (document closed or saved)."""
+        self._overlays.discard(rel_path)
+        if not is_workflow_path(rel_path):
+            return
+        path = self.repo_root / rel_path
+        if path.is_file() and not path.is_symlink():
+            self._store(rel_path, self._read(rel_path))
+        else:
+            self.remove(rel_path)
+
+    def remove(self, rel_path: str) -> None:
+        """The file was deleted."""
+        self._overlays.discard(rel_path)
+        self._drop(rel_path)
+
+    # -- queries -----------------------------------------------------------------------------
+    def files(self) -> list[str]:
+        """Fixture paths in batch order."""
+        self._ensure_loaded()
+        if self._order is None:
+            self._order = sorted(self._files, key=batch_order_key)
+        return list(self._order)
+
+    def normalized(self, rel_path: str) -> NormalizedFile | None:
+        self._ensure_loaded()
+        entry = self._files.get(rel_path)
+        return entry.normalized if entry is not None else None
+
+    def earlier_sites(self, rel_path: str) -> dict[str, IdSite]:
+        """``skill:id`` → first occurrence, for every key first registered by a file that sorts
+        before ``rel_path`` (whether or not ``rel_path`` itself is indexed)."""
+        self._ensure_loaded()
+        limit = batch_order_key(rel_path)
+        return {key: site for key, (order, site) in self._first_sites().items() if order < limit}
+
+    def earlier_site(self, rel_path: str, key: str) -> IdSite | None:
+        """The first occurrence of ``key`` when it lies in a file that sorts before ``rel_path``."""
+        self._ensure_loaded()
+        found = self._first_sites().get(key)
+        if found is None or found[0] >= batch_order_key(rel_path):
+            return None
+        return found[1]
+
+    def earlier_ids(self, rel_path: str) -> dict[str, tuple[str, int]]:
+        """``skill:id`` → (earlier file, case index) for ids registered before ``rel_path``."""
+        return {key: (site.path, site.case) for key, site in self.earlier_sites(rel_path).items()}
+
+    def dependents(self, rel_path: str) -> list[str]:
+        """Files (in batch order) whose duplicate findings may change when ``rel_path`` changed: the
+        later files sharing a key with its current or previous (before the last change) ids."""
+        self._ensure_loaded()
+        entry = self._files.get(rel_path)
+        keys = (entry.key_set if entry else frozenset()) | self._previous_keys.get(rel_path, frozenset())
+        if not keys:
+            return []
+        limit = batch_order_key(rel_path)
+        return [
+            rel
+            for rel in self.files()
+            if batch_order_key(rel) > limit and not keys.isdisjoint(self._files[rel].key_set)
+        ]
+
+    # -- internals ---------------------------------------------------------------------------
+    def _ensure_loaded(self) -> None:
+        if not self._loaded:
+            self.load_from_disk()
+
+    def _read(self, rel_path: str) -> str | None:
+        file_text = read_file(self.repo_root / rel_path)
+        if file_text.error is not None or file_text.too_large:
+            return None
+        return file_text.text
+
+    def _store(self, rel_path: str, text: str | None) -> None:
+        digest = hashlib.blake2b((text or "").encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        digest = (b"\x01" if text is not None else b"\x00") + digest
+        old = self._files.get(rel_path)
+        if old is not None and old.digest == digest:
+            return
+        self._files[rel_path] = _index_text(rel_path, text, digest)
+        self._previous_keys[rel_path] = old.key_set if old is not None else frozenset()
+        self._invalidate()
+
+    def _drop(self, rel_path: str) -> None:
+        old = self._files.pop(rel_path, None)
+        if old is not None:
+            self._previous_keys[rel_path] = old.key_set
+            self._invalidate()
+
+    def _invalidate(self) -> None:
+        self._order = None
+        self._first = None
+
+    def _first_sites(self) -> dict[str, tuple[bytes, IdSite]]:
+        if self._first is None:
+            first: dict[str, tuple[bytes, IdSite]] = {}
+            for rel in self.files():
+                order = batch_order_key(rel)
+                for key, site in self._files[rel].keys:
+                    if key not in first:
+                        first[key] = (order, site)
+            self._first = first
+        return self._first
+
+
+# Below this size a file is simply parsed; above it, a file that has no case array at all (a
+# 10 MB evals.json suite under skills/x/evals/, which the reference's walk also reads) is
+# recognised by the stdlib's C parser instead of a positioned parse it would not need.
+_QUICK_CHECK_SIZE = 256 * 1024
+
+
+def _without_case_array(text: str) -> bool:
+    """True when ``text`` is certainly an object with neither a ``cases`` nor an ``examples``
+    array (§4.1: such a file contributes no case, no id, no readiness)."""
+    if len(text) < _QUICK_CHECK_SIZE:
+        return False
+    try:
+        value = json.loads(text, parse_constant=reject_constant)
+    except (ValueError, RecursionError):
+        return False
+    return (
+        isinstance(value, dict)
+        and not isinstance(value.get("cases"), list)
+        and not isinstance(value.get("examples"), list)
+    )
+
+
+def _index_text(rel_path: str, text: str | None, digest: bytes) -> IndexedFile:
+    """Normalize a fixture's text the way the contract test does (no context skill id); a file the
+    reference cannot parse or normalize contributes no ids (§7)."""
+    if text is None or _without_case_array(text):
+        return IndexedFile(rel_path, digest, None, ())
+    tree = parse(text)
+    if tree.errors:
+        return IndexedFile(rel_path, digest, None, ())
+    normalized = normalize_file(tree.root, rel_path)
+    if normalized.unreadable is not None:
+        return IndexedFile(rel_path, digest, normalized, ())
+    keys = tuple(
+        (case.key, IdSite(rel_path, case.index, case.id_anchor.start, case.id_anchor.end))
+        for case in normalized.cases
+    )
+    return IndexedFile(rel_path, digest, normalized, keys)

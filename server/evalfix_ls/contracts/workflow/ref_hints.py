@@ -1,0 +1,108 @@
+"""Hints about source refs beyond the reference's checks (workflow-fixtures.md §14): URL-like and
+Windows-drive refs it reads as relative paths, refs leaving the repository, generated or historical
+locations spelled so that its prefix test misses them, and historical/advisory cases with no current
+source anchor. Never errors."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ...findings import Severity
+from ...parser.tree import STRING
+from ...workspace.view import FileSystemView
+from .normalize import NormalizedCase
+from .refs import (
+    GENERATED_OR_HISTORICAL_PREFIXES,
+    generated_prefix,
+    is_invalid_ref,
+    lexical_normal,
+    ref_exists,
+    ref_path,
+)
+from .values import Located
+
+if TYPE_CHECKING:
+    from .hints import Hints
+
+_URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_LOWER_HTTP = re.compile(r"^https?://")
+_URI_PREFIX = re.compile(r"^(?:mailto|data|urn):", re.IGNORECASE)
+_DRIVE_LETTER = re.compile(r"^[A-Za-z]:(?:/|$)")
+_BARE_GENERATED_DIRS = frozenset(prefix.rstrip("/") for prefix in GENERATED_OR_HISTORICAL_PREFIXES)
+
+
+def ref_hints(case: NormalizedCase, ref: Located, hints: Hints) -> None:
+    path = ref_path(ref.value)
+    if is_invalid_ref(path):
+        return  # already an invalid_source_ref error
+    case_index = None if ref.inherited else case.index
+    if (_URL_SCHEME.match(path) and not _LOWER_HTTP.match(path)) or _URI_PREFIX.match(path):
+        hints.add(
+            "source_ref_url_like",
+            Severity.HINT,
+            f"'{ref.value}' looks like a URL; the reference only rejects lowercase http:// and https://, "
+            "and treats this as a relative path. External facts belong in local docs or extensions",
+            ref.anchor,
+            case_index,
+        )
+    if _DRIVE_LETTER.match(path):
+        hints.add(
+            "source_ref_windows_path",
+            Severity.HINT,
+            f"'{ref.value}' looks like a Windows drive path; the reference treats it as a relative path",
+            ref.anchor,
+            case_index,
+        )
+    normal = lexical_normal(path)
+    if normal == ".." or normal.startswith("../"):
+        hints.add(
+            "source_ref_outside_repo",
+            Severity.HINT,
+            f"'{ref.value}' leaves the repository root; source refs should be repository-relative",
+            ref.anchor,
+            case_index,
+        )
+    if case.authority.is_source and generated_prefix(path) is None:
+        hidden = next(
+            (
+                candidate
+                for candidate in (normal, normal.lower())
+                if generated_prefix(candidate) is not None or candidate in _BARE_GENERATED_DIRS
+            ),
+            None,
+        )
+        if hidden is not None:
+            hints.add(
+                "source_ref_mirror_unnormalized",
+                Severity.HINT,
+                f"'{ref.value}' points into a generated or historical location ({hidden}) that the "
+                "reference's prefix test does not catch; use historical/advisory authority or a source path",
+                ref.anchor,
+                case_index,
+            )
+
+
+def historical_without_anchor(
+    case: NormalizedCase, root: Path | None, fs: FileSystemView, hints: Hints
+) -> None:
+    authority = case.authority
+    if root is None or authority.node is None or authority.node.kind != STRING:
+        return
+    if authority.node.value not in ("historical", "advisory"):
+        return
+    for ref in case.source_refs:
+        path = ref_path(ref.value)
+        if is_invalid_ref(path) or generated_prefix(path) or generated_prefix(lexical_normal(path)):
+            continue
+        if ref_exists(root, path, fs):
+            return
+    hints.add(
+        "historical_without_source_anchor",
+        Severity.HINT,
+        f"a {authority.node.value} case still needs a current source anchor: none of its source_refs is an "
+        "existing path outside generated or historical locations",
+        authority.anchor,
+        case.index if authority.from_case else None,
+    )

@@ -1,0 +1,85 @@
+"""Source-ref checks of the reference (workflow-fixtures.md §6) and the path arithmetic they need.
+
+Existence is decided as Node's ``fs.existsSync(path.join(repoRoot, ref))`` decides it: the joined
+path is normalized lexically (``.`` dropped, ``..`` resolved, repeated ``/`` collapsed) but a
+trailing ``/`` is kept, so ``SKILL.md/`` names a directory that does not exist.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+
+from ...workspace.view import FileSystemView
+
+# The reference's GENERATED_OR_HISTORICAL_SOURCE_PATTERNS, as prefixes of the raw pre-# text.
+GENERATED_OR_HISTORICAL_PREFIXES = (
+    ".claude/",
+    ".codex/",
+    ".agents/skills/",
+    "docs/plans/",
+    "docs/validation/",
+)
+_HTTP_URL = re.compile(r"^https?://")  # lowercase only, exactly as the reference tests it
+
+INVALID_SOURCE_REF = "invalid_source_ref"
+NOT_SOURCE_AUTHORITY = "source_ref_not_source_authority"
+SOURCE_REF_MISSING = "source_ref_missing"
+
+
+def ref_path(ref: str) -> str:
+    """``ref.split('#')[0]``: the part that is checked."""
+    return ref.split("#", 1)[0]
+
+
+def is_invalid_ref(path: str) -> bool:
+    """Empty, a lowercase ``http(s)://`` URL, POSIX-absolute, or containing a backslash."""
+    return not path or bool(_HTTP_URL.match(path)) or path.startswith("/") or "\\" in path
+
+
+def generated_prefix(path: str) -> str | None:
+    return next((prefix for prefix in GENERATED_OR_HISTORICAL_PREFIXES if path.startswith(prefix)), None)
+
+
+def node_join(root: Path | str, relative: str) -> str:
+    """Node's ``path.posix.join(root, relative)``: lexical normalization that keeps a trailing
+    slash (Python's ``normpath`` drops it)."""
+    joined = f"{Path(root).as_posix()}/{relative}"
+    normalized = posixpath.normpath(joined)
+    if normalized.startswith("//"):  # normpath keeps a leading "//"; Node collapses it
+        normalized = "/" + normalized.lstrip("/")
+    if joined.endswith("/") and not normalized.endswith("/"):
+        normalized += "/"
+    return normalized
+
+
+def ref_exists(root: Path, path: str, fs: FileSystemView) -> bool:
+    """``fs.existsSync(path.join(root, path))`` (symbolic links followed; a path with a NUL or any
+    other path the OS refuses does not exist)."""
+    return fs.exists(node_join(root, path))
+
+
+def ref_errors(
+    ref: str, authority_is_source: bool, root: Path | None, fs: FileSystemView
+) -> list[tuple[str, str]]:
+    """The reference's step 7 for one ref: ``(reason_code, message)`` pairs in its order.
+
+    Existence is only decided when the repository root is known (an unsaved buffer has none)."""
+    path = ref_path(ref)
+    if is_invalid_ref(path):
+        return [(INVALID_SOURCE_REF, f"source_ref must be repo-relative POSIX path: {ref}")]
+    if not authority_is_source:
+        return []
+    errors = []
+    if generated_prefix(path) is not None:
+        errors.append((NOT_SOURCE_AUTHORITY, f"source_ref requires historical/advisory authority: {ref}"))
+    if root is not None and not ref_exists(root, path, fs):
+        errors.append((SOURCE_REF_MISSING, f"source_ref path does not exist: {ref}"))
+    return errors
+
+
+def lexical_normal(path: str) -> str:
+    """``.``/``..`` resolved and ``//`` collapsed, relative (``..`` segments that leave the root
+    are kept); a trailing slash is dropped."""
+    return posixpath.normpath(path) if path else path

@@ -1,0 +1,1 @@
+"""JavaScript semantics the reference tools rely on: value conversions and RegExp validity."""

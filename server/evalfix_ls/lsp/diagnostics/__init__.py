@@ -1,0 +1,1 @@
+"""Diagnostics: one result store serving push, pull and the workspace scan."""

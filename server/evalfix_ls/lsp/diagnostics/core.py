@@ -1,0 +1,250 @@
+"""Diagnostics core: analysis jobs and the result store that push and pull both answer from.
+
+Builds a ``Job`` for a document or closed file (with the cache key of everything its findings
+depend on), runs jobs in ``server.executor``, and caches results: open documents by URI (with the
+previous parse and the edits since, for incremental re-parsing), closed workspace files by path.
+Also owns the background tasks, the result ids of pull reports and the "something changed" event
+that parked ``workspace/diagnostic`` requests wait on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ...contracts.detection import is_workflow_path
+from ...workspace.view import relative_posix
+from ..analyzer import Job, Result, run_job
+from ..documents import Edit, Snapshot, compose, path_to_uri
+from ..workspace_index import RepoState, unwatched_epoch
+
+if TYPE_CHECKING:
+    from ..server import EvalfixServer
+
+logger = logging.getLogger(__name__)
+
+SETTINGS_WAIT_SECONDS = 2.0  # a pull waits this long at most for the first workspace/configuration
+SCAN_CHUNK = 16  # closed files analysed per executor call during a workspace scan
+MAX_TRACKED_EDITS = 1000  # edits remembered per document between two analyses
+
+
+class ResultCore:
+    """Jobs, their results and the bookkeeping shared by push and pull."""
+
+    def __init__(self, server: EvalfixServer, on_affected: Callable[[Iterable[Path]], None]) -> None:
+        self.server = server
+        # An analysis may change other files' findings (a sibling's ids, a created source file);
+        # the manager decides who is re-checked.
+        self._on_affected = on_affected
+        self.results: dict[str, Result] = {}  # open documents: the latest result of the current text
+        self._disk_results: dict[Path, Result] = {}  # closed workspace files
+        self._inflight: dict[str, tuple[int, tuple[Any, ...], asyncio.Future[Result]]] = {}
+        self._result_ids: dict[str, tuple[tuple[Any, ...], str]] = {}
+        self._id_counter = itertools.count(1)
+        self.changed = asyncio.Event()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.settings_ready = asyncio.Event()
+        # Per open document: findings of unchanged cases, and the edits since the last result
+        # (from version, to version, edit) so the next parse can start from that result's tree.
+        self._case_caches: dict[str, Any] = {}
+        self._edits: dict[str, list[tuple[int, int, Edit | None]]] = {}
+
+    # -- small helpers ---------------------------------------------------------------------------
+
+    def spawn(self, coro: Any, name: str) -> asyncio.Task[Any]:
+        """A background task whose failure is logged, never lost and never fatal."""
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            logger.error("background task %s failed", task.get_name(), exc_info=exc)
+
+    def cancel_tasks(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+
+    def notify_changed(self) -> None:
+        """Wake parked ``workspace/diagnostic`` requests."""
+        self.changed.set()
+        self.changed = asyncio.Event()
+
+    def result_id(self, uri: str, fingerprint: tuple[Any, ...]) -> str:
+        entry = self._result_ids.get(uri)
+        if entry is not None and entry[0] == fingerprint:
+            return entry[1]
+        result_id = f"r{next(self._id_counter)}"
+        self._result_ids[uri] = (fingerprint, result_id)
+        return result_id
+
+    async def wait_for_settings(self) -> None:
+        if not self.settings_ready.is_set():
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.settings_ready.wait(), SETTINGS_WAIT_SECONDS)
+
+    # -- per-document state ----------------------------------------------------------------------
+
+    def document_opened(self, uri: str) -> None:
+        from ...contracts.case_cache import CaseCache
+
+        self._case_caches[uri] = CaseCache()
+        self._edits[uri] = []
+        self.results.pop(uri, None)
+
+    def note_edit(self, snapshot: Snapshot, previous_version: int) -> None:
+        edits = self._edits.setdefault(snapshot.uri, [])
+        if len(edits) >= MAX_TRACKED_EDITS:  # nobody asked for a while: start from scratch
+            edits.clear()
+        edits.append((previous_version, snapshot.version, snapshot.edit))
+
+    def document_closed(self, uri: str) -> None:
+        self.results.pop(uri, None)
+        self._case_caches.pop(uri, None)
+        self._edits.pop(uri, None)
+
+    # -- jobs ------------------------------------------------------------------------------------
+
+    def _repo_for(self, path: Path | None) -> tuple[RepoState | None, bool]:
+        """The repository state of ``path`` and whether its workflow index applies."""
+        if path is None:
+            return None, False
+        config = self.server.settings.config_for(path)
+        root = self.server.workspace_index.repo_root_for(path, config.root)
+        rel = relative_posix(path, root)
+        return self.server.workspace_index.repo(root), rel is not None and is_workflow_path(rel)
+
+    def _job(self, uri: str, path: Path | None, snapshot: Snapshot | None) -> Job:
+        repo, use_index = self._repo_for(path)
+        settings = self.server.settings
+        key: tuple[Any, ...] = (
+            settings.generation,
+            repo.fs_generation if repo else 0,
+            repo.index_generation if repo and use_index else 0,
+        )
+        if not self.server.workspace_index.watching:  # no file events: results expire instead
+            key += (unwatched_epoch(),)
+        job = Job(
+            uri=uri,
+            path=path,
+            snapshot=snapshot,
+            repo=repo,
+            config=settings.config_for(path),
+            encoding=self.server.encoding,
+            key=key,
+            related_support=self.server.client_features.related_information,
+            use_workflow_index=use_index,
+        )
+        return self._with_previous_parse(job) if snapshot is not None else job
+
+    def _with_previous_parse(self, job: Job) -> Job:
+        """Hand the last result's tree (and the edits since) to the job: an unchanged text is not
+        parsed again, an edited one is re-parsed around the edit only."""
+        uri = job.uri
+        snapshot = job.snapshot
+        assert snapshot is not None
+        cache = self._case_caches.get(uri)
+        base = self.results.get(uri)
+        tree = getattr(base.analysis, "tree", None) if base is not None else None
+        if tree is None or base is None or base.version is None:
+            return replace(job, case_cache=cache)
+        if base.text == snapshot.text:
+            return replace(job, case_cache=cache, tree=tree)
+        version, edits = base.version, []
+        for from_version, to_version, edit in self._edits.get(uri, ()):
+            if from_version == version:
+                edits.append(edit)
+                version = to_version
+        if version != snapshot.version:
+            return replace(job, case_cache=cache)
+        return replace(job, case_cache=cache, prev_tree=tree, edit=compose(edits))
+
+    def _forget_edits_until(self, uri: str, version: int | None) -> None:
+        edits = self._edits.get(uri)
+        if edits is not None and version is not None:
+            edits[:] = [entry for entry in edits if entry[1] > version]
+
+    def _open_lookup(self, path: Path) -> Snapshot | None:
+        return self.server.documents.for_path(path)
+
+    async def _run(self, jobs: list[Job]) -> list[Result]:
+        loop = asyncio.get_running_loop()
+        lookup = self._open_lookup
+        results = await loop.run_in_executor(self.server.executor, _run_jobs, jobs, lookup)
+        for result in results:
+            if result.affected:
+                self._on_affected(result.affected)
+        return results
+
+    async def result_for_open(self, uri: str) -> Result | None:
+        """The result for the current text of an open document (cached when nothing it depends
+        on changed; shared with an identical analysis already running)."""
+        snapshot = self.server.documents.get(uri)
+        if snapshot is None:
+            return None
+        job = self._job(uri, snapshot.path, snapshot)
+        cached = self.results.get(uri)
+        if cached is not None and cached.key == job.key and cached.text == snapshot.text:
+            if cached.version != snapshot.version:
+                cached = self.results[uri] = replace(cached, version=snapshot.version)
+            return cached
+        inflight = self._inflight.get(uri)
+        if inflight is not None and inflight[0] == snapshot.version and inflight[1] == job.key:
+            return await asyncio.shield(inflight[2])
+        future: asyncio.Future[Result] = asyncio.ensure_future(self._run_one(job))
+        self._inflight[uri] = (snapshot.version, job.key, future)
+        try:
+            result = await asyncio.shield(future)
+        finally:
+            if self._inflight.get(uri, (None, None, None))[2] is future:
+                del self._inflight[uri]
+        current = self.server.documents.get(uri)
+        if current is not None and current.version == result.version:
+            previous = self.results.get(uri)
+            self.results[uri] = result
+            self._forget_edits_until(uri, result.version)
+            if previous is None or previous.fingerprint != result.fingerprint:
+                self.notify_changed()
+        return result
+
+    async def _run_one(self, job: Job) -> Result:
+        return (await self._run([job]))[0]
+
+    # -- workspace files (push: scan and publish; pull: workspace/diagnostic) ---------------------
+
+    async def workspace_files(self) -> list[Path]:
+        """Fixture files of the workspace folders whose configuration wants workspace diagnostics."""
+        server = self.server
+        loop = asyncio.get_running_loop()
+        paths = await loop.run_in_executor(
+            server.executor, server.workspace_index.discover, server.settings.folder_config
+        )
+        out = []
+        for path in paths:
+            folder = server.workspace_index.folder_for(path)
+            if folder is None or server.settings.folder_config(folder).workspace_diagnostics:
+                out.append(path)
+        return out
+
+    async def disk_results_for(self, paths: list[Path]) -> list[Result]:
+        """Results for closed files, from the cache when nothing they depend on changed."""
+        jobs = [self._job(path_to_uri(path), path, None) for path in paths]
+        todo = [job for job in jobs if (r := self._disk_results.get(job.path)) is None or r.key != job.key]  # type: ignore[arg-type]
+        for start in range(0, len(todo), SCAN_CHUNK):
+            for result in await self._run(todo[start : start + SCAN_CHUNK]):
+                assert result.path is not None
+                # Keep what the reports need, not the text and tree of every closed file.
+                self._disk_results[result.path] = replace(result, text="", analysis=None)
+        return [self._disk_results[job.path] for job in jobs if job.path in self._disk_results]  # type: ignore[index]
+
+
+def _run_jobs(jobs: list[Job], lookup: Any) -> list[Result]:
+    return [run_job(job, lookup) for job in jobs]

@@ -1,0 +1,106 @@
+"""Pull diagnostics: ``textDocument/diagnostic`` and ``workspace/diagnostic``.
+
+Both answer from the result store, with result ids so that unchanged reports are possible. A
+``workspace/diagnostic`` request that carries a ``partialResultToken`` (VS Code re-sends it two
+seconds after every answer) is held open while nothing changed ("long polling").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+
+from ...contracts.detection import UNKNOWN
+from ..analyzer import Result
+
+if TYPE_CHECKING:
+    from ..server import EvalfixServer
+    from .core import ResultCore
+
+
+class PullHandlers:
+    """Builds the reports of the two pull requests."""
+
+    def __init__(self, server: EvalfixServer, core: ResultCore) -> None:
+        self.server = server
+        self.core = core
+        self._workspace_reported: set[str] = set()  # uris in the last workspace/diagnostic answer
+        self._last_workspace_answer: dict[str, str] | None = None
+
+    async def document(self, params: types.DocumentDiagnosticParams) -> Any:
+        await self.core.wait_for_settings()
+        uri = params.text_document.uri
+        if self.server.documents.get(uri) is None:
+            raise JsonRpcInvalidParams(message=f"document is not open: {uri}")
+        for _attempt in range(3):
+            result = await self.core.result_for_open(uri)
+            if result is None:
+                raise JsonRpcInvalidParams(message=f"document was closed: {uri}")
+            current = self.server.documents.get(uri)
+            if current is not None and current.version == result.version:
+                break
+        else:  # edited faster than we can analyse: let the client ask again
+            raise JsonRpcException(
+                code=int(types.LSPErrorCodes.ServerCancelled),
+                message="document changed during analysis",
+                data={"retriggerRequest": True},
+            )
+        result_id = self.core.result_id(uri, result.fingerprint)
+        if params.previous_result_id == result_id:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+        return types.RelatedFullDocumentDiagnosticReport(items=result.diagnostics, result_id=result_id)
+
+    async def workspace(self, params: types.WorkspaceDiagnosticParams) -> types.WorkspaceDiagnosticReport:
+        await self.core.wait_for_settings()
+        previous = {entry.uri: entry.value for entry in params.previous_result_ids or ()}
+        long_poll = params.partial_result_token is not None
+        while True:
+            changed = self.core.changed
+            items = await self._workspace_items(previous)
+            answer = {item.uri: item.result_id for item in items}
+            if not long_poll or answer != self._last_workspace_answer:
+                self._last_workspace_answer = answer
+                return types.WorkspaceDiagnosticReport(items=items)
+            await changed.wait()  # nothing new: hold the request until something changes
+
+    async def _workspace_items(self, previous: dict[str, str]) -> list[Any]:
+        paths = await self.core.workspace_files()
+        path_set = set(paths)
+        items: list[Any] = []
+        seen: set[str] = set()
+        closed = []
+        for path in paths:
+            snapshot = self.server.documents.for_path(path)
+            if snapshot is None:
+                closed.append(path)
+        open_results = []
+        for snapshot in self.server.documents:
+            result = await self.core.result_for_open(snapshot.uri)
+            if result is not None and (result.kind != UNKNOWN or result.path in path_set):
+                open_results.append(result)
+        for result in open_results + await self.core.disk_results_for(closed):
+            if result.uri in seen:
+                continue
+            seen.add(result.uri)
+            items.append(self._workspace_item(result, previous))
+        # Files reported before that are gone (deleted, excluded) are reported once, empty.
+        for uri in self._workspace_reported - seen:
+            items.append(
+                types.WorkspaceFullDocumentDiagnosticReport(
+                    uri=uri, items=[], version=None, result_id=self.core.result_id(uri, ())
+                )
+            )
+        self._workspace_reported = seen
+        return items
+
+    def _workspace_item(self, result: Result, previous: dict[str, str]) -> Any:
+        result_id = self.core.result_id(result.uri, result.fingerprint)
+        if previous.get(result.uri) == result_id:
+            return types.WorkspaceUnchangedDocumentDiagnosticReport(
+                uri=result.uri, result_id=result_id, version=result.version
+            )
+        return types.WorkspaceFullDocumentDiagnosticReport(
+            uri=result.uri, items=result.diagnostics, version=result.version, result_id=result_id
+        )

@@ -1,0 +1,128 @@
+"""Push diagnostics (clients without ``textDocument.diagnostic``): debounce and publish.
+
+Every edit (re)starts a short per-document debounce; then at most one analysis per document runs
+at a time, and a result is published only if its version is still the document's version — a user
+typing steadily sees the latest version, never a backlog. Closed workspace files are published
+from their disk results, and only when their diagnostics changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from ..documents import Snapshot
+
+if TYPE_CHECKING:
+    from ..server import EvalfixServer
+    from .core import ResultCore
+
+
+class _PushState:
+    """The per-document push pipeline: a debounce task and whether an analysis is running."""
+
+    __slots__ = ("task", "computing", "again")
+
+    def __init__(self) -> None:
+        self.task: asyncio.Task[None] | None = None
+        self.computing = False
+        self.again = False
+
+
+class PushScheduler:
+    """Schedules analyses of open documents and publishes ``textDocument/publishDiagnostics``."""
+
+    def __init__(self, server: EvalfixServer, core: ResultCore) -> None:
+        self.server = server
+        self.core = core
+        self._push: dict[str, _PushState] = {}
+        self.published: dict[str, tuple[Any, ...]] = {}  # uri -> fingerprint last pushed
+
+    def _debounce_seconds(self, path: Path | None) -> float:
+        return self.server.settings.config_for(path).debounce_ms / 1000
+
+    def schedule(self, uri: str, delay: float | None = None) -> None:
+        snapshot = self.server.documents.get(uri)
+        if snapshot is None:
+            return
+        state = self._push.setdefault(uri, _PushState())
+        if state.computing:
+            state.again = True  # the running loop re-analyses the latest text when it finishes
+            return
+        if state.task is not None and not state.task.done():
+            state.task.cancel()  # still debouncing: restart the wait
+        if delay is None:
+            delay = self._debounce_seconds(snapshot.path)
+        state.task = self.core.spawn(self._push_loop(uri, state, delay), f"push {uri}")
+
+    async def _push_loop(self, uri: str, state: _PushState, delay: float) -> None:
+        await self.core.wait_for_settings()
+        while True:
+            if delay:
+                await asyncio.sleep(delay)
+            state.computing, state.again = True, False
+            try:
+                result = await self.core.result_for_open(uri)
+            finally:
+                state.computing = False
+            current = self.server.documents.get(uri)
+            if result is None or current is None:
+                return
+            if current.version == result.version:
+                self.publish(uri, result.diagnostics, result.version, fingerprint=result.fingerprint)
+            elif not state.again:  # defensive: a change always sets ``again``
+                state.again = True
+            if not state.again:
+                return
+            delay = self._debounce_seconds(current.path)
+
+    def forget(self, uri: str) -> None:
+        """The document was closed: stop its pipeline."""
+        state = self._push.pop(uri, None)
+        if state is not None and state.task is not None:
+            state.task.cancel()
+
+    async def after_close(self, snapshot: Snapshot) -> None:
+        """A closed workspace fixture file keeps its (disk) diagnostics; any other closed document
+        has its diagnostics cleared."""
+        uri = snapshot.uri
+        path = snapshot.path
+        if path is not None and path in set(await self.core.workspace_files()):
+            if self.server.documents.get(uri) is None:
+                await self.publish_disk([path])
+            return
+        if self.server.documents.get(uri) is None and uri in self.published:
+            self.clear(uri)
+
+    def publish(
+        self,
+        uri: str,
+        diagnostics: list[types.Diagnostic],
+        version: int | None,
+        *,
+        fingerprint: tuple[Any, ...],
+    ) -> None:
+        self.server.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
+        )
+        self.published[uri] = fingerprint
+
+    def clear(self, uri: str) -> None:
+        """Publish no diagnostics for ``uri`` and forget that it had any."""
+        self.publish(uri, [], None, fingerprint=())
+        del self.published[uri]
+
+    async def publish_disk(self, paths: list[Path]) -> None:
+        for result in await self.core.disk_results_for(paths):
+            if self.server.documents.get(result.uri) is not None:
+                continue  # opened meanwhile: the buffer's pipeline owns it
+            self._publish_if_changed(result.uri, result.diagnostics, result.fingerprint)
+
+    def _publish_if_changed(self, uri: str, diagnostics: list[types.Diagnostic], fp: tuple[Any, ...]) -> None:
+        previous = self.published.get(uri)
+        if previous == fp or (previous is None and not diagnostics):
+            return
+        self.publish(uri, diagnostics, None, fingerprint=fp)

@@ -1,0 +1,159 @@
+"""The workspace scan (push clients) and cross-file refresh.
+
+* **Scan**: closed fixture files of the workspace are analysed once after ``initialized`` (with
+  ``$/progress`` when the client supports it) and again when files change; their diagnostics are
+  pushed, and files that left the workspace have theirs cleared.
+* **Cross-file refresh**: a buffer's text can change other files' findings, so a repository's
+  queued facts are applied soon after an edit; pull clients are asked to pull again
+  (``workspace/diagnostic/refresh``), coalesced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from ..analyzer import sync_repo
+from ..documents import path_to_uri
+from .core import SCAN_CHUNK, ResultCore
+from .push import PushScheduler
+
+if TYPE_CHECKING:
+    from ..server import EvalfixServer
+
+logger = logging.getLogger(__name__)
+
+RESCAN_DELAY = 0.2  # coalesces bursts of file events (a checkout) into one rescan
+REFRESH_DELAY = 0.03  # coalesces refresh requests to pull clients
+
+
+class WorkspaceScan:
+    """Pushes the diagnostics of the closed fixture files of the workspace."""
+
+    def __init__(self, server: EvalfixServer, core: ResultCore, push: PushScheduler) -> None:
+        self.server = server
+        self.core = core
+        self.push = push
+        self._task: asyncio.Task[None] | None = None
+        self._again = False
+
+    def request(self, *, progress: bool = False, delay: float = RESCAN_DELAY) -> None:
+        if self._task is not None and not self._task.done():
+            self._again = True  # the running scan starts over when it finishes
+            return
+        self._task = self.core.spawn(self._scan(progress, delay), "workspace scan")
+
+    async def _scan(self, progress: bool, delay: float) -> None:
+        if delay:
+            await asyncio.sleep(delay)
+        while True:
+            self._again = False
+            await self._scan_once(progress)
+            if not self._again:
+                return
+            progress = False
+            await asyncio.sleep(RESCAN_DELAY)
+
+    async def _scan_once(self, progress: bool) -> None:
+        await self.core.wait_for_settings()
+        paths = await self.core.workspace_files()
+        closed = [path for path in paths if self.server.documents.for_path(path) is None]
+        token = await self._begin_progress(len(closed)) if progress else None
+        try:
+            for start in range(0, len(closed), SCAN_CHUNK):
+                await self.push.publish_disk(closed[start : start + SCAN_CHUNK])
+                if token is not None:
+                    done = min(start + SCAN_CHUNK, len(closed))
+                    self.server.work_done_progress.report(
+                        token,
+                        types.WorkDoneProgressReport(
+                            message=f"{done}/{len(closed)} files",
+                            percentage=done * 100 // max(1, len(closed)),
+                        ),
+                    )
+            # Files that vanished from the workspace (deleted, configuration) lose their diagnostics.
+            current = {path_to_uri(path) for path in paths}
+            for uri in list(self.push.published):
+                if uri not in current and self.server.documents.get(uri) is None:
+                    self.push.clear(uri)
+        finally:
+            if token is not None:
+                self.server.work_done_progress.end(
+                    token, types.WorkDoneProgressEnd(message=f"checked {len(closed)} fixture files")
+                )
+
+    async def _begin_progress(self, total: int) -> str | None:
+        if not self.server.client_features.work_done_progress:
+            return None
+        token = f"evalfix-scan-{uuid.uuid4()}"
+        try:
+            await self.server.work_done_progress.create_async(token)
+        except Exception as exc:  # the client refused: scan without progress
+            logger.info("no progress report for the workspace scan: %s", exc)
+            return None
+        self.server.work_done_progress.begin(
+            token,
+            types.WorkDoneProgressBegin(
+                title="evalfix-ls: checking fixture files", message=f"0/{total} files", percentage=0
+            ),
+        )
+        return token
+
+    async def publish_affected(self, paths: list[Path]) -> None:
+        """Push the diagnostics of closed files another file's change may have altered."""
+        workspace = set(await self.core.workspace_files())
+        await self.push.publish_disk([path for path in paths if path in workspace])
+
+
+class CrossFileRefresh:
+    """Applies a repository's queued facts after edits, and asks pull clients to pull again."""
+
+    def __init__(
+        self, server: EvalfixServer, core: ResultCore, on_affected: Callable[[Iterable[Path]], None]
+    ) -> None:
+        self.server = server
+        self.core = core
+        self._on_affected = on_affected
+        self._sync_tasks: dict[Path, asyncio.Task[None]] = {}
+        self._refresh_handle: asyncio.TimerHandle | None = None
+
+    def schedule_sync(self, root: Path) -> None:
+        """Apply a repository's queued facts soon, so that files depending on them are refreshed
+        even when nobody asks for the changed file itself."""
+        task = self._sync_tasks.get(root)
+        if task is not None and not task.done():
+            task.cancel()
+        self._sync_tasks[root] = self.core.spawn(self._sync(root), f"sync {root}")
+
+    async def _sync(self, root: Path) -> None:
+        await asyncio.sleep(self.server.settings.folder_config(root).debounce_ms / 1000)
+        repo = self.server.workspace_index.repo(root)
+        loop = asyncio.get_running_loop()
+        affected = await loop.run_in_executor(self.server.executor, sync_repo, repo)
+        if affected:
+            self._on_affected(affected)
+
+    def request_refresh(self) -> None:
+        """Ask a pull client to pull again (``workspace/diagnostic/refresh``), coalesced."""
+        if not self.server.client_features.diagnostic_refresh or self._refresh_handle is not None:
+            return
+
+        def send() -> None:
+            self._refresh_handle = None
+            try:
+                self.server.workspace_diagnostic_refresh(None)
+            except Exception:
+                logger.exception("workspace/diagnostic/refresh failed")
+
+        self._refresh_handle = asyncio.get_running_loop().call_later(REFRESH_DELAY, send)
+
+    def cancel(self) -> None:
+        if self._refresh_handle is not None:
+            self._refresh_handle.cancel()
+            self._refresh_handle = None

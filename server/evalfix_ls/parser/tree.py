@@ -1,0 +1,244 @@
+"""The positioned JSON tree: values and member names with their character offsets, the syntax
+errors and duplicate keys of a parse, JSON pointers and the path at an offset.
+
+The parsers that build it live beside it (``fast``, ``tolerant``, ``incremental``; ``parse`` in the
+package picks one); this module imports none of them. Containers never recurse on nesting depth
+anywhere here: 100,000-deep arrays are walked like any other file.
+
+Semantics follow JavaScript's ``JSON.parse``: numbers are IEEE doubles (a 400-digit integer
+overflows to ``inf``), duplicate member names keep the last value and every occurrence is recorded."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+OBJECT = "object"
+ARRAY = "array"
+STRING = "string"
+NUMBER = "number"
+BOOLEAN = "boolean"
+NULL = "null"
+INVALID = "invalid"  # a value token that is not JSON (NaN, 'single', an identifier…)
+
+
+class Node:
+    """A JSON value with its offsets ``[start, end)`` in the document text (code points).
+
+    ``value`` is the decoded scalar for strings (``str``), numbers (``float``), booleans and null
+    (``None``). Objects keep ``members`` (every occurrence, in order) and ``props`` (name → the last
+    member with that name, as ``JSON.parse`` keeps it). Arrays keep ``items``.
+    """
+
+    __slots__ = ("kind", "start", "end", "value", "members", "props", "items")
+
+    def __init__(self, kind: str, start: int, end: int, value: object = None) -> None:
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.value = value
+        self.members: list[Member] | None = None
+        self.props: dict[str, Member] | None = None
+        self.items: list[Node] | None = None
+
+    # -- convenience for rules ---------------------------------------------------------------
+    def get(self, name: str) -> Node | None:
+        """The value of member ``name`` (the last one, as JS keeps it), or None if absent."""
+        props = self.props
+        if props is None:
+            return None
+        member = props.get(name)
+        return None if member is None else member.value
+
+    def has(self, name: str) -> bool:
+        props = self.props
+        return props is not None and name in props
+
+    def member(self, name: str) -> Member | None:
+        props = self.props
+        return None if props is None else props.get(name)
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"Node({self.kind}, {self.start}, {self.end}, {self.value!r})"
+
+
+class Member:
+    """One ``"name": value`` pair. ``value`` is None when recovery found no value."""
+
+    __slots__ = ("key", "key_start", "key_end", "value")
+
+    def __init__(self, key: str, key_start: int, key_end: int, value: Node | None = None) -> None:
+        self.key = key
+        self.key_start = key_start
+        self.key_end = key_end
+        self.value = value
+
+
+@dataclass(frozen=True, slots=True)
+class SyntaxIssue:
+    """A place where ``JSON.parse`` would throw. ``start == end`` marks a zero-width position."""
+
+    message: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateKey:
+    """Every occurrence of a member name that appears more than once in one object."""
+
+    key: str
+    occurrences: tuple[tuple[int, int], ...]  # (key_start, key_end) of each occurrence
+
+
+@dataclass(slots=True)
+class ParseResult:
+    text: str
+    root: Node | None
+    errors: list[SyntaxIssue]
+    duplicates: list[DuplicateKey]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def record_duplicate(
+    index: dict[tuple[int, str], int],
+    duplicates: list[DuplicateKey],
+    obj: Node,
+    key: str,
+    previous: Member,
+    current: Member,
+) -> None:
+    slot = (id(obj), key)
+    at = index.get(slot)
+    if at is None:
+        index[slot] = len(duplicates)
+        duplicates.append(
+            DuplicateKey(key, ((previous.key_start, previous.key_end), (current.key_start, current.key_end)))
+        )
+    else:
+        old = duplicates[at]
+        duplicates[at] = DuplicateKey(key, old.occurrences + ((current.key_start, current.key_end),))
+
+
+# -- pointers and navigation -------------------------------------------------------------------
+
+
+def escape_pointer_token(token: str | int) -> str:
+    if isinstance(token, int):
+        return str(token)
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def join_pointer(base: str, *tokens: str | int) -> str:
+    return base + "".join("/" + escape_pointer_token(t) for t in tokens)
+
+
+def resolve_pointer(root: Node | None, pointer: str) -> Node | None:
+    """The node at an RFC 6901 pointer, or None."""
+    node = root
+    if pointer == "":
+        return node
+    for raw in pointer.split("/")[1:]:
+        if node is None:
+            return None
+        token = raw.replace("~1", "/").replace("~0", "~")
+        if node.kind == OBJECT:
+            node = node.get(token)
+        elif node.kind == ARRAY and token.isdigit():
+            index = int(token)
+            node = node.items[index] if index < len(node.items) else None
+        else:
+            return None
+    return node
+
+
+@dataclass(frozen=True, slots=True)
+class PathStep:
+    """One step from the root towards an offset: the container and how we went into it."""
+
+    container: Node
+    key: str | int  # member name or array index
+    member: Member | None  # the member, for objects
+
+
+def path_at(root: Node | None, offset: int) -> tuple[list[PathStep], Node | None, Member | None]:
+    """Descend from the root to the innermost node containing ``offset``.
+
+    Returns the steps taken, the innermost node (or None), and — when the offset lies on a member
+    name — that member. Iterative, so any depth works; uses binary search in big containers.
+    """
+    steps: list[PathStep] = []
+    node = root
+    if node is None or not (node.start <= offset <= node.end):
+        return steps, None, None
+    while True:
+        if node.kind == OBJECT and node.members:
+            found = None
+            for member in _candidates(node.members, offset, lambda m: m.key_start):
+                value = member.value
+                if member.key_start <= offset <= member.key_end:
+                    steps.append(PathStep(node, member.key, member))
+                    return steps, node, member
+                if value is not None and value.start <= offset <= value.end:
+                    found = member
+                    break
+            if found is None:
+                return steps, node, None
+            steps.append(PathStep(node, found.key, found))
+            node = found.value
+            continue
+        if node.kind == ARRAY and node.items:
+            found_index = -1
+            items = node.items
+            lo, hi = 0, len(items)
+            while lo < hi:  # last item whose start <= offset
+                mid = (lo + hi) // 2
+                if items[mid].start <= offset:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            for idx in (lo - 1, lo):
+                if 0 <= idx < len(items) and items[idx].start <= offset <= items[idx].end:
+                    found_index = idx
+                    break
+            if found_index < 0:
+                return steps, node, None
+            steps.append(PathStep(node, found_index, None))
+            node = items[found_index]
+            continue
+        return steps, node, None
+
+
+def _candidates(members: list[Member], offset: int, start_of) -> Iterator[Member]:
+    """Members that may contain ``offset``: binary search on their start, then neighbours."""
+    lo, hi = 0, len(members)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if start_of(members[mid]) <= offset:
+            lo = mid + 1
+        else:
+            hi = mid
+    for idx in (lo - 1, lo, lo - 2):
+        if 0 <= idx < len(members):
+            yield members[idx]
+
+
+def pointer_of(steps: list[PathStep]) -> str:
+    return join_pointer("", *(step.key for step in steps))
+
+
+def iter_nodes(root: Node | None) -> Iterator[Node]:
+    """Every node of the tree, depth first, without recursion."""
+    if root is None:
+        return
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        yield node
+        if node.kind == OBJECT:
+            pending.extend(m.value for m in reversed(node.members) if m.value is not None)
+        elif node.kind == ARRAY:
+            pending.extend(reversed(node.items))
