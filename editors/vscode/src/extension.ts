@@ -1,0 +1,224 @@
+// Activation: find the server, start the client, keep the status bar and the commands in step.
+
+import * as os from "node:os";
+import * as vscode from "vscode";
+import { LanguageClient, State } from "vscode-languageclient/node";
+import { CASE_COMMAND, joinArgv } from "./caseCommandLine";
+import { createClient, SECTION } from "./client";
+import { selectedInterpreter } from "./python";
+import {
+  describeAttempts,
+  expandServerPath,
+  pipInstallCommand,
+  resolveServer,
+  Resolution,
+  ResolutionEnvironment,
+  runProcess,
+  whichOnPath,
+} from "./serverResolution";
+import { RESTART_SETTINGS } from "./settingsMapping";
+import { ServerState, ServerStatus } from "./status";
+
+const INSTALL_WITH_PIP = "Install with pip";
+const OPEN_SETTINGS = "Open settings";
+
+/** A notification the extension showed (kept for the integration tests and for `api`). */
+export interface ShownNotification {
+  message: string;
+  items: string[];
+}
+
+/** What `activate` returns: the state other extensions (and our tests) can read. */
+export interface EvalfixApi {
+  readonly state: ServerState;
+  readonly version: string | undefined;
+  readonly onDidChangeState: vscode.Event<ServerState>;
+  readonly notifications: readonly ShownNotification[];
+  readonly client: LanguageClient | undefined;
+  restart(): Promise<void>;
+}
+
+class EvalfixExtension implements vscode.Disposable {
+  readonly log = vscode.window.createOutputChannel("evalfix-ls", { log: true });
+  readonly status = new ServerStatus();
+  readonly notifications: ShownNotification[] = [];
+  client: LanguageClient | undefined;
+  private queue: Promise<void> = Promise.resolve();
+
+  /** Start/stop/restart run one after the other, never interleaved. */
+  restart(): Promise<void> {
+    this.queue = this.queue.then(async () => {
+      await this.stopClient();
+      await this.startClient();
+    });
+    return this.queue;
+  }
+
+  async dispose(): Promise<void> {
+    await this.queue;
+    await this.stopClient();
+    this.status.dispose();
+    this.log.dispose();
+  }
+
+  private async startClient(): Promise<void> {
+    this.status.set("starting", "looking for the server");
+    const resource = vscode.window.activeTextEditor?.document.uri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
+    const interpreter = await selectedInterpreter(resource, this.log);
+    const resolution = await resolveServer(this.resolutionSettings(), this.environment(interpreter));
+    this.log.info(`Looking for the server:\n${describeAttempts(resolution.attempts).join("\n")}`);
+    if (!resolution.found) {
+      this.status.set("failed", "server not found");
+      this.notifyNotFound(interpreter);
+      return;
+    }
+    this.warnIfSettingSkipped(resolution);
+    await this.launch(resolution);
+  }
+
+  private async launch(resolution: Extract<Resolution, { found: true }>): Promise<void> {
+    const { candidate } = resolution;
+    this.status.set("starting", `${candidate.label}`, resolution.version);
+    const client = createClient(candidate, this.log);
+    this.client = client;
+    client.onDidChangeState(({ newState }) => {
+      if (newState === State.Stopped && this.client === client && this.status.state === "ready") {
+        this.status.set("failed", "the server stopped; see the output", this.status.version);
+      }
+    });
+    try {
+      await client.start();
+    } catch (error) {
+      this.log.error(`The server did not start: ${String(error)}`);
+      this.status.set("failed", "the server did not start; see the output");
+      return;
+    }
+    const info = client.initializeResult?.serverInfo;
+    const commands = client.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
+    await vscode.commands.executeCommand("setContext", "evalfix.caseCommandAvailable", commands.includes(CASE_COMMAND));
+    this.status.set("ready", candidate.label, info?.version ?? resolution.version);
+    this.log.info(`Started ${info?.name ?? "evalfix-ls"} ${info?.version ?? resolution.version}: ${candidate.label}`);
+  }
+
+  private async stopClient(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) {
+      try {
+        await client.stop(5000);
+      } catch (error) {
+        this.log.warn(`Stopping the server: ${String(error)}`);
+      }
+      this.status.set("stopped", "");
+    }
+  }
+
+  private resolutionSettings(): { serverPath: string; serverArgs: string[] } {
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    return {
+      serverPath: expandServerPath(config.get<string>("server.path", ""), folder, os.homedir()),
+      serverArgs: config.get<string[]>("server.args", []),
+    };
+  }
+
+  private environment(interpreter: string[] | undefined): ResolutionEnvironment {
+    return {
+      run: (command, args) => runProcess(command, args),
+      which: (name) => whichOnPath(name),
+      pythonInterpreter: async () => interpreter,
+    };
+  }
+
+  private warnIfSettingSkipped(resolution: Extract<Resolution, { found: true }>): void {
+    const failed = resolution.attempts.find((attempt) => attempt.candidate.source === "setting" && !attempt.version);
+    if (failed) {
+      this.show("warn", `evalfix-ls: ${failed.candidate.label} did not work (${failed.failure}); using ${resolution.candidate.label}.`, []);
+    }
+  }
+
+  private notifyNotFound(interpreter: string[] | undefined): void {
+    const install = pipInstallCommand(interpreter);
+    const message =
+      "evalfix-ls: the language server was not found (tried evalfix.server.path, the Python " +
+      `extension's interpreter, PATH). Install it with \`${joinArgv(install)}\` or set evalfix.server.path.`;
+    this.log.error(message);
+    void this.show("error", message, [INSTALL_WITH_PIP, OPEN_SETTINGS]).then((choice) => {
+      if (choice === INSTALL_WITH_PIP) {
+        const terminal = vscode.window.createTerminal({ name: "evalfix-ls: pip install" });
+        terminal.show();
+        terminal.sendText(joinArgv(install));
+      } else if (choice === OPEN_SETTINGS) {
+        void vscode.commands.executeCommand("workbench.action.openSettings", "evalfix.server");
+      }
+    });
+  }
+
+  private show(kind: "error" | "warn", message: string, items: string[]): Thenable<string | undefined> {
+    this.notifications.push({ message, items });
+    return kind === "error"
+      ? vscode.window.showErrorMessage(message, ...items)
+      : vscode.window.showWarningMessage(message, ...items);
+  }
+}
+
+let active: EvalfixExtension | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<EvalfixApi> {
+  const extension = new EvalfixExtension();
+  active = extension;
+  context.subscriptions.push(
+    vscode.commands.registerCommand("evalfix.restart", () => extension.restart()),
+    vscode.commands.registerCommand("evalfix.showOutput", () => extension.log.show()),
+    vscode.commands.registerCommand("evalfix.runCase", () => runCaseAtCursor(extension)),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (RESTART_SETTINGS.some((setting) => event.affectsConfiguration(setting))) {
+        void extension.restart();
+      }
+    }),
+  );
+  await extension.restart();
+  return {
+    get state() {
+      return extension.status.state;
+    },
+    get version() {
+      return extension.status.version;
+    },
+    onDidChangeState: extension.status.onDidChange,
+    notifications: extension.notifications,
+    get client() {
+      return extension.client;
+    },
+    restart: () => extension.restart(),
+  };
+}
+
+/** The command palette's "run the selected case": the server's case code lens at the cursor. */
+async function runCaseAtCursor(extension: EvalfixExtension): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || !extension.client) {
+    return;
+  }
+  const lenses =
+    (await vscode.commands.executeCommand<vscode.CodeLens[]>(
+      "vscode.executeCodeLensProvider",
+      editor.document.uri,
+    )) ?? [];
+  const line = editor.selection.active.line;
+  const caseLenses = lenses.filter((lens) => lens.command?.command === CASE_COMMAND);
+  // The lens of the case the cursor is in: the last one starting at or above the cursor.
+  const lens = caseLenses.filter((candidate) => candidate.range.start.line <= line).pop() ?? caseLenses[0];
+  if (!lens?.command) {
+    void vscode.window.showInformationMessage("evalfix-ls: no case to run here.");
+    return;
+  }
+  await vscode.commands.executeCommand(lens.command.command, ...(lens.command.arguments ?? []));
+}
+
+/** Returning the promise lets VS Code wait for the server's shutdown. */
+export function deactivate(): Promise<void> | undefined {
+  const extension = active;
+  active = undefined;
+  return extension?.dispose();
+}
