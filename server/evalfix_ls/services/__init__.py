@@ -1,0 +1,21 @@
+"""Protocol-free editing features over the analysis of one document version.
+
+Each feature is a plain function of a ``DocumentView`` (text, tree, findings and contract results
+of one version), an offset and a read-only ``WorkspaceFacts``, returning plain data with
+code-point offsets — never LSP types. The language server (``lsp/``) converts offsets to positions
+in the negotiated encoding; the batch mode (``batch/``) can call the same functions.
+
+Shared helpers every feature uses:
+
+* ``cursor.locate`` — the node, member and JSON path at an offset (also in a broken document:
+  the tolerant parser's recovered tree);
+* ``schema_nodes.schema_at`` — the schema fragments that apply at a JSON path (``$ref``,
+  ``allOf``, ``if``/``then`` discriminated by ``kind``/``type``, ``anyOf``/``oneOf``, ``items``,
+  ``additionalProperties``), from the bundled schemas (the one source of docs and enums);
+* ``workspace_facts.WorkspaceFacts`` — fixture files per skill, case ids, coverage tags in use,
+  paths that exist.
+
+Adding a feature: a module here whose entry point takes ``(document, offset, facts)`` (or just
+``document``) and returns dataclasses; unit tests in ``tests/unit/services/`` with inline
+documents where ``|`` marks the cursor; then a handler in ``lsp/features/``.
+"""

@@ -1,0 +1,39 @@
+"""``DocumentView``: the analysis of one document version, as every feature reads it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..analysis import Analysis
+from ..parser.tree import Node
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentView:
+    """One version of one document: its text, its analysis (tree, findings, contract results) and
+    where it lives. ``path`` is None for an unsaved buffer; ``rel_path`` is POSIX, relative to
+    ``repo_root``."""
+
+    text: str
+    analysis: Analysis
+    path: Path | None = None
+    repo_root: Path | None = None
+    rel_path: str | None = None
+
+    @property
+    def kind(self) -> str:
+        """The contract: ``evals``, ``workflow-fixture`` or ``unknown``."""
+        return self.analysis.kind
+
+    @property
+    def root(self) -> Node | None:
+        """The (possibly recovered) tree's root, or None when nothing could be parsed."""
+        tree = self.analysis.tree
+        return tree.root if tree is not None else None
+
+    @property
+    def parses(self) -> bool:
+        """True when the text is valid JSON (the tree is exact, not recovered)."""
+        tree = self.analysis.tree
+        return tree is not None and tree.ok

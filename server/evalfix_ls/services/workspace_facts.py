@@ -1,0 +1,132 @@
+"""What features may know of the workspace beyond the document: a read-only view.
+
+Fixture files per skill, the case ids each defines, the coverage tags in use (with counts and one
+file using each), and which paths exist. Built over the same ``WorkflowIndex`` and
+``FileSystemView`` the cross-file rules use, so the editor and the batch mode see the same facts;
+features never write through it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from ..contracts.workflow.index import WorkflowIndex
+from ..workspace.view import FileSystemView
+
+MAX_DIR_ENTRIES = 500  # a folder listing for path completion stops here
+
+
+@dataclass(frozen=True, slots=True)
+class TagUse:
+    tag: str
+    count: int  # cases that carry it (inherited tags count for each case)
+    example: str  # one file that uses it (repository-relative)
+
+
+@dataclass(frozen=True, slots=True)
+class DirEntry:
+    name: str
+    is_dir: bool
+
+
+def skill_of(rel_path: str | None) -> str | None:
+    """``skills/<skill>/…`` → ``<skill>`` (None outside a skill folder)."""
+    if not rel_path:
+        return None
+    parts = PurePosixPath(rel_path).parts
+    for index, part in enumerate(parts[:-1]):
+        if part == "skills" and index + 1 < len(parts) - 1:
+            return parts[index + 1]
+    return None
+
+
+class WorkspaceFacts:
+    """Facts of one repository. ``workflow_index`` may be None (no ``skills/`` folder, an unsaved
+    buffer): the workflow facts are then empty."""
+
+    def __init__(
+        self,
+        repo_root: Path | None,
+        fs: FileSystemView | None = None,
+        workflow_index: WorkflowIndex | None = None,
+    ) -> None:
+        self.repo_root = repo_root
+        self.fs = fs or FileSystemView()
+        self._index = workflow_index
+
+    @classmethod
+    def empty(cls) -> WorkspaceFacts:
+        return cls(None)
+
+    # -- fixture files and cases ---------------------------------------------------------------
+    def workflow_files(self, skill: str | None = None) -> list[str]:
+        """Workflow fixture files (batch order), of one skill when ``skill`` is given."""
+        if self._index is None:
+            return []
+        files = self._index.files()
+        return files if skill is None else [f for f in files if skill_of(f) == skill]
+
+    def case_ids(self, rel_path: str) -> list[str]:
+        """The normalized case ids of one workflow fixture file, in file order."""
+        normalized = self._index.normalized(rel_path) if self._index is not None else None
+        return [case.id for case in normalized.cases] if normalized is not None else []
+
+    def coverage_tags(self, exclude_file: str | None = None) -> list[TagUse]:
+        """Every coverage tag in use in the workflow fixtures, most used first (then by name).
+        ``exclude_file`` leaves out one file (the document being edited reports its own)."""
+        counts: Counter[str] = Counter()
+        example: dict[str, str] = {}
+        for rel_path in self.workflow_files():
+            if rel_path == exclude_file:
+                continue
+            normalized = self._index.normalized(rel_path) if self._index is not None else None
+            for case in normalized.cases if normalized is not None else ():
+                for tag in {located.value for located in case.coverage_tags}:
+                    counts[tag] += 1
+                    example.setdefault(tag, rel_path)
+        ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+        return [TagUse(tag, count, example[tag]) for tag, count in ranked]
+
+    # -- paths -----------------------------------------------------------------------------------
+    def resolve(self, rel_path: str, base: Path | None = None) -> Path | None:
+        """``rel_path`` against ``base`` (default: the repository root); None when there is no
+        base or the result leaves the repository."""
+        base = base or self.repo_root
+        if base is None:
+            return None
+        candidate = Path(os.path.normpath(base / rel_path))
+        if self.repo_root is not None and not _inside(candidate, self.repo_root):
+            return None
+        return candidate
+
+    def exists(self, path: Path) -> bool:
+        return self.repo_root is not None and _inside(path, self.repo_root) and self.fs.exists(path)
+
+    def list_dir(self, directory: Path) -> list[DirEntry]:
+        """The entries of a folder inside the repository (sorted, folders first, at most
+        ``MAX_DIR_ENTRIES``; dot-entries left out); empty when it is not a folder."""
+        if self.repo_root is None or not _inside(directory, self.repo_root):
+            return []
+        try:
+            with os.scandir(directory) as entries:
+                found = []
+                for entry in entries:
+                    if entry.name.startswith("."):
+                        continue
+                    found.append(DirEntry(entry.name, entry.is_dir(follow_symlinks=False)))
+                    if len(found) >= MAX_DIR_ENTRIES:
+                        break
+        except OSError:
+            return []
+        return sorted(found, key=lambda e: (not e.is_dir, e.name))
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        Path(os.path.normpath(path)).relative_to(os.path.normpath(root))
+    except ValueError:
+        return False
+    return True
