@@ -151,21 +151,29 @@ def test_unknown_documents_and_strict_positions() -> None:
 
 
 def test_feature_helpers_answer_errors_for_closed_documents_and_bad_positions() -> None:
-    """What hover/completion-style handlers use: InvalidParams responses, never a crash."""
+    """What feature handlers use: InvalidParams responses, never a crash; positions converted in
+    the negotiated encoding by the feature context."""
     from pygls.exceptions import JsonRpcInvalidParams
 
+    from evalfix_ls.analysis import analyze
+    from evalfix_ls.config import Config
+    from evalfix_ls.lsp.capabilities import ClientFeatures
+    from evalfix_ls.lsp.context import FeatureContext, document_view
     from evalfix_ls.lsp.server import EvalfixServer
 
     server = EvalfixServer()
-    server.encoding = Encoding.UTF16
     with pytest.raises(JsonRpcInvalidParams):
         server.snapshot_for("file:///closed.json")
     snapshot = server.documents.open("file:///x.json", 1, '{"k": "🎉"}\n')
     assert server.snapshot_for("file:///x.json") is snapshot
-    assert server.offset_of(snapshot, types.Position(line=0, character=9)) == 8  # after the emoji
-    with pytest.raises(JsonRpcInvalidParams):
-        server.offset_of(snapshot, types.Position(line=3, character=0))
-    assert server.range_of(snapshot, 7, 8) == types.Range(
-        start=types.Position(line=0, character=7), end=types.Position(line=0, character=9)
-    )
+    document = document_view(snapshot, analyze(snapshot.text), None)
+    for encoding, after_emoji in ((Encoding.UTF16, 9), (Encoding.UTF8, 11), (Encoding.UTF32, 8)):
+        ctx = FeatureContext(snapshot, document, encoding, Config(), ClientFeatures())
+        assert ctx.offset(types.Position(line=0, character=after_emoji)) == 8  # after the emoji
+        with pytest.raises(JsonRpcInvalidParams):
+            ctx.offset(types.Position(line=3, character=0))
+        assert ctx.range(7, 8) == types.Range(
+            start=types.Position(line=0, character=7), end=types.Position(line=0, character=after_emoji)
+        )
+        assert ctx.position(8) == types.Position(line=0, character=after_emoji)
     server.executor.shutdown(wait=False)

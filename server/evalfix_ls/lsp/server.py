@@ -21,9 +21,9 @@ from pygls.lsp.server import LanguageServer
 from .. import __version__
 from ..parser.line_index import Encoding
 from .capabilities import ClientFeatures
-from .convert import lsp_range
+from .context import FeatureContext, document_view
 from .diagnostics.manager import DiagnosticsManager
-from .documents import DocumentStore, Snapshot, UnknownDocument, strict_offset
+from .documents import DocumentStore, Snapshot, UnknownDocument
 from .log import forward_logs_to_client
 from .protocol import EvalfixProtocol
 from .settings import Settings
@@ -102,16 +102,22 @@ class EvalfixServer(LanguageServer):
             raise JsonRpcInvalidParams(message=f"document is not open: {uri}")
         return snapshot
 
-    def offset_of(self, snapshot: Snapshot, position: types.Position) -> int:
-        """The code-point offset of a request's position (negotiated encoding); an
-        ``InvalidParams`` error response for a position outside the document."""
-        try:
-            return strict_offset(snapshot, position.line, position.character, self.encoding)
-        except ValueError as exc:
-            raise JsonRpcInvalidParams(message=str(exc)) from None
-
-    def range_of(self, snapshot: Snapshot, start: int, end: int) -> types.Range:
-        return lsp_range(snapshot.line_index, start, end, self.encoding)
+    async def feature_context(self, uri: str) -> FeatureContext:
+        """The immutable context of a feature request on an open document: its snapshot and the
+        analysis of exactly that text (the one diagnostics use), encoding, settings, workspace."""
+        snapshot, analysis = await self.analysis_for(uri)
+        repo = None
+        if snapshot.path is not None:
+            config = self.settings.config_for(snapshot.path)
+            repo = self.workspace_index.repo(self.workspace_index.repo_root_for(snapshot.path, config.root))
+        return FeatureContext(
+            snapshot=snapshot,
+            document=document_view(snapshot, analysis, repo.root if repo else None),
+            encoding=self.encoding,
+            config=self.settings.config_for(snapshot.path),
+            client=self.client_features,
+            repo=repo,
+        )
 
     async def analysis_for(self, uri: str) -> tuple[Snapshot, Any]:
         """The current snapshot and the core's ``Analysis`` of its text (the one diagnostics use:
@@ -153,10 +159,12 @@ def create_server() -> EvalfixServer:
 
     from . import lifecycle, workspace_events
     from .diagnostics import manager
+    from .features import register_all
 
     lifecycle.register(server)
     manager.register(server)
     workspace_events.register(server)
+    register_all(server)
     return server
 
 

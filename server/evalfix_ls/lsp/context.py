@@ -1,0 +1,74 @@
+"""The immutable context a feature handler works on, and the one place offsets meet LSP positions.
+
+A handler never receives the server object: it gets a ``FeatureContext`` — the document's snapshot,
+the analysis of exactly that text (parsed once for every feature), the negotiated position
+encoding, the effective settings, what the client can do, and a read-only view of the workspace —
+and converts its service's plain results (code-point offsets) with ``range``/``position`` here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+
+from ..config import Config
+from ..parser.line_index import Encoding
+from ..services.document import DocumentView
+from ..services.workspace_facts import WorkspaceFacts
+from .capabilities import ClientFeatures
+from .convert import lsp_range
+from .documents import Snapshot, strict_offset
+from .workspace_index import RepoState
+
+
+@dataclass(frozen=True)
+class FeatureContext:
+    snapshot: Snapshot
+    document: DocumentView
+    encoding: Encoding
+    config: Config
+    client: ClientFeatures
+    repo: RepoState | None = None
+    init_options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def uri(self) -> str:
+        return self.snapshot.uri
+
+    @cached_property
+    def facts(self) -> WorkspaceFacts:
+        """The workspace facts of the document's repository (built on first use: the workflow
+        index may load from disk, so call it from a worker, not the event loop, on a first use)."""
+        if self.repo is None:
+            return WorkspaceFacts.empty()
+        return WorkspaceFacts(self.repo.root, self.repo.fs, self.repo.workflow_index())
+
+    # -- conversions: the only place features meet positions -------------------------------------
+    def offset(self, position: types.Position) -> int:
+        """The code-point offset of a request position; ``InvalidParams`` when it lies outside."""
+        try:
+            return strict_offset(self.snapshot, position.line, position.character, self.encoding)
+        except ValueError as exc:
+            raise JsonRpcInvalidParams(message=str(exc)) from None
+
+    def range(self, start: int, end: int) -> types.Range:
+        return lsp_range(self.snapshot.line_index, start, end, self.encoding)
+
+    def position(self, offset: int) -> types.Position:
+        line, character = self.snapshot.line_index.position(offset, self.encoding)
+        return types.Position(line=line, character=character)
+
+
+def document_view(snapshot: Snapshot, analysis: Any, repo_root: Path | None) -> DocumentView:
+    """The service-layer view of one analysed snapshot."""
+    rel_path = None
+    if snapshot.path is not None and repo_root is not None:
+        from ..workspace.view import relative_posix
+
+        rel_path = relative_posix(snapshot.path, repo_root)
+    return DocumentView(snapshot.text, analysis, path=snapshot.path, repo_root=repo_root, rel_path=rel_path)

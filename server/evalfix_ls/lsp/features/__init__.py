@@ -1,0 +1,60 @@
+"""Editing features: one module per LSP method family, each a thin handler over a service.
+
+How to add a feature:
+
+1. write the protocol-free service in ``evalfix_ls/services/`` (plain data, code-point offsets)
+   with unit tests;
+2. add a module here with ``register(server)``, whose handlers are declared with
+   ``@feature(server, types.TEXT_DOCUMENT_X, options)``: the decorator builds the
+   ``FeatureContext`` (snapshot, its analysis, encoding, settings, workspace view) and passes it
+   with the params; the handler calls the service and converts offsets with ``ctx.range`` /
+   ``ctx.position``;
+3. nothing to list: every module of this package that defines ``register`` is registered at
+   start-up (so features added in parallel never edit a shared list);
+4. pytest-lsp tests in ``tests/lsp/`` against the real server over stdio.
+
+Features so far: (none yet — completion, hover, code actions, symbols, folding, links, inlay
+hints and code lenses land here).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from collections.abc import Callable
+from typing import Any
+
+from ..context import FeatureContext
+
+Handler = Callable[[FeatureContext, Any], Any]
+
+
+def feature(server: Any, method: str, options: Any = None) -> Callable[[Handler], Handler]:
+    """Register ``handler(ctx, params)`` for ``method``; ``params.text_document.uri`` names the
+    document (an ``InvalidParams`` error answers a document that is not open)."""
+
+    def decorate(handler: Handler) -> Handler:
+        async def run(ls: Any, params: Any) -> Any:
+            ctx = await ls.feature_context(params.text_document.uri)
+            result = handler(ctx, params)
+            return await result if inspect.isawaitable(result) else result
+
+        run.__name__ = handler.__name__
+        register = server.feature(method, options) if options is not None else server.feature(method)
+        register(run)
+        return handler
+
+    return decorate
+
+
+def feature_modules() -> list[str]:
+    """The feature modules of this package, in name order."""
+    return sorted(info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_"))
+
+
+def register_all(server: Any) -> None:
+    for name in feature_modules():
+        module = importlib.import_module(f"{__name__}.{name}")
+        if hasattr(module, "register"):
+            module.register(server)
