@@ -7,6 +7,7 @@ import json
 import pytest
 
 from evalfix_ls.parser import parse
+from evalfix_ls.parser import tree as tree_module
 from evalfix_ls.parser.tree import (
     ARRAY,
     BOOLEAN,
@@ -225,3 +226,27 @@ def test_an_open_buffer_over_50_mb_is_not_analysed() -> None:
     analysis = analyze(text, kind="evals")
     assert [f.code for f in analysis.findings] == ["file-too-large"]
     assert analysis.tree is None
+
+
+@pytest.mark.parametrize("tail", ["}", ",}"], ids=["fast parser", "tolerant parser"])
+def test_a_name_repeated_many_times_is_recorded_without_copying_per_occurrence(
+    tail: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every occurrence is recorded, and the spans recorded so far are not copied again for each new
+    one (that copy made 200,000 repetitions of one name take minutes: quadratic)."""
+    copied = 0
+    plain_init = tree_module.DuplicateKey.__init__
+
+    def counting_init(self: object, key: str, occurrences: object) -> None:
+        nonlocal copied
+        copied += len(occurrences)  # type: ignore[arg-type]
+        plain_init(self, key, occurrences)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tree_module.DuplicateKey, "__init__", counting_init)
+    count = 5000
+    text = "{" + ", ".join(f'"k": {i}' for i in range(count)) + tail
+    result = parse(text)
+    [dup] = result.duplicates
+    assert len(dup.occurrences) == count
+    assert dup.occurrences[-1] == (text.rindex('"k"'), text.rindex('"k"') + 3)
+    assert copied <= 2 * count, f"{copied} spans copied while recording {count} occurrences"

@@ -137,11 +137,7 @@ def spliced_index(index: LineIndex, edit: Edit, text: str) -> LineIndex:
     else:
         high, tail = len(text), []
     middle = [match.end() for match in _LINE_BREAK.finditer(text, low, high)]
-    new = object.__new__(LineIndex)
-    new.text = text
-    new.starts = starts[: first + 1] + middle + tail
-    new._ascii = text.isascii()
-    return new
+    return LineIndex.with_starts(text, starts[: first + 1] + middle + tail)
 
 
 _CHUNK = 1 << 16

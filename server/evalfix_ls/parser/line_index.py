@@ -33,15 +33,34 @@ def unit_length(segment: str, encoding: Encoding) -> int:
     return len(segment.encode("utf-8", "surrogatepass"))
 
 
+# Positions on a long line are converted through checkpoints every ``BLOCK`` code points (the code
+# units of the text before each, per encoding, built on first use): a conversion then scans at most
+# about two blocks instead of the line up to the offset, so a one-line (minified) suite with many
+# findings costs linear time, not quadratic.
+BLOCK = 1024
+
+
 class LineIndex:
     """Line starts of one text version; converts between offsets and (line, character)."""
 
-    __slots__ = ("text", "starts", "_ascii")
+    __slots__ = ("text", "starts", "_ascii", "_checkpoints")
 
     def __init__(self, text: str) -> None:
+        self._reset(text, [0] + [m.end() for m in _LINE_BREAK.finditer(text)])
+
+    @classmethod
+    def with_starts(cls, text: str, starts: list[int]) -> LineIndex:
+        """An index of ``text`` whose line starts the caller already knows (e.g. spliced after an
+        edit)."""
+        index = object.__new__(cls)
+        index._reset(text, starts)
+        return index
+
+    def _reset(self, text: str, starts: list[int]) -> None:
         self.text = text
-        self.starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+        self.starts = starts
         self._ascii = text.isascii()
+        self._checkpoints: dict[Encoding, list[int]] = {}
 
     @property
     def line_count(self) -> int:
@@ -67,7 +86,9 @@ class LineIndex:
         start = self.starts[line]
         if self._ascii or encoding is Encoding.UTF32:
             return line, offset - start
-        return line, unit_length(self.text[start:offset], encoding)
+        if offset - start <= BLOCK:
+            return line, unit_length(self.text[start:offset], encoding)
+        return line, self._units_before(offset, encoding) - self._units_before(start, encoding)
 
     def offset(self, line: int, character: int, encoding: Encoding = Encoding.UTF16) -> int:
         """Code-point offset of an LSP position. A line past the end maps to the end of the text;
@@ -82,16 +103,45 @@ class LineIndex:
             return start
         if self._ascii or encoding is Encoding.UTF32:
             return min(start + character, end)
-        units = 0
-        text = self.text
-        for index in range(start, end):
-            if units >= character:
-                return index
-            code = ord(text[index])
-            if encoding is Encoding.UTF16:
-                units += 2 if code > 0xFFFF else 1
-            else:
-                units += 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
-            if units > character:  # inside a multi-unit character: snap to its start
-                return index
-        return end
+        if end - start <= BLOCK:
+            return scan_units(self.text, start, end, 0, character, encoding)
+        # Jump to the last checkpoint at or before the target, then scan at most one block.
+        table = self._table(encoding)
+        base = self._units_before(start, encoding)
+        block = max(bisect_right(table, base + character) - 1, start // BLOCK)
+        origin = max(block * BLOCK, start)
+        units = self._units_before(origin, encoding) - base
+        return scan_units(self.text, origin, end, units, character, encoding)
+
+    def _units_before(self, offset: int, encoding: Encoding) -> int:
+        """Code units of ``text[:offset]``: the checkpoint below it plus at most one block."""
+        block = offset // BLOCK
+        origin = block * BLOCK
+        return self._table(encoding)[block] + unit_length(self.text[origin:offset], encoding)
+
+    def _table(self, encoding: Encoding) -> list[int]:
+        """``table[k]`` = code units of ``text[: k * BLOCK]``, for every ``k * BLOCK <= len(text)``."""
+        table = self._checkpoints.get(encoding)
+        if table is None:
+            text = self.text
+            table = [0]
+            for origin in range(0, len(text) - BLOCK + 1, BLOCK):
+                table.append(table[-1] + unit_length(text[origin : origin + BLOCK], encoding))
+            self._checkpoints[encoding] = table
+        return table
+
+
+def scan_units(text: str, origin: int, end: int, units: int, character: int, encoding: Encoding) -> int:
+    """The offset in ``text[origin:end]`` where ``character`` code units are reached, counting from
+    ``units`` at ``origin``; inside a multi-unit character, its start; past ``end``, ``end``."""
+    for index in range(origin, end):
+        if units >= character:
+            return index
+        code = ord(text[index])
+        if encoding is Encoding.UTF16:
+            units += 2 if code > 0xFFFF else 1
+        else:
+            units += 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
+        if units > character:  # inside a multi-unit character: snap to its start
+            return index
+    return end

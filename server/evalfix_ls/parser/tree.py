@@ -83,12 +83,49 @@ class SyntaxIssue:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
-class DuplicateKey:
-    """Every occurrence of a member name that appears more than once in one object."""
+Span = tuple[int, int]
 
-    key: str
-    occurrences: tuple[tuple[int, int], ...]  # (key_start, key_end) of each occurrence
+
+class DuplicateKey:
+    """Every occurrence of a member name that appears more than once in one object:
+    ``occurrences`` holds the (key_start, key_end) of each, in order.
+
+    While a parse records occurrences they grow in a list (``record_duplicate`` appends in place:
+    copying a tuple per occurrence made 200,000 repetitions of one name quadratic); the first read
+    freezes them into a tuple.
+    """
+
+    __slots__ = ("key", "_occurrences")
+
+    def __init__(self, key: str, occurrences: tuple[Span, ...] | list[Span]) -> None:
+        self.key = key
+        self._occurrences = occurrences
+
+    @property
+    def occurrences(self) -> tuple[Span, ...]:
+        occurrences = self._occurrences
+        if isinstance(occurrences, list):
+            occurrences = self._occurrences = tuple(occurrences)
+        return occurrences
+
+    def _append(self, span: Span) -> None:
+        """Add one occurrence; amortised O(1) until the first read, a copy after it."""
+        occurrences = self._occurrences
+        if isinstance(occurrences, list):
+            occurrences.append(span)
+        else:
+            self._occurrences = [*occurrences, span]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DuplicateKey):
+            return NotImplemented
+        return self.key == other.key and self.occurrences == other.occurrences
+
+    def __hash__(self) -> int:
+        return hash((self.key, self.occurrences))
+
+    def __repr__(self) -> str:
+        return f"DuplicateKey({self.key!r}, {self.occurrences!r})"
 
 
 @dataclass(slots=True)
@@ -116,11 +153,10 @@ def record_duplicate(
     if at is None:
         index[slot] = len(duplicates)
         duplicates.append(
-            DuplicateKey(key, ((previous.key_start, previous.key_end), (current.key_start, current.key_end)))
+            DuplicateKey(key, [(previous.key_start, previous.key_end), (current.key_start, current.key_end)])
         )
     else:
-        old = duplicates[at]
-        duplicates[at] = DuplicateKey(key, old.occurrences + ((current.key_start, current.key_end),))
+        duplicates[at]._append((current.key_start, current.key_end))
 
 
 # -- pointers and navigation -------------------------------------------------------------------
