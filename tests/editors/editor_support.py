@@ -41,11 +41,11 @@ PLANTED = (
     Planted("setup-kind-invalid", '"setup": {"kind": ""', '""'),
 )
 
-# The edit each editor makes through its own buffer API, in order: text inserted after the emoji
-# of the CJK/emoji case (so the change's own position is encoding-dependent, and the problems after
-# it on the line move), then a new case line above all cases.
+# The edit each editor makes through its own buffer API, in order: the emoji of the CJK/emoji case
+# replaced (so the change's own range ends inside astral text and is read wrong in any other
+# encoding, and the problems after it on the line move), then a new case line above all cases.
 EDITS = (
-    {"line": 4, "after": "写一首诗 🎉", "text": "🌊波"},
+    {"line": 4, "replace": "🎉", "text": "🌊波"},
     {"line": 3, "insert_line": '    {"id": "inserted", "prompt": "新しい ✨"},'},
 )
 # Completion is asked with the cursor just after this text (between the quotes of the empty kind).
@@ -79,8 +79,7 @@ def apply_edits(text: str) -> str:
         if "insert_line" in edit:
             lines.insert(line, edit["insert_line"])
         else:
-            at = lines[line].index(edit["after"]) + len(edit["after"])
-            lines[line] = lines[line][:at] + edit["text"] + lines[line][at:]
+            lines[line] = lines[line].replace(edit["replace"], edit["text"], 1)
     return "\n".join(lines)
 
 
@@ -97,6 +96,28 @@ def expected_positions(text: str, unit: str) -> list[Expected]:
         assert not prefix.isascii(), f"{planted} must follow CJK text or an emoji on its line"
         found.append(Expected(planted.code, line_no, measure(prefix), measure(prefix + planted.token)))
     return sorted(found, key=lambda e: (e.line, e.start))
+
+
+Span = tuple[str, int, int, int, int]  # code, start line, start column, end line, end column
+
+
+def expected_spans(text: str, unit: str) -> list[Span]:
+    """The planted problems of ``text`` as sorted spans, columns counted in ``unit``."""
+    return sorted((e.code, e.line, e.start, e.line, e.end) for e in expected_positions(text, unit))
+
+
+def lsp_spans(diagnostics: list[dict]) -> list[Span]:
+    """Raw LSP diagnostics (as the client received them) as sorted spans."""
+    return sorted(
+        (
+            d["code"],
+            d["range"]["start"]["line"],
+            d["range"]["start"]["character"],
+            d["range"]["end"]["line"],
+            d["range"]["end"]["character"],
+        )
+        for d in diagnostics
+    )
 
 
 def completion_position(text: str, unit: str) -> tuple[int, int]:
@@ -175,3 +196,34 @@ def skip_unless_completion(seen: dict) -> None:
         pytest.skip(
             "the server does not advertise completionProvider yet (issue 8); this check runs once it does"
         )
+
+
+def completion_labels(items: list[dict]) -> set[str]:
+    return {item["label"].strip('"') for item in items}
+
+
+def completion_request() -> dict[str, object]:
+    """Where the drivers put the cursor to complete: the line, and the text the cursor follows."""
+    return {"line": completion_position(apply_edits(fixture_text()), "utf-32")[0], "after": COMPLETION_AFTER}
+
+
+def drive(tmp: Path, command: Sequence[str], config: str, **spec: object) -> dict:
+    """Run an editor on a private copy of the workspace with its driver's spec: the suite to open,
+    the shipped configuration folder ``editors/<config>``, the edits, where to complete, the wait
+    bound, and ``spec``'s extra fields. Returns what the driver saw; fails on any driver error."""
+    workspace = copy_workspace(tmp)
+    output = tmp / "seen.json"
+    spec_file = write_spec(
+        tmp,
+        file=str(workspace / SUITE),
+        output=str(output),
+        config_dir=str(ROOT / "editors" / config),
+        edits=list(EDITS),
+        completion=completion_request(),
+        timeout_ms=WAIT_TIMEOUT_MS,
+        **spec,
+    )
+    env = isolated_env(tmp) | {"EVALFIX_SPEC": str(spec_file)}
+    seen = run_editor(command, env, workspace, output)
+    assert seen["errors"] == [], (seen["errors"], seen["_stderr"][-2000:])
+    return seen

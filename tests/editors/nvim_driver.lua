@@ -105,25 +105,26 @@ local function snapshot(buf, uri)
   return { version = version, report = report, diagnostics = shown }
 end
 
-local function first_byte_after(buf, line, marker)
+-- The 0-based byte column where `marker` starts on `line`.
+local function byte_of(buf, line, marker)
   local text = vim.api.nvim_buf_get_lines(buf, line, line + 1, true)[1]
   local start = text:find(marker, 1, true)
   assert(start, "marker " .. marker .. " not on line " .. line)
-  return start - 1 + #marker -- 0-based byte column just after the marker
+  return start - 1
 end
 
 local function apply_edit(buf, edit)
   if edit.insert_line ~= nil then
     vim.api.nvim_buf_set_lines(buf, edit.line, edit.line, true, { edit.insert_line })
   else
-    local col = first_byte_after(buf, edit.line, edit.after)
-    vim.api.nvim_buf_set_text(buf, edit.line, col, edit.line, col, { edit.text })
+    local col = byte_of(buf, edit.line, edit.replace)
+    vim.api.nvim_buf_set_text(buf, edit.line, col, edit.line, col + #edit.replace, { edit.text })
   end
 end
 
 local function complete(buf, client)
   local request = spec.completion
-  local col = first_byte_after(buf, request.line, request.after)
+  local col = byte_of(buf, request.line, request.after) + #request.after
   vim.api.nvim_win_set_cursor(0, { request.line + 1, col })
   local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
   local responses = vim.lsp.buf_request_sync(buf, "textDocument/completion", params, spec.timeout_ms)

