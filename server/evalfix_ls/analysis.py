@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .contracts.codes import ALL_CODES
 from .contracts.context import AnalysisContext
 from .contracts.detection import EVALS, UNKNOWN, WORKFLOW, detect_kind
-from .findings import Finding, Severity
+from .findings import Finding
 from .parser import parse
 from .parser.gcpause import gc_paused
 from .parser.tree import ParseResult, path_at, pointer_of
@@ -112,7 +113,7 @@ def _analyze(
         if file_text.too_large:
             finding = Finding(
                 codes.too_large,
-                Severity.WARNING,
+                ALL_CODES[codes.too_large],
                 "file is larger than 50 MB and was not analysed",
                 "",
                 0,
@@ -121,7 +122,7 @@ def _analyze(
         else:
             finding = Finding(
                 codes.unreadable,
-                Severity.ERROR,
+                ALL_CODES[codes.unreadable],
                 f"Unable to read {path.name if path else 'file'}: {file_text.error}",
                 "",
                 0,
@@ -141,7 +142,7 @@ def _analyze(
         findings.append(
             Finding(
                 codes.encoding,
-                Severity.INFORMATION,
+                ALL_CODES[codes.encoding],
                 "invalid UTF-8 was replaced by U+FFFD (as Node's readFile does); re-save the file as UTF-8",
                 "",
                 at,
@@ -185,16 +186,12 @@ def syntax_findings(tree: ParseResult, codes: FileCodes) -> list[Finding]:
     findings = []
     for index, issue in enumerate(errors[:MAX_SYNTAX_FINDINGS]):
         if index == 0:
-            code, severity, message = codes.invalid_json, Severity.ERROR, f"Invalid JSON: {issue.message}"
+            code, message = codes.invalid_json, f"Invalid JSON: {issue.message}"
         else:
-            code, severity, message = (
-                codes.more_syntax,
-                Severity.WARNING,
-                f"another JSON syntax error: {issue.message}",
-            )
+            code, message = codes.more_syntax, f"another JSON syntax error: {issue.message}"
         if index == MAX_SYNTAX_FINDINGS - 1 and len(errors) > MAX_SYNTAX_FINDINGS:
             message += f" ({len(errors) - MAX_SYNTAX_FINDINGS} more syntax errors not shown)"
-        findings.append(Finding(code, severity, message, "", issue.start, issue.end))
+        findings.append(Finding(code, ALL_CODES[code], message, "", issue.start, issue.end))
     return findings
 
 
@@ -212,7 +209,7 @@ def _duplicate_key_findings(tree: ParseResult, codes: FileCodes) -> list[Finding
             findings.append(
                 Finding(
                     codes.duplicate_key,
-                    Severity.WARNING,
+                    ALL_CODES[codes.duplicate_key],
                     message,
                     pointer_of(steps),
                     start,

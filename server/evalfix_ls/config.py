@@ -22,10 +22,12 @@ import re
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from difflib import get_close_matches
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from .contracts.codes import ALL_CODES
 from .contracts.detection import EVALS, UNKNOWN, WORKFLOW
 from .findings import Finding, Severity
 
@@ -249,6 +251,11 @@ def _parse_severity(value: Any, where: str, problems: list[str]) -> Iterator[tup
         problems.append(f'{where}: expected a table of code = severity, e.g. {{"id-not-kebab" = "off"}}')
         return
     for code, word in value.items():
+        if str(code) not in ALL_CODES:
+            near = get_close_matches(str(code), ALL_CODES, n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            problems.append(f"{where}.{code}: not a finding code of evalfix-ls{hint}; ignored")
+            continue
         if isinstance(word, str) and word.strip().lower() in (OFF, "none", "ignore"):
             yield str(code), None
             continue

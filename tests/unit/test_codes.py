@@ -16,12 +16,33 @@ from evalfix_ls.findings import Severity
 ALTERNATE_SEVERITY = {("files-skill-root-relative", Severity.HINT)}
 
 
-def test_readme_documents_every_code() -> None:
+def readme_rule_table() -> dict[str, str]:
+    """code → severity word, from every rule table of the README."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    documented = set(
-        re.findall(r"^\| `([a-z0-9_-]+)` \| (?:error|warning|information|hint) \|", readme, re.M)
-    )
-    assert documented == set(ALL_CODES)
+    rows = re.findall(r"^\| `([a-z0-9_-]+)` \| (error|warning|information|hint) \|", readme, re.M)
+    table: dict[str, str] = {}
+    for code, word in rows:
+        assert code not in table, f"{code} documented twice"
+        table[code] = word
+    return table
+
+
+def test_readme_documents_every_code_with_its_severity() -> None:
+    assert readme_rule_table() == {code: severity.word for code, severity in ALL_CODES.items()}
+
+
+def test_code_rows_use_the_registry_severity() -> None:
+    """Each code's row in test_evals_codes (which checks what the rules emit) states the
+    registry's severity, so emitted severity == registry for every code it covers."""
+    from test_evals_codes import ROWS
+
+    alternates = {(code, severity.word) for code, severity in ALTERNATE_SEVERITY}
+    mismatched = [
+        (r.code, r.severity)
+        for r in ROWS
+        if EVALS_CODES[r.code].word != r.severity and (r.code, r.severity) not in alternates
+    ]
+    assert mismatched == []
 
 
 def test_contracts_use_their_own_code_style() -> None:

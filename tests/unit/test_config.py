@@ -50,7 +50,7 @@ def test_settings_keys_in_any_spelling(tmp_path: Path) -> None:
         assert parse_settings({key: 120}, base_dir=tmp_path, origin="t").debounce_ms == 120
     config = parse_settings(
         {
-            "severity": {"duplicate-key": "error", "id-not-kebab": "off", "legacy": "info"},
+            "severity": {"duplicate-key": "error", "id-style": "off", "files-legacy": "info"},
             "files": {"qa/*.json": "workflow", "suites/**/*.json": "evals", "drafts/**": "none"},
             "root": "repo",
             "workspaceDiagnostics": False,
@@ -61,8 +61,8 @@ def test_settings_keys_in_any_spelling(tmp_path: Path) -> None:
     assert config.problems == ()
     assert dict(config.severity) == {
         "duplicate-key": Severity.ERROR,
-        "id-not-kebab": None,
-        "legacy": Severity.INFORMATION,
+        "id-style": None,
+        "files-legacy": Severity.INFORMATION,
     }
     assert config.root == tmp_path / "repo"
     assert config.workspace_diagnostics is False
@@ -76,7 +76,7 @@ def test_settings_keys_in_any_spelling(tmp_path: Path) -> None:
 def test_invalid_settings_are_reported_not_fatal(tmp_path: Path) -> None:
     config = parse_settings(
         {
-            "severity": {"a": "loud", "b": "hint"},
+            "severity": {"id-style": "loud", "files-legacy": "hint"},
             "files": {"x/*.json": "yaml"},
             "debounceMs": -5,
             "workspaceDiagnostics": "yes",
@@ -85,7 +85,7 @@ def test_invalid_settings_are_reported_not_fatal(tmp_path: Path) -> None:
         base_dir=tmp_path,
         origin="here",
     )
-    assert dict(config.severity) == {"b": Severity.HINT}
+    assert dict(config.severity) == {"files-legacy": Severity.HINT}
     assert config.files == ()
     assert config.debounce_ms == Config().debounce_ms
     assert len(config.problems) == 5
@@ -95,17 +95,21 @@ def test_invalid_settings_are_reported_not_fatal(tmp_path: Path) -> None:
 
 def test_layers_override_key_by_key(tmp_path: Path) -> None:
     project = parse_settings(
-        {"severity": {"a": "error", "b": "hint"}, "files": {"x/*.json": "evals"}, "debounceMs": 10},
+        {
+            "severity": {"id-style": "error", "files-legacy": "hint"},
+            "files": {"x/*.json": "evals"},
+            "debounceMs": 10,
+        },
         base_dir=tmp_path,
         origin="project",
     )
     editor = parse_settings(
-        {"severity": {"b": "off"}, "files": {"x/*.json": "workflow", "y/*.json": "evals"}},
+        {"severity": {"files-legacy": "off"}, "files": {"x/*.json": "workflow", "y/*.json": "evals"}},
         base_dir=tmp_path,
         origin="editor",
     )
     merged = Config().merged(project).merged(editor)
-    assert dict(merged.severity) == {"a": Severity.ERROR, "b": None}
+    assert dict(merged.severity) == {"id-style": Severity.ERROR, "files-legacy": None}
     assert merged.kind_for(tmp_path / "x" / "1.json") == WORKFLOW  # the later layer's mapping
     assert merged.kind_for(tmp_path / "y" / "1.json") == EVALS
     assert merged.debounce_ms == 10  # the editor layer did not set it
@@ -113,9 +117,42 @@ def test_layers_override_key_by_key(tmp_path: Path) -> None:
 
 
 def test_apply_overrides_and_drops() -> None:
-    config = parse_settings({"severity": {"x": "error", "y": "off"}}, base_dir=Path("/"), origin="t")
-    out = config.apply([_finding("x"), _finding("y"), _finding("z", Severity.HINT)])
-    assert [(f.code, f.severity) for f in out] == [("x", Severity.ERROR), ("z", Severity.HINT)]
+    config = parse_settings(
+        {"severity": {"id-style": "error", "files-legacy": "off"}}, base_dir=Path("/"), origin="t"
+    )
+    out = config.apply(
+        [_finding("id-style"), _finding("files-legacy"), _finding("id_synthesized", Severity.HINT)]
+    )
+    assert [(f.code, f.severity) for f in out] == [
+        ("id-style", Severity.ERROR),
+        ("id_synthesized", Severity.HINT),
+    ]
+
+
+def test_unknown_codes_in_severity_are_reported_and_ignored(tmp_path: Path) -> None:
+    config = parse_settings(
+        {"severity": {"id-styel": "off", "no-such-code": "error", "id-style": "hint"}},
+        base_dir=tmp_path,
+        origin="o",
+    )
+    assert dict(config.severity) == {"id-style": Severity.HINT}
+    assert config.problems == (
+        "o: severity.id-styel: not a finding code of evalfix-ls (did you mean 'id-style'?); ignored",
+        "o: severity.no-such-code: not a finding code of evalfix-ls; ignored",
+    )
+
+
+def test_check_warns_about_an_unknown_code_on_stderr(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    _suite(repo / "s" / "evals" / "evals.json", '{"skill_name": "x", "evals": [], "evals": []}')
+    (repo / ".evalfix.toml").write_text('severity = {"duplicate-keys" = "error"}\n')
+    monkeypatch.chdir(repo)
+    assert main(["--check"]) == 0  # the misspelt override changed nothing: still a warning
+    err = capsys.readouterr().err
+    assert "warning: configuration" in err and "duplicate-keys: not a finding code" in err
 
 
 def test_project_file_discovery(tmp_path: Path) -> None:
@@ -124,18 +161,18 @@ def test_project_file_discovery(tmp_path: Path) -> None:
     deep = repo / "a" / "b"
     deep.mkdir(parents=True)
     assert find_project_file(deep) is None
-    (tmp_path / ".evalfix.toml").write_text('severity = {x = "off"}\n')  # above the repository
+    (tmp_path / ".evalfix.toml").write_text('severity = {id-style = "off"}\n')  # above the repository
     assert find_project_file(deep) is None
     (repo / "pyproject.toml").write_text('[project]\nname = "x"\n')  # no [tool.evalfix]
     assert find_project_file(deep) is None
     (repo / "pyproject.toml").write_text(
-        '[tool.evalfix]\ndebounce-ms = 5\n[tool.evalfix.severity]\nx = "hint"\n'
+        '[tool.evalfix]\ndebounce-ms = 5\n[tool.evalfix.severity]\nid-style = "hint"\n'
     )
     assert find_project_file(deep) == repo / "pyproject.toml"
-    assert load_project_config(deep).severity["x"] == Severity.HINT
-    (repo / "a" / ".evalfix.toml").write_text('severity = {x = "error"}\n')
+    assert load_project_config(deep).severity["id-style"] == Severity.HINT
+    (repo / "a" / ".evalfix.toml").write_text('severity = {id-style = "error"}\n')
     assert find_project_file(deep) == repo / "a" / ".evalfix.toml"
-    assert load_project_config(deep).severity["x"] == Severity.ERROR
+    assert load_project_config(deep).severity["id-style"] == Severity.ERROR
     (repo / "a" / ".evalfix.toml").write_text("severity = [")
     broken = load_project_config(deep)
     assert broken.problems and "cannot read" in broken.problems[0]

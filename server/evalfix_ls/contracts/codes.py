@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..findings import Severity
 from .evals.report import CODES as _EVALS_RULE_CODES
+from .workflow.codes import WORKFLOW_CODES
 
 ERR, WARN, INFO, HINT = Severity.ERROR, Severity.WARNING, Severity.INFORMATION, Severity.HINT
 
@@ -23,46 +24,6 @@ EVALS_CODES: dict[str, Severity] = {
     **{code: severity for code, (severity, _loader) in _EVALS_RULE_CODES.items()},
 }
 
-# workflow-fixtures.md §17: the reference's reason codes (errors), then evalfix-ls's own.
-WORKFLOW_CODES: dict[str, Severity] = {
-    "missing_skill": ERR,
-    "missing_id": ERR,
-    "missing_input": ERR,
-    "missing_coverage_tags": ERR,
-    "invalid_coverage_tag": ERR,
-    "missing_source_refs": ERR,
-    "invalid_source_ref_authority": ERR,
-    "invalid_source_ref": ERR,
-    "source_ref_not_source_authority": ERR,
-    "source_ref_missing": ERR,
-    "missing_expected_outcome": ERR,
-    "missing_boundary_evidence": ERR,
-    "duplicate_case_id": ERR,
-    "invalid_json": ERR,
-    "fixture_unreadable": ERR,
-    "json_syntax": WARN,
-    "duplicate_json_key": WARN,
-    "list_item_dropped": WARN,
-    "list_value_ignored": WARN,
-    "outcome_alias_shadowed": WARN,
-    "case_array_shadowed": WARN,
-    "file_too_large": WARN,
-    "encoding_replaced": INFO,
-    "skill_dir_mismatch": INFO,
-    "authority_overrides_inherited": HINT,
-    "authority_defaulted": HINT,
-    "source_ref_url_like": HINT,
-    "source_ref_windows_path": HINT,
-    "source_ref_mirror_unnormalized": HINT,
-    "source_ref_outside_repo": HINT,
-    "historical_without_source_anchor": HINT,
-    "id_synthesized": HINT,
-    "legacy_alias_in_canonical": HINT,
-    "coverage_tag_near_miss": HINT,
-    "extensions_field_ignored": HINT,
-    "extensions_not_object": HINT,
-    "tags_without_cases": HINT,
-    "failure_without_expected": HINT,
-}
+__all__ = ["ALL_CODES", "EVALS_CODES", "WORKFLOW_CODES"]
 
 ALL_CODES: dict[str, Severity] = {**EVALS_CODES, **WORKFLOW_CODES}

@@ -15,7 +15,7 @@ from .documents import uri_to_path
 from .workspace_events import fetch_configuration, register_dynamic_capabilities
 
 if TYPE_CHECKING:
-    from .server import EvalfixServer
+    from .host import Host
 
 logger = logging.getLogger(__name__)
 
@@ -47,9 +47,9 @@ def warm_up() -> None:
     from ..contracts.workflow import index as _index  # noqa: F401
 
 
-def register(server: EvalfixServer) -> None:
+def register(server: Host) -> None:
     @server.feature(types.INITIALIZE)
-    def initialize(ls: EvalfixServer, params: types.InitializeParams) -> None:
+    def initialize(ls: Host, params: types.InitializeParams) -> None:
         ls.loop = asyncio.get_running_loop()
         ls.client_features = ClientFeatures.from_capabilities(params.capabilities)
         ls.encoding = negotiated_encoding(ls.workspace.position_encoding)
@@ -69,7 +69,7 @@ def register(server: EvalfixServer) -> None:
         )
 
     @server.feature(types.INITIALIZED)
-    async def initialized(ls: EvalfixServer, params: types.InitializedParams) -> None:
+    async def initialized(ls: Host, params: types.InitializedParams) -> None:
         ls.executor.submit(warm_up)
         try:
             await fetch_configuration(ls)
@@ -80,6 +80,6 @@ def register(server: EvalfixServer) -> None:
         ls.diagnostics.request_scan(progress=True, delay=0.0)
 
     @server.feature(types.SHUTDOWN)
-    def shutdown(ls: EvalfixServer, params: Any) -> None:
+    def shutdown(ls: Host, params: Any) -> None:
         ls.diagnostics.cancel_all()
         ls.executor.shutdown(wait=False, cancel_futures=True)

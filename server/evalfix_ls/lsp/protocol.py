@@ -18,7 +18,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 if TYPE_CHECKING:
-    from .server import EvalfixServer
+    from .host import Host
 
 logger = logging.getLogger(__name__)
 
@@ -48,9 +48,9 @@ def _describe_structure_error(exc: BaseException) -> str:
 
 
 class EvalfixProtocol(LanguageServerProtocol):
-    _server: EvalfixServer
+    _server: Host
 
-    def __init__(self, server: EvalfixServer, converter: Any) -> None:
+    def __init__(self, server: Host, converter: Any) -> None:
         super().__init__(server, converter)
         self.initialize_received = False
 

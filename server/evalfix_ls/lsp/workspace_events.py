@@ -14,7 +14,7 @@ from .settings import SECTION
 from .workspace_index import FileEvent
 
 if TYPE_CHECKING:
-    from .server import EvalfixServer
+    from .host import Host
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ def watchers() -> list[types.FileSystemWatcher]:
     ]
 
 
-async def register_dynamic_capabilities(ls: EvalfixServer) -> None:
+async def register_dynamic_capabilities(ls: Host) -> None:
     registrations = []
     if ls.client_features.watch_dynamic:
         registrations.append(
@@ -62,7 +62,7 @@ async def register_dynamic_capabilities(ls: EvalfixServer) -> None:
         logger.warning("client/registerCapability was refused: %s", exc)
 
 
-async def fetch_configuration(ls: EvalfixServer) -> None:
+async def fetch_configuration(ls: Host) -> None:
     """Ask for section ``evalfix`` globally and per workspace folder (``workspace/configuration``)."""
     if not ls.client_features.configuration:
         return
@@ -84,9 +84,9 @@ def _is_project_file(path: Path) -> bool:
     return path.name in (PROJECT_FILE, PYPROJECT)
 
 
-def register(server: EvalfixServer) -> None:
+def register(server: Host) -> None:
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def did_change_watched_files(ls: EvalfixServer, params: types.DidChangeWatchedFilesParams) -> None:
+    def did_change_watched_files(ls: Host, params: types.DidChangeWatchedFilesParams) -> None:
         events = []
         for change in params.changes:
             path = uri_to_path(change.uri)
@@ -100,7 +100,7 @@ def register(server: EvalfixServer) -> None:
             ls.diagnostics.everything_changed()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    async def did_change_configuration(ls: EvalfixServer, params: types.DidChangeConfigurationParams) -> None:
+    async def did_change_configuration(ls: Host, params: types.DidChangeConfigurationParams) -> None:
         if ls.client_features.configuration:
             await fetch_configuration(ls)  # the pull model: the notification is only a signal
         else:
@@ -108,7 +108,7 @@ def register(server: EvalfixServer) -> None:
         ls.diagnostics.everything_changed()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
-    async def did_change_workspace_folders(ls: EvalfixServer, params: Any) -> None:
+    async def did_change_workspace_folders(ls: Host, params: Any) -> None:
         folders = [path for uri in ls.workspace.folders if (path := uri_to_path(uri)) is not None]
         ls.workspace_index.set_folders(folders)
         ls.settings.changed()

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...findings import Finding, Related, Severity
+from ...findings import Finding, Related
 from ..detection import is_workflow_path
+from .codes import WORKFLOW_CODES
 from .hints import file_hints
 from .normalize import NormalizedCase, NormalizedFile, normalize_file
 from .rules import DUPLICATE_CASE_ID, case_errors
@@ -31,7 +32,7 @@ def check(ctx: AnalysisContext, extra: dict[str, Any]) -> list[Finding]:
         return [
             Finding(
                 FIXTURE_UNREADABLE,
-                Severity.ERROR,
+                WORKFLOW_CODES[FIXTURE_UNREADABLE],
                 "the reference cannot normalize this file: " + normalized.unreadable_reason,
                 anchor.pointer,
                 anchor.start,
@@ -87,7 +88,7 @@ def _duplicate(
     anchor = case.id_anchor
     return Finding(
         DUPLICATE_CASE_ID,
-        Severity.ERROR,
+        WORKFLOW_CODES[DUPLICATE_CASE_ID],
         f"duplicate case id for {case.skill.text}: {case.id} "
         f"(previous_source_file: {previous_file or 'this file'}, case {previous_case})",
         anchor.pointer,

@@ -10,10 +10,11 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from ...findings import Finding, Related, Severity
+from ...findings import Finding, Related
 from ...js.values import js_string, js_trim, js_truthy
 from ...parser.tree import ARRAY, BOOLEAN, NUMBER, OBJECT, STRING, Node, join_pointer
 from ...workspace.view import FileSystemView
+from .hint_collector import Hints
 from .normalize import (
     CASE_LIST_MEMBERS,
     COMPOSITE_MEMBERS,
@@ -26,7 +27,7 @@ from .normalize import (
 )
 from .ref_hints import historical_without_anchor, ref_hints
 from .rules import is_valid_tag, readiness_buckets
-from .values import Anchor, Located, anchor_at, is_non_empty_outcome, is_non_empty_string, string_array
+from .values import Located, anchor_at, is_non_empty_outcome, is_non_empty_string, string_array
 
 # Members that feed a validated field when written on the case, and count for nothing inside
 # ``extensions`` (§14, extensions_field_ignored).
@@ -58,32 +59,6 @@ LEGACY_CASE_MEMBERS = {
 }
 
 
-class Hints:
-    """Collects findings, once per (code, anchor)."""
-
-    def __init__(self) -> None:
-        self.findings: list[Finding] = []
-        self._seen: set[tuple[str, str, int]] = set()
-
-    def add(
-        self,
-        code: str,
-        severity: Severity,
-        message: str,
-        anchor: Anchor,
-        case: int | None,
-        data: dict | None = None,
-        related: tuple[Related, ...] = (),
-    ) -> None:
-        slot = (code, anchor.pointer, anchor.start)
-        if slot in self._seen:
-            return
-        self._seen.add(slot)
-        self.findings.append(
-            Finding(code, severity, message, anchor.pointer, anchor.start, anchor.end, case, data, related)
-        )
-
-
 def file_hints(nf: NormalizedFile, root: Path | None, fs: FileSystemView) -> list[Finding]:
     hints = Hints()
     top = nf.root
@@ -108,7 +83,6 @@ def _case_array_hints(nf: NormalizedFile, hints: Hints) -> None:
     if nf.case_member == "cases" and examples is not None and examples.kind == ARRAY and examples.items:
         hints.add(
             "case_array_shadowed",
-            Severity.WARNING,
             "examples is ignored: cases is an array, so the normalizer reads only cases",
             anchor_at(examples, "/examples"),
             None,
@@ -117,7 +91,6 @@ def _case_array_hints(nf: NormalizedFile, hints: Hints) -> None:
     elif nf.case_member == "examples" and cases is not None:
         hints.add(
             "case_array_shadowed",
-            Severity.WARNING,
             f"cases is ignored: it is {_kind_word(cases)}, not an array, so the normalizer reads examples",
             anchor_at(cases, "/cases"),
             None,
@@ -126,7 +99,6 @@ def _case_array_hints(nf: NormalizedFile, hints: Hints) -> None:
     if nf.canonical and nf.case_member == "examples":
         hints.add(
             "legacy_alias_in_canonical",
-            Severity.HINT,
             "canonical fixtures name the case array cases; examples is the legacy name",
             anchor_at(top.get("examples"), "/examples"),
             None,
@@ -139,7 +111,6 @@ def _tags_without_cases(nf: NormalizedFile, hints: Hints) -> None:
     if nf.case_member is None and string_array(tags, "/coverage_tags"):
         hints.add(
             "tags_without_cases",
-            Severity.HINT,
             "top-level coverage_tags count for nothing: the file has no cases or examples array, so it "
             "contributes no case to any readiness bucket",
             anchor_at(tags, "/coverage_tags"),
@@ -154,7 +125,6 @@ def _skill_dir_mismatch(nf: NormalizedFile, hints: Hints) -> None:
     if skill.node.value != skill.inferred:
         hints.add(
             "skill_dir_mismatch",
-            Severity.INFORMATION,
             f"skill '{skill.node.value}' differs from the directory skills/{skill.inferred}/: its ids "
             f"collide with {skill.node.value}'s, while readiness counts its cases under {skill.inferred}",
             skill.anchor,
@@ -200,7 +170,6 @@ def _list_shape(node: Node | None, pointer: str, case: int | None, hints: Hints)
             if not is_non_empty_string(item):
                 hints.add(
                     "list_item_dropped",
-                    Severity.WARNING,
                     f"{member} item dropped: the normalizer keeps only non-empty strings, and this is "
                     f"{_kind_word(item)}",
                     anchor_at(item, join_pointer(pointer, index)),
@@ -210,7 +179,6 @@ def _list_shape(node: Node | None, pointer: str, case: int | None, hints: Hints)
     elif node.kind in (NUMBER, BOOLEAN, OBJECT) or (node.kind == STRING and not js_trim(node.value)):
         hints.add(
             "list_value_ignored",
-            Severity.WARNING,
             f"{member} is {_kind_word(node)}: the normalizer treats it as an empty list",
             anchor_at(node, pointer),
             _case_of(pointer, case),
@@ -225,7 +193,6 @@ def _authority_defaulted(container: Node, base: str, case: int | None, hints: Hi
         shown = js_string(node) or '""'
         hints.add(
             "authority_defaulted",
-            Severity.HINT,
             f"source_ref_authority {shown} is falsy and counts as absent ({where} applies)",
             anchor_at(node, join_pointer(base, "source_ref_authority")),
             case,
@@ -245,7 +212,6 @@ def _outcome_shadowed(case: NormalizedCase, hints: Hints) -> None:
         if node is not None and is_non_empty_outcome(node):
             hints.add(
                 "outcome_alias_shadowed",
-                Severity.WARNING,
                 f"{name} is ignored: {outcome.winner} is present (though empty) and takes precedence",
                 anchor_at(node, join_pointer(case.pointer, name)),
                 case.index,
@@ -265,7 +231,6 @@ def _authority_override(nf: NormalizedFile, case: NormalizedCase, file_has_refs:
     file_word = js_string(file_value) if file_value is not None else DEFAULT_AUTHORITY
     hints.add(
         "authority_overrides_inherited",
-        Severity.HINT,
         f"this case's source_ref_authority '{authority.value}' replaces the file's '{file_word}' and also "
         "governs the inherited top-level source_refs",
         authority.anchor,
@@ -291,7 +256,6 @@ def _id_synthesized(case: NormalizedCase, hints: Hints) -> None:
     origin = "the slug of name" if case.id_source == "name" else "its position"
     hints.add(
         "id_synthesized",
-        Severity.HINT,
         f"no id: the normalizer uses '{case.id}' ({origin}), which changes when the "
         f"{'name' if case.id_source == 'name' else 'order of cases'} changes",
         anchor,
@@ -313,7 +277,6 @@ def _legacy_members(case: NormalizedCase, hints: Hints) -> None:
         canonical = LEGACY_CASE_MEMBERS.get(name, "id")
         hints.add(
             "legacy_alias_in_canonical",
-            Severity.HINT,
             f"{name} is a legacy name; canonical fixtures use {canonical}",
             anchor_at(member.value, join_pointer(case.pointer, name)),
             case.index,
@@ -341,7 +304,6 @@ def _near_miss(case: NormalizedCase, tag: Located, hints: Hints) -> None:
     if close is not None:
         hints.add(
             "coverage_tag_near_miss",
-            Severity.HINT,
             f"coverage tag '{tag.value}' is close to '{close}' but counts for no readiness bucket",
             tag.anchor,
             None if tag.inherited else case.index,
@@ -357,7 +319,6 @@ def _extensions(case: NormalizedCase, hints: Hints) -> None:
     if node.kind in (STRING, NUMBER, BOOLEAN, ARRAY):
         hints.add(
             "extensions_not_object",
-            Severity.HINT,
             f"extensions is {_kind_word(node)}; the normalizer spreads it into an object with odd keys",
             anchor_at(node, pointer),
             case.index,
@@ -368,7 +329,6 @@ def _extensions(case: NormalizedCase, hints: Hints) -> None:
             if value is not None:
                 hints.add(
                     "extensions_field_ignored",
-                    Severity.HINT,
                     f"extensions.{name} counts for nothing: only the case's own {name} is read",
                     anchor_at(value, join_pointer(pointer, name)),
                     case.index,
@@ -381,7 +341,6 @@ def _failure_without_expected(case: NormalizedCase, hints: Hints) -> None:
         return
     hints.add(
         "failure_without_expected",
-        Severity.HINT,
         "failure case without expected_outcome, boundary_note or forbidden_signals: the contract says "
         "failure cases should still carry enough local expected fields",
         case.missing_anchor,

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from ...findings import Severity
 from ...parser.tree import STRING
 from ...workspace.view import FileSystemView
+from .hint_collector import Hints
 from .normalize import NormalizedCase
 from .refs import (
     GENERATED_OR_HISTORICAL_PREFIXES,
@@ -22,9 +21,6 @@ from .refs import (
     ref_path,
 )
 from .values import Located
-
-if TYPE_CHECKING:
-    from .hints import Hints
 
 _URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _LOWER_HTTP = re.compile(r"^https?://")
@@ -41,7 +37,6 @@ def ref_hints(case: NormalizedCase, ref: Located, hints: Hints) -> None:
     if (_URL_SCHEME.match(path) and not _LOWER_HTTP.match(path)) or _URI_PREFIX.match(path):
         hints.add(
             "source_ref_url_like",
-            Severity.HINT,
             f"'{ref.value}' looks like a URL; the reference only rejects lowercase http:// and https://, "
             "and treats this as a relative path. External facts belong in local docs or extensions",
             ref.anchor,
@@ -50,7 +45,6 @@ def ref_hints(case: NormalizedCase, ref: Located, hints: Hints) -> None:
     if _DRIVE_LETTER.match(path):
         hints.add(
             "source_ref_windows_path",
-            Severity.HINT,
             f"'{ref.value}' looks like a Windows drive path; the reference treats it as a relative path",
             ref.anchor,
             case_index,
@@ -59,7 +53,6 @@ def ref_hints(case: NormalizedCase, ref: Located, hints: Hints) -> None:
     if normal == ".." or normal.startswith("../"):
         hints.add(
             "source_ref_outside_repo",
-            Severity.HINT,
             f"'{ref.value}' leaves the repository root; source refs should be repository-relative",
             ref.anchor,
             case_index,
@@ -76,7 +69,6 @@ def ref_hints(case: NormalizedCase, ref: Located, hints: Hints) -> None:
         if hidden is not None:
             hints.add(
                 "source_ref_mirror_unnormalized",
-                Severity.HINT,
                 f"'{ref.value}' points into a generated or historical location ({hidden}) that the "
                 "reference's prefix test does not catch; use historical/advisory authority or a source path",
                 ref.anchor,
@@ -100,7 +92,6 @@ def historical_without_anchor(
             return
     hints.add(
         "historical_without_source_anchor",
-        Severity.HINT,
         f"a {authority.node.value} case still needs a current source anchor: none of its source_refs is an "
         "existing path outside generated or historical locations",
         authority.anchor,

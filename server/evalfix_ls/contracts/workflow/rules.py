@@ -12,9 +12,10 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-from ...findings import Finding, Severity
+from ...findings import Finding
 from ...schema import WORKFLOW_SCHEMA, enum
 from ...workspace.view import FileSystemView
+from .codes import WORKFLOW_CODES
 from .normalize import INPUT_ALIASES, NormalizedCase
 from .refs import ref_errors
 from .values import Anchor
@@ -54,7 +55,7 @@ def is_valid_tag(tag: str) -> bool:
 def error(code: str, message: str, anchor: Anchor, case: NormalizedCase, **data: object) -> Finding:
     return Finding(
         code,
-        Severity.ERROR,
+        WORKFLOW_CODES[code],
         message,
         anchor.pointer,
         anchor.start,

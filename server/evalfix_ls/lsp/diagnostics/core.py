@@ -25,7 +25,7 @@ from ..documents import Edit, Snapshot, compose, path_to_uri
 from ..workspace_index import RepoState, unwatched_epoch
 
 if TYPE_CHECKING:
-    from ..server import EvalfixServer
+    from ..host import Host
 
 logger = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ MAX_TRACKED_EDITS = 1000  # edits remembered per document between two analyses
 class ResultCore:
     """Jobs, their results and the bookkeeping shared by push and pull."""
 
-    def __init__(self, server: EvalfixServer, on_affected: Callable[[Iterable[Path]], None]) -> None:
+    def __init__(self, server: Host, on_affected: Callable[[Iterable[Path]], None]) -> None:
         self.server = server
         # An analysis may change other files' findings (a sibling's ids, a created source file);
         # the manager decides who is re-checked.

@@ -29,11 +29,11 @@ from .push import PushScheduler
 from .scan import RESCAN_DELAY, CrossFileRefresh, WorkspaceScan
 
 if TYPE_CHECKING:
-    from ..server import EvalfixServer
+    from ..host import Host
 
 
 class DiagnosticsManager:
-    def __init__(self, server: EvalfixServer) -> None:
+    def __init__(self, server: Host) -> None:
         self.server = server
         self.core = ResultCore(server, on_affected=self._on_affected)
         self.push = PushScheduler(server, self.core)
@@ -181,17 +181,17 @@ class DiagnosticsManager:
         self.cross_file.cancel()
 
 
-def register(server: EvalfixServer) -> None:
+def register(server: Host) -> None:
     options = types.DiagnosticOptions(
         identifier="evalfix-ls", inter_file_dependencies=True, workspace_diagnostics=True
     )
 
     @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, options)
-    async def document_diagnostic(ls: EvalfixServer, params: types.DocumentDiagnosticParams) -> Any:
+    async def document_diagnostic(ls: Host, params: types.DocumentDiagnosticParams) -> Any:
         return await ls.diagnostics.pull_document(params)
 
     @server.feature(types.WORKSPACE_DIAGNOSTIC)
     async def workspace_diagnostic(
-        ls: EvalfixServer, params: types.WorkspaceDiagnosticParams
+        ls: Host, params: types.WorkspaceDiagnosticParams
     ) -> types.WorkspaceDiagnosticReport:
         return await ls.diagnostics.pull_workspace(params)

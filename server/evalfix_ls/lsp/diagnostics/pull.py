@@ -16,14 +16,14 @@ from ...contracts.detection import UNKNOWN
 from ..analyzer import Result
 
 if TYPE_CHECKING:
-    from ..server import EvalfixServer
+    from ..host import Host
     from .core import ResultCore
 
 
 class PullHandlers:
     """Builds the reports of the two pull requests."""
 
-    def __init__(self, server: EvalfixServer, core: ResultCore) -> None:
+    def __init__(self, server: Host, core: ResultCore) -> None:
         self.server = server
         self.core = core
         self._workspace_reported: set[str] = set()  # uris in the last workspace/diagnostic answer

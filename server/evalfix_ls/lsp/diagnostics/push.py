@@ -17,7 +17,7 @@ from lsprotocol import types
 from ..documents import Snapshot
 
 if TYPE_CHECKING:
-    from ..server import EvalfixServer
+    from ..host import Host
     from .core import ResultCore
 
 
@@ -35,7 +35,7 @@ class _PushState:
 class PushScheduler:
     """Schedules analyses of open documents and publishes ``textDocument/publishDiagnostics``."""
 
-    def __init__(self, server: EvalfixServer, core: ResultCore) -> None:
+    def __init__(self, server: Host, core: ResultCore) -> None:
         self.server = server
         self.core = core
         self._push: dict[str, _PushState] = {}

@@ -25,7 +25,7 @@ from .core import SCAN_CHUNK, ResultCore
 from .push import PushScheduler
 
 if TYPE_CHECKING:
-    from ..server import EvalfixServer
+    from ..host import Host
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ REFRESH_DELAY = 0.03  # coalesces refresh requests to pull clients
 class WorkspaceScan:
     """Pushes the diagnostics of the closed fixture files of the workspace."""
 
-    def __init__(self, server: EvalfixServer, core: ResultCore, push: PushScheduler) -> None:
+    def __init__(self, server: Host, core: ResultCore, push: PushScheduler) -> None:
         self.server = server
         self.core = core
         self.push = push
@@ -114,9 +114,7 @@ class WorkspaceScan:
 class CrossFileRefresh:
     """Applies a repository's queued facts after edits, and asks pull clients to pull again."""
 
-    def __init__(
-        self, server: EvalfixServer, core: ResultCore, on_affected: Callable[[Iterable[Path]], None]
-    ) -> None:
+    def __init__(self, server: Host, core: ResultCore, on_affected: Callable[[Iterable[Path]], None]) -> None:
         self.server = server
         self.core = core
         self._on_affected = on_affected
