@@ -6,8 +6,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__
+
+if TYPE_CHECKING:
+    from .batch.run import FileReport, Report
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -30,7 +34,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     batch.add_argument("paths", nargs="*", type=Path, metavar="PATHS", help="files or directories")
     batch.add_argument("--root", type=Path, help="repository root (default: nearest ancestor holding .git)")
-    batch.add_argument("--format", choices=("text", "json"), default="text")
+    batch.add_argument(
+        "--format",
+        choices=("text", "json", "sarif", "github"),
+        default="text",
+        help="text (default), json, sarif (SARIF 2.1.0) or github (GitHub Actions annotations)",
+    )
+    batch.add_argument(
+        "--jobs",
+        type=_positive_int,
+        metavar="N",
+        help="check files in N processes (default: the number of CPUs); the output is the same for any N",
+    )
     batch.add_argument("--strict", action="store_true", help="fail on warnings too")
     batch.add_argument(
         "--readiness",
@@ -38,6 +53,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --check: add the eval readiness of each skill directory (workflow fixtures)",
     )
     return parser
+
+
+def _positive_int(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {value!r}")
+    return number
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,27 +87,34 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from .batch.format_json import to_json
-    from .batch.format_text import to_text_lines
+    from concurrent.futures.process import BrokenProcessPool
+
+    from .batch.parallel import default_jobs
     from .batch.run import CheckError, check_paths
     from .config import ProjectConfigs
     from .findings import Severity
 
+    _die_quietly_on_closed_pipe()
     configs = ProjectConfigs()  # [tool.evalfix] / .evalfix.toml nearest to each file
+    printer = _Printer(args.format, sys.stdout)
     try:
-        report = check_paths(list(args.paths), root=args.root, readiness=args.readiness, configs=configs)
+        report = check_paths(
+            list(args.paths),
+            root=args.root,
+            readiness=args.readiness,
+            configs=configs,
+            jobs=args.jobs or default_jobs(),
+            on_file=printer.file,
+        )
     except CheckError as exc:
         print(f"evalfix-ls: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenProcessPool:
+        print("evalfix-ls: error: a worker process died (out of memory?); try --jobs 1", file=sys.stderr)
+        return EXIT_USAGE
     for problem in configs.problems():
         print(f"evalfix-ls: warning: configuration: {problem}", file=sys.stderr)
-    out = sys.stdout
-    if args.format == "json":
-        # One write: json.dump writes every token separately (millions of calls for 200,000 findings).
-        out.write(json.dumps(to_json(report, __version__), ensure_ascii=False, indent=2) + "\n")
-    else:
-        for line in to_text_lines(report):
-            out.write(line + "\n")
+    printer.finish(report)
     if not report.files:  # nothing to check is an input problem, not a clean result
         where = ", ".join(str(p) for p in args.paths) or "the current directory"
         print(
@@ -96,6 +128,51 @@ def run_check(args: argparse.Namespace) -> int:
     if args.strict and report.count(Severity.WARNING):
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _die_quietly_on_closed_pipe() -> None:
+    """``evalfix-ls --check | head``: end like other Unix filters when the reader goes away,
+    instead of a BrokenPipeError traceback (text output streams, so this happens mid-run)."""
+    import signal
+
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+
+
+class _Printer:
+    """Writes the report in one format: text and github lines file by file as files are done
+    (streaming), json and sarif documents at the end."""
+
+    def __init__(self, fmt: str, out: TextIO) -> None:
+        self.format, self.out = fmt, out
+
+    def file(self, file: FileReport) -> None:
+        if self.format in ("text", "github"):
+            # One write per file (a file can have 200,000 findings), flushed so that it shows now.
+            self.out.write("".join(line + "\n" for line in self._module().file_lines(file)))
+            self.out.flush()
+
+    def finish(self, report: Report) -> None:
+        if self.format == "json":
+            from .batch.format_json import to_json
+
+            self._dump(to_json(report, __version__))
+        elif self.format == "sarif":
+            from .batch.format_sarif import to_sarif
+
+            self._dump(to_sarif(report, __version__))
+        else:
+            for line in self._module().summary_lines(report):
+                self.out.write(line + "\n")
+
+    def _module(self) -> Any:
+        from .batch import format_github, format_text
+
+        return format_github if self.format == "github" else format_text
+
+    def _dump(self, document: dict[str, Any]) -> None:
+        # One write: json.dump writes every token separately (millions of calls for 200,000 findings).
+        self.out.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,5 +1,7 @@
 """``--format text``: ``path:line:col: severity[code] message`` lines (1-based line, UTF-16 column
-+ 1, what editors' "go to line:column" use), then the readiness table if asked, then the summary."""
++ 1, what editors' "go to line:column" use), then the readiness table if asked, then the summary.
+
+``file_lines`` prints one file, so that ``--check`` can stream them as files are checked."""
 
 from __future__ import annotations
 
@@ -7,15 +9,18 @@ from collections.abc import Iterator
 
 from ..findings import Severity
 from ..parser.line_index import Encoding, LineIndex
-from .run import Report
+from .run import FileReport, Report
 
 
-def to_text_lines(report: Report) -> Iterator[str]:
-    for file in report.files:
-        index = LineIndex(file.analysis.text)
-        for f in sorted(file.analysis.findings, key=lambda f: f.sort_key):
-            line, col = index.position(f.start, Encoding.UTF16)
-            yield f"{file.display}:{line + 1}:{col + 1}: {f.severity.word}[{f.code}] {f.message}"
+def file_lines(file: FileReport) -> Iterator[str]:
+    index = LineIndex(file.analysis.text)
+    for f in sorted(file.analysis.findings, key=lambda f: f.sort_key):
+        line, col = index.position(f.start, Encoding.UTF16)
+        yield f"{file.display}:{line + 1}:{col + 1}: {f.severity.word}[{f.code}] {f.message}"
+
+
+def summary_lines(report: Report) -> Iterator[str]:
+    """The readiness table (with ``--readiness``), then ``N errors, M warnings in K files``."""
     if "readiness" in report.extra:
         from ..contracts.workflow.readiness import readiness_table
 
@@ -25,3 +30,9 @@ def to_text_lines(report: Report) -> Iterator[str]:
         f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)} "
         f"in {len(report.files)} file{'s' * (len(report.files) != 1)}"
     )
+
+
+def to_text_lines(report: Report) -> Iterator[str]:
+    for file in report.files:
+        yield from file_lines(file)
+    yield from summary_lines(report)

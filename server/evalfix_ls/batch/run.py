@@ -1,20 +1,26 @@
 """Batch checking (``evalfix-ls --check``): which files (``workspace.walk``), analysed how, into a
-``Report`` that the output formats (``format_text``, ``format_json``) print."""
+``Report`` that the output formats (``format_text``, ``format_json``, ``format_sarif``,
+``format_github``) print.
+
+``plan`` decides the files and everything about each one that depends on the others (kind,
+repository root, display path); ``check_paths`` analyses them in that order, in this process or
+spread over worker processes (``parallel.py``), and hands each ``FileReport`` to ``on_file`` as
+soon as it and every file before it are done, so output streams in a deterministic order."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..analysis import Analysis, analyze
+from ..analysis import Analysis
 from ..config import ProjectConfigs
 from ..findings import Severity
-from ..workspace.files import read_file
 from ..workspace.view import FileSystemView, find_repo_root
 from ..workspace.walk import default_root, walk
+from .analyse import Analyser, FileTask
 
 
 @dataclass(slots=True)
@@ -59,6 +65,29 @@ def collect(paths: Iterable[Path]) -> list[tuple[Path, bool]]:
     return out
 
 
+def plan(
+    paths: list[Path], *, root: Path | None, cwd: Path, configs: ProjectConfigs
+) -> tuple[Path, list[FileTask]]:
+    """The report root and the files to analyse, in output order. ``configs`` gives each file
+    its project configuration (``config.py``: extra globs, forced kinds, root)."""
+    from ..contracts.detection import UNKNOWN
+
+    explicit_root = root is not None
+    report_root = root.absolute() if root else default_root(cwd)
+    if explicit_root and not report_root.is_dir():
+        raise CheckError(f"--root {root}: not a directory")
+    tasks = []
+    for path, explicit in _with_configured_files(collect(paths or [cwd]), paths or [cwd], configs):
+        config = configs.for_path(path)
+        kind = config.kind_for(path)
+        if kind == UNKNOWN and not explicit:
+            continue  # excluded by configuration
+        repo_root = report_root if explicit_root else (config.root or find_repo_root(path))
+        display = Path(os.path.relpath(path, report_root)).as_posix()
+        tasks.append(FileTask(path, explicit, kind, repo_root, display))
+    return report_root, tasks
+
+
 def check_paths(
     paths: list[Path],
     *,
@@ -67,55 +96,41 @@ def check_paths(
     fs: FileSystemView | None = None,
     readiness: bool = False,
     configs: ProjectConfigs | None = None,
+    jobs: int = 1,
+    on_file: Callable[[FileReport], None] | None = None,
 ) -> Report:
-    """Analyse PATHS. One ``WorkflowIndex`` per repository root serves the cross-file rules (it
-    reads the repository's fixture files only when a workflow fixture asks); ``readiness`` adds
-    the per-skill readiness report under ``report.extra["readiness"]``. ``configs`` gives each
-    file its project configuration (``config.py``: extra globs, forced kinds, severities, root)."""
-    from ..contracts.detection import UNKNOWN, WORKFLOW
-    from ..contracts.workflow.index import WorkflowIndex
+    """Analyse PATHS with up to ``jobs`` processes. The cross-file rules read the repository's
+    fixture files through one ``WorkflowIndex`` per repository root and process, so every file
+    gets the same findings whichever process checks it; ``readiness`` adds the per-skill
+    readiness report under ``report.extra["readiness"]``."""
+    from .parallel import analyse_all
 
-    cwd = (cwd or Path.cwd()).absolute()
-    explicit_root = root is not None
-    report_root = root.absolute() if root else default_root(cwd)
-    if explicit_root and not report_root.is_dir():
-        raise CheckError(f"--root {root}: not a directory")
-    fs = fs or FileSystemView()
-    report = Report(report_root)
-    indexes: dict[Path, WorkflowIndex] = {}
     configs = configs or ProjectConfigs()
-    for path, explicit in _with_configured_files(collect(paths or [cwd]), paths or [cwd], configs):
-        config = configs.for_path(path)
-        kind = config.kind_for(path)
-        if kind == UNKNOWN and not explicit:
-            continue  # excluded by configuration
-        repo_root = report_root if explicit_root else (config.root or find_repo_root(path))
-        file_text = read_file(path)
-        index = indexes.get(repo_root) or indexes.setdefault(repo_root, WorkflowIndex(repo_root, fs))
-        analysis = analyze(
-            file_text.text,
-            path=path,
-            repo_root=repo_root,
-            fs=fs,
-            workspace=index,
-            explicit=explicit,
-            kind=kind,
-            file_text=file_text,
-        )
-        analysis.findings = config.apply(analysis.findings)
-        display = Path(os.path.relpath(path, report_root)).as_posix()
-        report.files.append(FileReport(path, display, analysis, repo_root))
+    report_root, tasks = plan(paths, root=root, cwd=(cwd or Path.cwd()).absolute(), configs=configs)
+    analyser = Analyser(fs or FileSystemView())
+    report = Report(report_root)
+    for task, analysis in analyse_all(tasks, analyser, jobs):
+        analysis.findings = configs.for_path(task.path).apply(analysis.findings)
+        file = FileReport(task.path, task.display, analysis, task.repo_root)
+        report.files.append(file)
+        if on_file is not None:
+            on_file(file)
     if readiness:
-        from ..contracts.workflow.readiness import readiness_report
-        from ..workspace.view import relative_posix
-
-        checked = [
-            (f.repo_root, relative_posix(f.path, f.repo_root))
-            for f in report.files
-            if f.analysis.kind == WORKFLOW
-        ]
-        report.extra["readiness"] = readiness_report(checked, indexes, fs)
+        report.extra["readiness"] = _readiness(report, analyser)
     return report
+
+
+def _readiness(report: Report, analyser: Analyser) -> dict[str, dict[str, Any]]:
+    from ..contracts.detection import WORKFLOW
+    from ..contracts.workflow.readiness import readiness_report
+    from ..workspace.view import relative_posix
+
+    checked = [
+        (f.repo_root, relative_posix(f.path, f.repo_root))
+        for f in report.files
+        if f.analysis.kind == WORKFLOW
+    ]
+    return readiness_report(checked, analyser.indexes, analyser.fs)
 
 
 def _with_configured_files(

@@ -1,0 +1,51 @@
+"""One file of a ``--check`` run: what ``plan`` decided about it, and the analysis of it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from ..analysis import Analysis, analyze
+from ..workspace.files import read_file
+from ..workspace.view import FileSystemView
+
+if TYPE_CHECKING:
+    from ..contracts.workflow.index import WorkflowIndex
+
+
+class FileTask(NamedTuple):
+    path: Path  # absolute
+    explicit: bool  # named on the command line (not found by the walk)
+    kind: str | None  # forced by configuration, else detected
+    repo_root: Path
+    display: str  # POSIX, relative to the report root
+
+
+class Analyser:
+    """Analyses files with one file-system view and one ``WorkflowIndex`` per repository root
+    (the cross-file rules: duplicate case ids, source refs)."""
+
+    def __init__(self, fs: FileSystemView) -> None:
+        self.fs = fs
+        self.indexes: dict[Path, WorkflowIndex] = {}
+
+    def analyse(self, task: FileTask) -> Analysis:
+        from ..contracts.workflow.index import WorkflowIndex
+
+        index = self.indexes.get(task.repo_root)
+        if index is None:
+            index = self.indexes[task.repo_root] = WorkflowIndex(task.repo_root, self.fs)
+        file_text = read_file(task.path)
+        analysis = analyze(
+            file_text.text,
+            path=task.path,
+            repo_root=task.repo_root,
+            fs=self.fs,
+            workspace=index,
+            explicit=task.explicit,
+            kind=task.kind,
+            file_text=file_text,
+        )
+        # No output format reads the parse tree: a report of 10,000 files would only hold it.
+        analysis.tree = None
+        return analysis
