@@ -123,3 +123,160 @@ def test_vsix_holds_the_bundle_and_the_listing_files_only(packaged: Path) -> Non
     client = json.loads((EXTENSION / "node_modules" / "vscode-languageclient" / "package.json").read_text())
     assert manifest["engines"]["vscode"] == client["engines"]["vscode"]  # the client library's minimum
     assert "jsonValidation" not in manifest["contributes"]
+
+
+# --- In the real VS Code ------------------------------------------------------------------------
+
+SUITE = "skills/demo-skill/evals/evals.json"
+INTEGRATION_TIMEOUT_S = 360
+UI_TIMEOUT_S = 300
+# The two Mocha tests of features other issues are adding: skipped inside the run (with the
+# missing capability named) until the server advertises them; every other test must pass.
+CAPABILITY_GATED = {
+    "completion at a setup kind offers empty, seeded and fixture": "completionProvider",
+    "a quick fix applies": "codeActionProvider",
+}
+# Messages of the planted problems as the Problems panel shows them (start of each message).
+PLANTED_MESSAGES = [
+    "evals[0]: `setup.kind` must be one of",
+    "evals[1]: `prompt` must be a non-empty string",
+    "evals[1]: `expected_output`, if present, must be a string",
+    "invalid coverage tag: 计划🚀",
+    "invalid coverage tag: Bad Tag",
+]
+
+
+@pytest.fixture(scope="module")
+def real_vscode(node_tools: None) -> str:
+    require(
+        (CODE_SERVER / "lib" / "vscode" / "out" / "server-main.js").is_file(),
+        f"code-server is missing: {CODE_SERVER}",
+    )
+    chromium = shutil.which("chromium")
+    require(chromium is not None, "Debian's chromium is not installed (tests/system-deps/vscode.apt)")
+    require(SERVER.is_file(), f"the project's evalfix-ls is not installed in this venv: {SERVER}")
+    return str(chromium)
+
+
+def workspace_copy(tmp_path: Path, server_path: str) -> Path:
+    """The fixture workspace, with its settings pointing the extension at the project's server."""
+    workspace = tmp_path / "workspace"
+    shutil.copytree(FIXTURE_WORKSPACE, workspace)
+    (workspace / ".vscode").mkdir()
+    settings = {"evalfix.server.path": server_path, "telemetry.telemetryLevel": "off"}
+    (workspace / ".vscode" / "settings.json").write_text(json.dumps(settings))
+    return workspace
+
+
+def isolated(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """Environment for code-server and its extension host: no evalfix-ls on PATH (the not-found
+    test relies on it), config and caches under tmp_path, no marketplace, Node 24 first."""
+    path = [
+        d for d in os.environ.get("PATH", "").split(os.pathsep) if d and not (Path(d) / "evalfix-ls").exists()
+    ]
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    return {
+        "PATH": os.pathsep.join(path),
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "EXTENSIONS_GALLERY": '{"serviceUrl":"http://127.0.0.1:9/gallery","itemUrl":"http://127.0.0.1:9/item"}',
+        **extra,
+    }
+
+
+def run_node_script(
+    script: str, args: list[str], env: dict[str, str], timeout: float
+) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(
+            [str(NODE_BIN / "node"), f"scripts/{script}", *args],
+            cwd=EXTENSION,
+            env={**node_env(), **env, "PATH": f"{NODE_BIN}{os.pathsep}{env['PATH']}"},
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"{script} did not finish within {timeout} s:\n{exc.stdout}\n{exc.stderr}")
+
+
+def test_integration_in_the_extension_host(packaged: Path, real_vscode: str, tmp_path: Path) -> None:
+    from evalfix_ls import __version__
+
+    report_file = tmp_path / "report.json"
+    env = isolated(
+        tmp_path,
+        EVALFIX_TEST_REPORT=str(report_file),
+        EVALFIX_EXPECTED_VERSION=__version__,
+        EVALFIX_EXPECTED_SERVER=str(SERVER),
+    )
+    workspace = workspace_copy(tmp_path, str(SERVER))
+    args = [
+        "--code-server",
+        str(CODE_SERVER),
+        "--workspace",
+        str(workspace),
+        "--data",
+        str(tmp_path / "vscode"),
+    ]
+    args += ["--chromium", real_vscode, "--timeout", str((INTEGRATION_TIMEOUT_S - 60) * 1000)]
+    result = run_node_script("run-integration.mjs", args, env, INTEGRATION_TIMEOUT_S)
+    output = f"{result.stdout}\n{result.stderr}"
+    assert report_file.is_file(), f"the Mocha suite wrote no report:\n{output}"
+    report = json.loads(report_file.read_text())
+    print_seen(report)
+    outcomes = {test["title"].removeprefix("evalfix-ls in VS Code "): test for test in report["tests"]}
+    assert len(outcomes) == 7, outcomes
+    for title, test in outcomes.items():
+        if test["state"] == "skipped":
+            capability = CAPABILITY_GATED.get(title)
+            assert capability and capability in (test.get("reason") or ""), f"{title} skipped: {test}"
+        else:
+            assert test["state"] == "passed", f"{title}: {test.get('error')}\n{output}"
+    assert result.returncode == 0, output
+
+
+def print_seen(report: dict) -> None:
+    """What the extension host saw, in the test output (the closing note quotes it)."""
+    print("\nextension host:", json.dumps(report.get("server", {}), ensure_ascii=False))
+    for file, diagnostics in report.get("seen", {}).items():
+        print(f"  {file}")
+        for d in diagnostics:
+            print(f"    {d['code']} {d.get('source')} {d['range']}")
+    for test in report.get("tests", []):
+        print(f"  {test['state']}: {test['title']} {test.get('reason') or ''}")
+
+
+def test_problems_panel_of_the_installed_vsix(packaged: Path, real_vscode: str, tmp_path: Path) -> None:
+    report_file = tmp_path / "ui.json"
+    shots = OUTPUT / "ui"
+    shutil.rmtree(shots, ignore_errors=True)
+    workspace = workspace_copy(tmp_path, str(SERVER))
+    args = ["--code-server", str(CODE_SERVER), "--vsix", str(packaged), "--workspace", str(workspace)]
+    args += ["--data", str(tmp_path / "code-server"), "--chromium", real_vscode, "--open", SUITE]
+    args += [
+        "--expect",
+        json.dumps(PLANTED_MESSAGES),
+        "--screenshots",
+        str(shots),
+        "--report",
+        str(report_file),
+    ]
+    args += ["--bad-settings", json.dumps({"evalfix.server.path": str(tmp_path / "no-such-evalfix-ls")})]
+    result = run_node_script("run-ui.mjs", args, isolated(tmp_path), UI_TIMEOUT_S)
+    output = f"{result.stdout}\n{result.stderr}"
+    assert report_file.is_file(), output
+    seen = json.loads(report_file.read_text())
+    print("\nProblems panel rows:", json.dumps(seen["rows"], ensure_ascii=False, indent=1))
+    print("screenshots:", *seen["screenshots"])
+    assert result.returncode == 0, f"{output}\n{json.dumps(seen, ensure_ascii=False, indent=1)}"
+    rows = "\n".join(seen["rows"])
+    for message in PLANTED_MESSAGES:
+        assert message in rows
+    assert "[Ln 7, Col 58]" in rows  # setup.kind after CJK text and an emoji: 1-based UTF-16 column
+    assert any(re.search(r"evalfix-ls \d+\.\d+", text) for text in seen["statusBar"]), seen["statusBar"]
+    assert seen["notification"]["buttons"] == ["Install with pip", "Open settings"]
+    assert (shots / "problems-panel.png").stat().st_size > 10_000

@@ -7,6 +7,7 @@ import { CASE_COMMAND, joinArgv } from "./caseCommandLine";
 import { createClient, SECTION } from "./client";
 import { selectedInterpreter } from "./python";
 import {
+  Candidate,
   describeAttempts,
   expandServerPath,
   pipInstallCommand,
@@ -35,6 +36,8 @@ export interface EvalfixApi {
   readonly onDidChangeState: vscode.Event<ServerState>;
   readonly notifications: readonly ShownNotification[];
   readonly client: LanguageClient | undefined;
+  /** How the running server was started (undefined while none runs). */
+  readonly server: Candidate | undefined;
   restart(): Promise<void>;
 }
 
@@ -43,6 +46,7 @@ class EvalfixExtension implements vscode.Disposable {
   readonly status = new ServerStatus();
   readonly notifications: ShownNotification[] = [];
   client: LanguageClient | undefined;
+  server: Candidate | undefined;
   private queue: Promise<void> = Promise.resolve();
 
   /** Start/stop/restart run one after the other, never interleaved. */
@@ -81,6 +85,7 @@ class EvalfixExtension implements vscode.Disposable {
     this.status.set("starting", `${candidate.label}`, resolution.version);
     const client = createClient(candidate, this.log);
     this.client = client;
+    this.server = candidate;
     client.onDidChangeState(({ newState }) => {
       if (newState === State.Stopped && this.client === client && this.status.state === "ready") {
         this.status.set("failed", "the server stopped; see the output", this.status.version);
@@ -90,6 +95,8 @@ class EvalfixExtension implements vscode.Disposable {
       await client.start();
     } catch (error) {
       this.log.error(`The server did not start: ${String(error)}`);
+      this.client = undefined;
+      this.server = undefined;
       this.status.set("failed", "the server did not start; see the output");
       return;
     }
@@ -103,6 +110,7 @@ class EvalfixExtension implements vscode.Disposable {
   private async stopClient(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    this.server = undefined;
     if (client) {
       try {
         await client.stop(5000);
@@ -189,6 +197,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evalfi
     notifications: extension.notifications,
     get client() {
       return extension.client;
+    },
+    get server() {
+      return extension.server;
     },
     restart: () => extension.restart(),
   };

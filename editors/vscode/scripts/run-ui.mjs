@@ -1,0 +1,94 @@
+// The UI check: the packaged .vsix installed into code-server, the workbench in Debian's chromium.
+// Opens the planted suite, opens the Problems panel from the status bar, waits for the planted
+// messages in its rows, takes a screenshot; then points evalfix.server.path at nothing and waits for
+// the server-not-found notification with its two buttons. Writes what it saw as JSON (--report).
+//
+// node scripts/run-ui.mjs --code-server DIR --vsix FILE --workspace DIR --data DIR --chromium PATH
+//   --open REL --expect JSON_ARRAY_OF_MESSAGES --screenshots DIR --report FILE --bad-settings JSON
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { execFileSync } from "node:child_process";
+import { freePort, launchChromium, parseArgs, startProcess, waitForHttp } from "./harness.mjs";
+
+const args = parseArgs(process.argv.slice(2));
+const entry = path.join(args["code-server"], "out/node/entry.js");
+const userData = path.join(args.data, "user-data");
+const extensions = path.join(args.data, "extensions");
+const expected = JSON.parse(args.expect);
+const WAIT_MS = 60_000;
+const seen = { rows: [], statusBar: [], notification: null, screenshots: [] };
+
+fs.mkdirSync(path.join(userData, "User"), { recursive: true });
+fs.mkdirSync(args.screenshots, { recursive: true });
+fs.writeFileSync(
+  path.join(userData, "User", "settings.json"),
+  JSON.stringify({ "telemetry.telemetryLevel": "off", "workbench.startupEditor": "none", "chat.disableAIFeatures": true }),
+);
+execFileSync(
+  process.execPath,
+  [entry, "--user-data-dir", userData, "--extensions-dir", extensions, "--install-extension", args.vsix],
+  { stdio: "inherit", timeout: 120_000 },
+);
+
+const port = await freePort();
+const server = startProcess(
+  process.execPath,
+  [
+    entry, "--auth", "none", "--bind-addr", `127.0.0.1:${port}`, "--disable-telemetry", "--disable-update-check",
+    "--disable-workspace-trust", "--disable-getting-started-override",
+    "--user-data-dir", userData, "--extensions-dir", extensions, args.workspace,
+  ],
+  { env: process.env, logFile: path.join(args.data, "code-server.log") },
+);
+
+let browser;
+let exitCode = 1;
+try {
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000, server.child);
+  browser = await launchChromium(args.chromium);
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const file = `vscode-remote://127.0.0.1:${port}${path.join(args.workspace, args.open)}`;
+  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(args.workspace)}&payload=${encodeURIComponent(JSON.stringify([["openFile", file]]))}`;
+  await page.goto(url, { timeout: WAIT_MS });
+
+  // The status bar: our item says ready with the version; the problems item opens the panel.
+  const ours = page.locator(".statusbar-item", { hasText: "evalfix-ls" });
+  await ours.locator("text=/evalfix-ls \\d/").first().waitFor({ timeout: WAIT_MS });
+  seen.statusBar.push(await ours.first().innerText());
+  await page.locator("#status\\.problems").click({ timeout: WAIT_MS });
+  const rows = page.locator(".markers-panel .monaco-list-row");
+  const deadline = Date.now() + WAIT_MS;
+  while (Date.now() < deadline) {
+    seen.rows = await rows.allInnerTexts();
+    if (expected.every((message) => seen.rows.some((row) => row.includes(message)))) break;
+    await page.waitForTimeout(250);
+  }
+  const problems = path.join(args.screenshots, "problems-panel.png");
+  await page.screenshot({ path: problems });
+  seen.screenshots.push(problems);
+  const missing = expected.filter((message) => !seen.rows.some((row) => row.includes(message)));
+  if (missing.length) throw new Error(`the Problems panel lacks ${JSON.stringify(missing)}`);
+
+  // Server not found: the notification toast and its buttons, as a user sees them.
+  fs.writeFileSync(path.join(args.workspace, ".vscode", "settings.json"), args["bad-settings"]);
+  const toast = page.locator(".notification-toast", { hasText: "language server was not found" });
+  await toast.waitFor({ timeout: WAIT_MS });
+  seen.notification = {
+    text: await toast.innerText(),
+    buttons: await toast.locator(".monaco-button").allInnerTexts(),
+  };
+  const notFound = path.join(args.screenshots, "server-not-found.png");
+  await page.screenshot({ path: notFound });
+  seen.screenshots.push(notFound);
+  exitCode = 0;
+} catch (error) {
+  console.error(`run-ui: ${error.message}`);
+  const failure = path.join(args.screenshots, "failure.png");
+  await browser?.contexts()[0]?.pages()[0]?.screenshot({ path: failure }).catch(() => {});
+  seen.screenshots.push(failure);
+} finally {
+  fs.writeFileSync(args.report, JSON.stringify(seen, null, 2));
+  await browser?.close().catch(() => {});
+  server.stop();
+}
+process.exit(exitCode);

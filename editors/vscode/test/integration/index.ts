@@ -1,0 +1,35 @@
+// The extension host runs this (extensionTestsPath): Mocha over the integration suites, and a JSON
+// report (every test's outcome, what the extension host saw) for the pytest side to show.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import Mocha from "mocha";
+import { report } from "./report";
+
+export function run(): Promise<void> {
+  const mocha = new Mocha({ ui: "tdd", color: false, timeout: 60_000 });
+  mocha.addFile(path.join(__dirname, "extension.test.js"));
+  return new Promise((resolve, reject) => {
+    const runner = mocha.run((failures) => {
+      writeReport();
+      if (failures > 0) {
+        reject(new Error(`${failures} integration test(s) failed`));
+      } else {
+        resolve();
+      }
+    });
+    runner.on("pass", (test) => report.tests.push({ title: test.fullTitle(), state: "passed" }));
+    runner.on("fail", (test, error: Error) =>
+      report.tests.push({ title: test.fullTitle(), state: "failed", error: String(error?.stack ?? error) }),
+    );
+    runner.on("pending", (test) =>
+      report.tests.push({ title: test.fullTitle(), state: "skipped", reason: report.skipReasons[test.title] }),
+    );
+  });
+}
+
+function writeReport(): void {
+  const file = process.env.EVALFIX_TEST_REPORT;
+  if (file) {
+    fs.writeFileSync(file, JSON.stringify(report, null, 2));
+  }
+}
