@@ -38,7 +38,9 @@ PLANTED = (
     Planted("setup-kind-invalid", '"setup": {"kind": "seedd"', '"seedd"'),
     Planted("sandbox-invalid", '"sandbox": "docker"', '"docker"'),
     Planted("script-type-invalid", '"type": "file-exist"', '"file-exist"'),
-    Planted("setup-kind-invalid", '"setup": {"kind": ""', '""'),
+    Planted("setup-kind-invalid", '"✅ 完成", "setup": {"kind": ""', '""'),
+    # A control: the same problem after ASCII text only, where every unit agrees.
+    Planted("setup-kind-invalid", '"plain", "setup": {"kind": ""', '""'),
 )
 
 # The edit each editor makes through its own buffer API, in order: the emoji of the CJK/emoji case
@@ -48,8 +50,10 @@ EDITS = (
     {"line": 4, "replace": "🎉", "text": "🌊波"},
     {"line": 3, "insert_line": '    {"id": "inserted", "prompt": "新しい ✨"},'},
 )
-# Completion is asked with the cursor just after this text (between the quotes of the empty kind).
-COMPLETION_AFTER = '"kind": "'
+# Completion is asked with the cursor just after one of these (between the quotes of an empty
+# kind): after CJK text and an emoji, and after ASCII only (for ALE, which sends byte columns).
+COMPLETE_AFTER_CJK = '"✅ 完成", "setup": {"kind": "'
+COMPLETE_AFTER_ASCII = '"plain", "setup": {"kind": "'
 SETUP_KINDS = {"empty", "seeded", "fixture"}
 
 UNITS: dict[str, Callable[[str], int]] = {
@@ -93,7 +97,6 @@ def expected_positions(text: str, unit: str) -> list[Expected]:
         assert planted.needle.endswith(planted.token), planted
         start = line.index(planted.needle) + len(planted.needle) - len(planted.token)
         prefix = line[:start]
-        assert not prefix.isascii(), f"{planted} must follow CJK text or an emoji on its line"
         found.append(Expected(planted.code, line_no, measure(prefix), measure(prefix + planted.token)))
     return sorted(found, key=lambda e: (e.line, e.start))
 
@@ -120,10 +123,11 @@ def lsp_spans(diagnostics: list[dict]) -> list[Span]:
     )
 
 
-def completion_position(text: str, unit: str) -> tuple[int, int]:
+def completion_position(text: str, unit: str, after: str = COMPLETE_AFTER_CJK) -> tuple[int, int]:
+    """The cursor just after ``after`` (which occurs once in ``text``), its column in ``unit``."""
     lines = text.split("\n")
-    (line_no,) = [n for n, line in enumerate(lines) if COMPLETION_AFTER + '"' in line]
-    at = lines[line_no].index(COMPLETION_AFTER) + len(COMPLETION_AFTER)
+    (line_no,) = [n for n, line in enumerate(lines) if after in line]
+    at = lines[line_no].index(after) + len(after)
     return line_no, UNITS[unit](lines[line_no][:at])
 
 
@@ -202,12 +206,15 @@ def completion_labels(items: list[dict]) -> set[str]:
     return {item["label"].strip('"') for item in items}
 
 
-def completion_request() -> dict[str, object]:
-    """Where the drivers put the cursor to complete: the line, and the text the cursor follows."""
-    return {"line": completion_position(apply_edits(fixture_text()), "utf-32")[0], "after": COMPLETION_AFTER}
+def completion_request(after: str = COMPLETE_AFTER_CJK) -> dict[str, object]:
+    """Where the drivers put the cursor to complete (in the edited text): the line, and the text
+    the cursor follows."""
+    return {"line": completion_position(apply_edits(fixture_text()), "utf-32", after)[0], "after": after}
 
 
-def drive(tmp: Path, command: Sequence[str], config: str, **spec: object) -> dict:
+def drive(
+    tmp: Path, command: Sequence[str], config: str, complete_after: str = COMPLETE_AFTER_CJK, **spec: object
+) -> dict:
     """Run an editor on a private copy of the workspace with its driver's spec: the suite to open,
     the shipped configuration folder ``editors/<config>``, the edits, where to complete, the wait
     bound, and ``spec``'s extra fields. Returns what the driver saw; fails on any driver error."""
@@ -219,7 +226,7 @@ def drive(tmp: Path, command: Sequence[str], config: str, **spec: object) -> dic
         output=str(output),
         config_dir=str(ROOT / "editors" / config),
         edits=list(EDITS),
-        completion=completion_request(),
+        completion=completion_request(complete_after),
         timeout_ms=WAIT_TIMEOUT_MS,
         **spec,
     )
