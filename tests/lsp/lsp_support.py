@@ -152,12 +152,13 @@ class Session:
         *,
         init_options: Any = None,
         settings: dict[str, Any] | None = None,
+        capabilities: types.ClientCapabilities | None = None,
     ) -> types.InitializeResult:
         if settings is not None:
             self.client.set_configuration(settings, section="evalfix")
         self.result = await self.client.initialize_session(
             types.InitializeParams(
-                capabilities=capabilities_for(self.profile),
+                capabilities=capabilities or capabilities_for(self.profile),
                 workspace_folders=[types.WorkspaceFolder(uri=f.as_uri(), name=f.name) for f in folders],
                 root_uri=folders[0].as_uri() if folders else None,
                 initialization_options=init_options,

@@ -179,6 +179,35 @@ def test_loader_issue_multiset_matches_the_oracle(doc: object) -> None:
     assert loader_findings(text) == Counter(oracle.loader_issues(text))
 
 
+# Clean cases with ids from a small pool: most documents hold a duplicate the loader registers
+# (a junk-heavy case stops before its id is registered, so ``documents`` rarely reaches the rule).
+clean_cases = st.fixed_dictionaries(
+    {"id": pick(1, "1", 1.0, "a", "b", -0.0, 0), "prompt": pick("Say hi 😀", "p")},
+    optional={"assertions": st.lists(pick("judged", {"type": "file-exists", "path": "out.txt"}), max_size=2)},
+)
+clean_documents = st.fixed_dictionaries(
+    {"skill_name": st.just("demo"), "evals": st.lists(clean_cases, min_size=2, max_size=6)}
+)
+
+
+@SETTINGS
+@given(clean_documents)
+def test_duplicate_ids_match_the_oracle(doc: object) -> None:
+    text = json.dumps(doc, ensure_ascii=False)
+    expected = Counter(oracle.loader_issues(text))
+    assert loader_findings(text) == expected
+    keys = [oracle_id_key(case["id"]) for case in doc["evals"]]  # type: ignore[index]
+    duplicates = len(keys) - len(set(keys))
+    assert sum(n for (code, _), n in expected.items() if code == "duplicate-id") == duplicates
+
+
+def oracle_id_key(value: object) -> str:
+    """JavaScript's ``String(id)`` for the ids drawn above (1.0 → "1", -0 → "0")."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
 def _single_case(members: dict[str, object]) -> str:
     return json.dumps(
         {"skill_name": "demo", "evals": [{"id": "c", "prompt": "p", **members}]}, ensure_ascii=False
