@@ -13,7 +13,7 @@
 (defvar evalfix-spec
   (let ((json-object-type 'plist) (json-array-type 'list))
     (json-read-file (getenv "EVALFIX_SPEC"))))
-(defvar evalfix-out (list :errors nil :phases nil))
+(defvar evalfix-out (list :errors nil))
 (defvar evalfix-reports nil "Every publishDiagnostics, newest first.")
 
 (defun evalfix-spec (key) (plist-get evalfix-spec key))
