@@ -173,3 +173,33 @@ def test_long_functions_detector() -> None:
 @pytest.mark.parametrize("name", sorted(modules()))
 def test_no_function_over_the_agreed_length(name: str) -> None:
     assert long_functions(modules()[name].read_text(encoding="utf-8")) == []
+
+
+def readme_layout() -> set[str]:
+    """The folders of ``server/evalfix_ls/`` that the README's layout block names."""
+    readme = (PACKAGE.parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme[readme.index("```\nserver/evalfix_ls/\n") + 4 :]
+    block = block[: block.index("```")]
+    folders: set[str] = set()
+    parents: list[tuple[int, str]] = []
+    for line in block.splitlines()[1:]:
+        entry = line.split("#")[0].rstrip()
+        indent = len(entry) - len(entry.lstrip())
+        if indent == 0:
+            break
+        name = entry.strip()
+        parents = [(depth, folder) for depth, folder in parents if depth < indent]
+        if name.endswith("/"):
+            folder = (parents[-1][1] if parents else "") + name
+            folders.add(folder.rstrip("/"))
+            parents.append((indent, folder))
+    return folders
+
+
+def test_readme_layout_names_every_folder() -> None:
+    actual = {
+        path.relative_to(PACKAGE).as_posix()
+        for path in PACKAGE.rglob("*")
+        if path.is_dir() and (path / "__init__.py").exists()
+    }
+    assert readme_layout() == actual
