@@ -279,4 +279,5 @@ def test_problems_panel_of_the_installed_vsix(packaged: Path, real_vscode: str, 
     assert "[Ln 7, Col 58]" in rows  # setup.kind after CJK text and an emoji: 1-based UTF-16 column
     assert any(re.search(r"evalfix-ls \d+\.\d+", text) for text in seen["statusBar"]), seen["statusBar"]
     assert seen["notification"]["buttons"] == ["Install with pip", "Open settings"]
+    assert any("Server: Path" in title for title in seen["settingsEditor"]), seen["settingsEditor"]
     assert (shots / "problems-panel.png").stat().st_size > 10_000

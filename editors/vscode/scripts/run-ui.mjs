@@ -16,7 +16,7 @@ const userData = path.join(args.data, "user-data");
 const extensions = path.join(args.data, "extensions");
 const expected = JSON.parse(args.expect);
 const WAIT_MS = 60_000;
-const seen = { rows: [], statusBar: [], notification: null, screenshots: [] };
+const seen = { rows: [], statusBar: [], notification: null, settingsEditor: null, screenshots: [] };
 
 fs.mkdirSync(path.join(userData, "User"), { recursive: true });
 fs.mkdirSync(args.screenshots, { recursive: true });
@@ -80,6 +80,11 @@ try {
   const notFound = path.join(args.screenshots, "server-not-found.png");
   await page.screenshot({ path: notFound });
   seen.screenshots.push(notFound);
+  // "Open settings" opens the Settings editor on the extension's server settings.
+  await toast.locator(".monaco-button", { hasText: "Open settings" }).click({ timeout: WAIT_MS });
+  const titles = page.locator(".settings-editor .setting-item-title");
+  await titles.filter({ hasText: "Server: Path" }).first().waitFor({ timeout: WAIT_MS });
+  seen.settingsEditor = await titles.allInnerTexts();
   exitCode = 0;
 } catch (error) {
   console.error(`run-ui: ${error.message}`);

@@ -157,7 +157,12 @@ class EvalfixExtension implements vscode.Disposable {
         terminal.show();
         terminal.sendText(joinArgv(install));
       } else if (choice === OPEN_SETTINGS) {
-        void vscode.commands.executeCommand("workbench.action.openSettings", "evalfix.server");
+        // The Workspace tab when a folder is open: in a remote window the User tab hides
+        // machine-overridable settings such as evalfix.server.path.
+        const settings = vscode.workspace.workspaceFolders?.length
+          ? "workbench.action.openWorkspaceSettings"
+          : "workbench.action.openSettings";
+        void vscode.commands.executeCommand(settings, { query: "evalfix.server" });
       }
     });
   }

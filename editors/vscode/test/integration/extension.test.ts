@@ -230,12 +230,13 @@ suite("evalfix-ls in VS Code", () => {
     const document = await openNewFixture("skills/completion-skill/evals/evals.json", text);
     const position = document.positionAt(text.indexOf('"kind": ""') + '"kind": "'.length);
     const list = await vscode.commands.executeCommand<vscode.CompletionList>(
-      "vscode.executeCompletionProvider",
+      "vscode.executeCompletionItemProvider",
       document.uri,
       position,
     );
     const labels = list.items.map((item) => (typeof item.label === "string" ? item.label : item.label.label));
     const kinds = new Set(labels.map((label) => label.replace(/^"|"$/g, "")));
+    report.server.completionLabels = labels;
     for (const kind of ["empty", "seeded", "fixture"]) {
       assert.ok(kinds.has(kind), `completion offers ${kind}: ${labels.join(", ")}`);
     }
@@ -245,7 +246,7 @@ suite("evalfix-ls in VS Code", () => {
     const evalfix = await api();
     requireCapability(this, evalfix, "codeActionProvider");
     const original = new TextDecoder().decode(await vscode.workspace.fs.readFile(fileUri(WORKFLOW)));
-    const document = await openNewFixture("skills/fix-skill/evals/trigger-cases.json", original.replace(/demo-skill/g, "fix-skill"));
+    const document = await openNewFixture("skills/fix-skill/evals/trigger-cases.json", original.replace('"skill": "demo-skill"', '"skill": "fix-skill"'));
     const planted = PLANTED[WORKFLOW];
     await waitForDiagnostics(document.uri, expectedFor(document, planted));
     const diagnostics = vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === SOURCE);
@@ -273,6 +274,7 @@ suite("evalfix-ls in VS Code", () => {
     }
     assert.notEqual(document.getText(), before, `${applied.action.title} changed the document`);
     const fixed = seen(applied.diagnostic);
+    report.server.quickFix = { title: applied.action.title, fixed };
     await waitFor(
       `${key(fixed)} to go after "${applied.action.title}"`,
       () => (ours(document.uri).some((d) => key(d) === key(fixed)) ? undefined : true),
