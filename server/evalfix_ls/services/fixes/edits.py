@@ -1,0 +1,226 @@
+"""Minimal text edits on a JSON document: replace a value, rename a key, insert or remove a member
+or an array item — each touching only the bytes it must, following the document's own layout
+(line endings, indentation, ``": "`` and ``", "`` spacing) so the rest stays byte-for-byte.
+
+Offsets are code points into the document text, as everywhere in the core.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...parser.tree import ARRAY, OBJECT, Member, Node
+
+
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    """Replace ``text[start:end]`` by ``new_text`` (an insertion when ``start == end``)."""
+
+    start: int
+    end: int
+    new_text: str
+
+
+def apply_edits(text: str, edits: Iterable[TextEdit]) -> str:
+    """``text`` with non-overlapping ``edits`` applied (in any order given)."""
+    out = []
+    position = 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        if edit.start < position:
+            raise ValueError(f"overlapping edits at offset {edit.start}")
+        out.append(text[position : edit.start])
+        out.append(edit.new_text)
+        position = edit.end
+    out.append(text[position:])
+    return "".join(out)
+
+
+def conflicts(a: TextEdit, b: TextEdit) -> bool:
+    """True when applying both is ambiguous: their ranges overlap, or both start at one point
+    (two insertions there have no defined order)."""
+    return a.start == b.start or (a.start < b.end and b.start < a.end)
+
+
+def diff_edits(old: str, new: str) -> list[TextEdit]:
+    """The few edits that turn ``old`` into ``new``: changed line blocks, each trimmed to the
+    characters that differ (so an editor keeps cursors and marks in unchanged text)."""
+    old_lines = old.splitlines(keepends=True)
+    new_lines = new.splitlines(keepends=True)
+    old_starts = _line_starts(old_lines)
+    new_starts = _line_starts(new_lines)
+    edits = []
+    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        start, end = old_starts[i1], old_starts[i2]
+        replacement = new[new_starts[j1] : new_starts[j2]]
+        edits.append(_trimmed(old, start, end, replacement))
+    return edits
+
+
+def _line_starts(lines: Sequence[str]) -> list[int]:
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    return starts
+
+
+def _trimmed(old: str, start: int, end: int, replacement: str) -> TextEdit:
+    segment = old[start:end]
+    prefix = 0
+    limit = min(len(segment), len(replacement))
+    while prefix < limit and segment[prefix] == replacement[prefix]:
+        prefix += 1
+    suffix = 0
+    while (
+        suffix < limit - prefix
+        and segment[len(segment) - 1 - suffix] == replacement[len(replacement) - 1 - suffix]
+    ):
+        suffix += 1
+    return TextEdit(start + prefix, end - suffix, replacement[prefix : len(replacement) - suffix])
+
+
+# -- writing JSON values ---------------------------------------------------------------------------
+
+
+def json_text(value: Any) -> str:
+    """``value`` as compact one-line JSON (``{"from": "x"}``); non-ASCII text is written as is, like
+    the fixtures themselves (CJK and emoji stay readable)."""
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+# -- the document's layout ---------------------------------------------------------------------------
+
+_INDENT = re.compile(r"[ \t]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """How the document is written: its line ending and one level of indentation."""
+
+    newline: str
+    indent_unit: str
+
+    @classmethod
+    def of(cls, text: str) -> Layout:
+        newline = "\r\n" if "\r\n" in text else "\n"
+        unit = "  "
+        for line in text.splitlines()[1:50]:
+            lead = _INDENT.match(line).group(0)
+            if lead and len(lead) < len(line):
+                unit = "\t" if lead.startswith("\t") else " " * min(len(lead), 8)
+                break
+        return cls(newline, unit)
+
+
+def line_indent(text: str, offset: int) -> str:
+    """The whitespace that starts the line holding ``offset``."""
+    line_start = max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+    return _INDENT.match(text, line_start).group(0)
+
+
+def multiline(text: str, node: Node) -> bool:
+    """True when the container spans more than one line."""
+    return "\n" in text[node.start : node.end] or "\r" in text[node.start : node.end]
+
+
+def _member_separator(text: str, obj: Node) -> str:
+    """What the object writes between a key and its value (``": "``, ``":"``, ``" : "``)."""
+    for member in obj.members or ():
+        if member.value is not None:
+            between = text[member.key_end : member.value.start]
+            if "\n" not in between and "\r" not in between:
+                return between
+    return ": "
+
+
+def _item_separator(text: str, items: Sequence[tuple[int, int]]) -> str:
+    """What a one-line container writes between two entries (``", "`` or ``","``)."""
+    if len(items) >= 2:
+        between = text[items[0][1] : items[1][0]]
+        if "\n" not in between and "\r" not in between:
+            return between
+    return ", "
+
+
+# -- edits -----------------------------------------------------------------------------------------
+
+
+def replace_node(node: Node, value: Any) -> TextEdit:
+    return TextEdit(node.start, node.end, json_text(value))
+
+
+def rename_key(member: Member, name: str) -> TextEdit:
+    return TextEdit(member.key_start, member.key_end, json_text(name))
+
+
+def member_span(obj: Node, member: Member) -> tuple[int, int]:
+    """The key through the value of ``member``."""
+    end = member.value.end if member.value is not None else member.key_end
+    return member.key_start, end
+
+
+def insert_member(text: str, obj: Node, name: str, value_text: str, layout: Layout) -> TextEdit:
+    """Add ``"name": value`` as the last member of ``obj``, as its siblings are written (one line
+    or one member per line, with their indentation and separators)."""
+    members = [m for m in obj.members or () if m.value is not None]
+    separator = _member_separator(text, obj)
+    entry = f"{json_text(name)}{separator}{value_text}"
+    if not members:
+        inner = text[obj.start + 1 : obj.end - 1]
+        if inner.strip() == "":
+            return TextEdit(obj.start + 1, obj.end - 1, entry)
+        return TextEdit(obj.start + 1, obj.start + 1, entry)
+    last = members[-1]
+    if _starts_own_line(text, obj, members):
+        indent = line_indent(text, last.key_start)
+        return TextEdit(last.value.end, last.value.end, f",{layout.newline}{indent}{entry}")
+    spans = [member_span(obj, m) for m in members]
+    return TextEdit(last.value.end, last.value.end, f"{_item_separator(text, spans)}{entry}")
+
+
+def _starts_own_line(text: str, obj: Node, members: Sequence[Member]) -> bool:
+    """True when the last member begins a line of its own (one member per line)."""
+    previous_end = members[-2].value.end if len(members) > 1 else obj.start + 1
+    before = text[previous_end : members[-1].key_start]
+    return "\n" in before or "\r" in before
+
+
+def _entry_removal(text: str, spans: Sequence[tuple[int, int]], index: int, container: Node) -> TextEdit:
+    """Remove entry ``index`` of a container and one adjacent comma, leaving the layout of the
+    others as it was."""
+    start, end = spans[index]
+    if len(spans) == 1:
+        return TextEdit(start, end, "")
+    if index + 1 < len(spans):  # take everything up to the next entry: its indentation stays
+        return TextEdit(start, spans[index + 1][0], "")
+    return TextEdit(spans[index - 1][1], end, "")  # the last: the comma before it goes
+
+
+def remove_member(text: str, obj: Node, member: Member) -> TextEdit:
+    members = [m for m in obj.members or () if m.value is not None]
+    spans = [member_span(obj, m) for m in members]
+    return _entry_removal(text, spans, members.index(member), obj)
+
+
+def remove_item(text: str, array: Node, index: int) -> TextEdit:
+    spans = [(item.start, item.end) for item in array.items or ()]
+    return _entry_removal(text, spans, index, array)
+
+
+def member_at(obj: Node, key_start: int) -> Member | None:
+    """The member of ``obj`` whose name starts at ``key_start`` (any occurrence of a repeated name)."""
+    for member in obj.members or ():
+        if member.key_start == key_start:
+            return member
+    return None
+
+
+def is_container(node: Node | None) -> bool:
+    return node is not None and node.kind in (OBJECT, ARRAY)

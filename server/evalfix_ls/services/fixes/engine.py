@@ -1,0 +1,124 @@
+"""Running the fixers: the fixes of one finding, and fix-all over a whole document."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from ...findings import Finding, Severity
+from ..document import DocumentView
+from ..workspace_facts import WorkspaceFacts
+from . import evals_fixers, workflow_fixers  # noqa: F401 - importing registers their fixers
+from .edits import TextEdit, apply_edits, conflicts
+from .model import FIXERS, Fix, FixContext
+
+# Fix-all re-analyses after each round (a fix can reveal the next finding, e.g. a setup written
+# from legacy files); a document that still changes after this many rounds is left as it is then.
+MAX_ROUNDS = 10
+
+
+def fixable_codes() -> list[str]:
+    """Every finding code that has a fixer."""
+    return sorted(FIXERS)
+
+
+def fixes_for(document: DocumentView, finding: Finding, facts: WorkspaceFacts | None = None) -> list[Fix]:
+    """Every fix of ``finding`` in ``document`` (none when the document does not parse: edits
+    computed on a recovered tree could land in the wrong place)."""
+    fixer = FIXERS.get(finding.code)
+    if fixer is None or not document.parses:
+        return []
+    ctx = FixContext(document, finding, facts or WorkspaceFacts.empty())
+    return [fix for fix in fixer(ctx) if fix.edits and _changes(document.text, fix.edits)]
+
+
+def _changes(text: str, edits: Sequence[TextEdit]) -> bool:
+    return any(text[edit.start : edit.end] != edit.new_text for edit in edits)
+
+
+def chosen_fix(fixes: Sequence[Fix], unsafe: bool) -> Fix | None:
+    """The fix fix-all applies for one finding: its preferred fix (or its only fix), when that is
+    safe or unsafe fixes are allowed. A finding whose fixes are all alternatives for the user to
+    pick (which coverage tag?) gets none."""
+    preferred = [fix for fix in fixes if fix.preferred]
+    candidate = preferred[0] if preferred else (fixes[0] if len(fixes) == 1 else None)
+    if candidate is None or not (candidate.safe or unsafe):
+        return None
+    return candidate
+
+
+def round_of_fixes(document: DocumentView, unsafe: bool, facts: WorkspaceFacts | None = None) -> list[Fix]:
+    """One chosen fix per finding, in document order, leaving out any whose edits conflict with
+    an earlier one's (the next round gets it, on the re-analysed text)."""
+    chosen: list[Fix] = []
+    taken: list[TextEdit] = []
+    for finding in document.analysis.findings:
+        fix = chosen_fix(fixes_for(document, finding, facts), unsafe)
+        if fix is None or any(conflicts(edit, other) for edit in fix.edits for other in taken):
+            continue
+        chosen.append(fix)
+        taken.extend(fix.edits)
+    return chosen
+
+
+@dataclass(slots=True)
+class FixAllResult:
+    text: str  # the fixed text (the original when nothing applied)
+    applied: list[Fix] = field(default_factory=list)
+    converged: bool = True  # False: still changing after MAX_ROUNDS, or a round was refused
+    document: DocumentView | None = None  # the analysis of ``text``
+
+
+def fix_all(
+    document: DocumentView,
+    reanalyze: Callable[[str], DocumentView],
+    *,
+    unsafe: bool = False,
+    facts: WorkspaceFacts | None = None,
+    max_rounds: int = MAX_ROUNDS,
+) -> FixAllResult:
+    """Apply the chosen fix of every finding, re-analyse, repeat until no fix is left. A round
+    that would add an error is not applied (a fix must never make things worse)."""
+    applied: list[Fix] = []
+    for _ in range(max_rounds):
+        fixes = round_of_fixes(document, unsafe, facts)
+        if not fixes:
+            return FixAllResult(document.text, applied, True, document)
+        text = apply_edits(document.text, [edit for fix in fixes for edit in fix.edits])
+        after = reanalyze(text)
+        if error_count(after) > error_count(document):
+            return FixAllResult(document.text, applied, False, document)
+        applied.extend(fixes)
+        document = after
+    return FixAllResult(document.text, applied, not round_of_fixes(document, unsafe, facts), document)
+
+
+def error_count(document: DocumentView) -> int:
+    return sum(1 for finding in document.analysis.findings if finding.severity == Severity.ERROR)
+
+
+def reanalyzer(
+    document: DocumentView,
+    *,
+    fs: object = None,
+    workspace: object = None,
+    apply: Callable[[list[Finding]], list[Finding]] | None = None,
+) -> Callable[[str], DocumentView]:
+    """A function analysing another text of ``document`` as the front end analysed this one (same
+    path, repository, contract, configured severities)."""
+    from ...analysis import analyze
+
+    def run(text: str) -> DocumentView:
+        analysis = analyze(
+            text,
+            path=document.path,
+            repo_root=document.repo_root,
+            fs=fs,
+            workspace=workspace,
+            kind=document.kind,
+        )
+        if apply is not None:
+            analysis.findings = apply(analysis.findings)
+        return DocumentView(text, analysis, document.path, document.repo_root, document.rel_path)
+
+    return run

@@ -1,0 +1,354 @@
+"""Migrating a legacy workflow eval fixture to the canonical ``spec-first.workflow-eval-fixtures.v1``
+shape, losslessly: the normalizer reads the same case ids, inputs, tags, refs, authority and
+outcomes afterwards, and nothing of the file is dropped.
+
+* each case's winning alias is renamed to the canonical member (``name`` → an explicit ``id``,
+  ``user_intent``/``input_shape``/``intent`` → ``input``, ``expected``/``expected_posture``/
+  ``expected_signal`` → ``expected_outcome``, the composite ``expected_decision``/… members → one
+  ``expected_outcome`` object, ``negative_signal`` → ``forbidden_signals``);
+* inherited top-level values (``skill``, ``source_refs``, ``source_ref_authority``,
+  ``coverage_tags``) stay at the top level, as they are;
+* every member the canonical shape does not define — and every alias that lost precedence — moves
+  under the case's ``extensions`` (top-level ones under a top-level ``extensions``);
+* ``examples`` becomes ``cases``; ``schema_version`` is set (the old value is kept as
+  ``extensions.source_schema_version``).
+
+Only objects that change are rewritten (in their own layout, values as their original text); a
+case whose ``extensions`` is not an object, or that repeats a member name, keeps its members.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..contracts.detection import CANONICAL_SCHEMA, WORKFLOW
+from ..contracts.workflow.normalize import (
+    COMPOSITE_MEMBERS,
+    INPUT_ALIASES,
+    OUTCOME_ALIASES,
+    NormalizedCase,
+    NormalizedFile,
+)
+from ..parser.tree import ARRAY, OBJECT, Member, Node
+from .document import DocumentView
+from .fixes.edits import Layout, TextEdit, apply_edits, json_text
+from .fixes.objects import Entry, ObjectStyle, nested_style, reindent, render, style_of
+
+CANONICAL_CASE_MEMBERS = frozenset(
+    {
+        "id",
+        "input",
+        "expected_outcome",
+        "coverage_tags",
+        "source_refs",
+        "source_ref_authority",
+        "boundary_note",
+        "forbidden_signals",
+        "extensions",
+    }
+)
+CANONICAL_TOP_MEMBERS = frozenset(
+    {
+        "$schema",
+        "schema_version",
+        "skill",
+        "description",
+        "source_refs",
+        "source_ref_authority",
+        "coverage_tags",
+        "cases",
+    }
+)
+
+
+@dataclass(slots=True)
+class Migration:
+    text: str
+    changes: list[str] = field(default_factory=list)  # what moved, for reports
+
+
+def migrate_document(document: DocumentView) -> Migration | None:
+    """The migrated text of a workflow fixture, or None when it is not one that can be migrated
+    (another contract, invalid JSON, a file the normalizer cannot read)."""
+    normalized: NormalizedFile | None = document.analysis.extra.get("workflow")
+    root = document.root
+    if document.kind != WORKFLOW or not document.parses or normalized is None or normalized.unreadable:
+        return None
+    if root is None or root.kind != OBJECT or _repeats_names(root):
+        return None
+    return _Migrator(document.text, Layout.of(document.text)).migrate(root, normalized)
+
+
+def _repeats_names(obj: Node) -> bool:
+    return len(obj.members or ()) != len(obj.props or {})
+
+
+class _Migrator:
+    def __init__(self, text: str, layout: Layout) -> None:
+        self.text = text
+        self.layout = layout
+        self.changes: list[str] = []
+
+    def slice(self, node: Node) -> str:
+        return self.text[node.start : node.end]
+
+    # -- the file ------------------------------------------------------------------------------
+    def migrate(self, root: Node, normalized: NormalizedFile) -> Migration:
+        case_edits = [edit for case in normalized.cases if (edit := self.case_edit(case)) is not None]
+        cases_text = self.cases_text(root, case_edits)
+        new_root = self.top_level(root, cases_text)
+        if not self.changes:  # already canonical: not even whitespace changes
+            return Migration(self.text)
+        return Migration(apply_edits(self.text, [TextEdit(root.start, root.end, new_root)]), self.changes)
+
+    def cases_text(self, root: Node, case_edits: list[TextEdit]) -> str | None:
+        """The chosen case array's text with the rewritten cases in it."""
+        array = root.get("cases")
+        if array is None or array.kind != ARRAY:
+            array = root.get("examples")
+        if array is None or array.kind != ARRAY:
+            return None
+        shifted = [TextEdit(e.start - array.start, e.end - array.start, e.new_text) for e in case_edits]
+        return apply_edits(self.slice(array), shifted)
+
+    def top_level(self, root: Node, cases_text: str | None) -> str:
+        style = style_of(self.text, root, self.layout)
+        chosen = (
+            "cases"
+            if _is_array(root.get("cases"))
+            else ("examples" if _is_array(root.get("examples")) else None)
+        )
+        entries: list[Entry] = []
+        moved: list[tuple[Member, str]] = []
+        extensions = root.member("extensions")
+        can_move = extensions is None or extensions.value.kind == OBJECT
+        for member in root.members:
+            name = member.key
+            if name == chosen:
+                entries.append(
+                    Entry.named("cases", cases_text)
+                    if name == "examples"
+                    else Entry.original(self.text, member, cases_text)
+                )
+                if name == "examples":
+                    self.changes.append("examples → cases")
+            elif name == "schema_version":
+                canonical = member.value.kind == "string" and member.value.value == CANONICAL_SCHEMA
+                entries.append(
+                    Entry.original(self.text, member, None if canonical else json_text(CANONICAL_SCHEMA))
+                )
+                if not canonical:
+                    moved.append((_renamed(member, "source_schema_version"), self.slice(member.value)))
+                    self.changes.append(f"schema_version → {CANONICAL_SCHEMA}")
+            elif name == "cases" and chosen == "examples" and can_move and _free(extensions, name):
+                moved.append((member, self.slice(member.value)))  # not an array: the examples win
+            elif (
+                name == "extensions"
+                or name in CANONICAL_TOP_MEMBERS
+                or not can_move
+                or not _free(extensions, name)
+            ):
+                entries.append(Entry.original(self.text, member))
+            else:
+                moved.append((member, self.slice(member.value)))
+        if root.get("schema_version") is None:
+            entries.insert(0, Entry.named("schema_version", json_text(CANONICAL_SCHEMA)))
+            self.changes.append(f"schema_version → {CANONICAL_SCHEMA}")
+        self.changes.extend(
+            f"/{m.key} → /extensions/{m.key}" for m, _ in moved if m.key != "source_schema_version"
+        )
+        entries = self.with_extensions(entries, extensions, moved, style)
+        return render(entries, style)
+
+    # -- one case ------------------------------------------------------------------------------
+    def case_edit(self, case: NormalizedCase) -> TextEdit | None:
+        obj = case.node
+        if obj.kind != OBJECT or _repeats_names(obj):
+            return None
+        extensions = obj.member("extensions")
+        can_move = extensions is None or extensions.value.kind == OBJECT
+        plan = _CasePlan(self, case, extensions if can_move else None, can_move)
+        entries, moved = plan.build()
+        if not plan.changed:
+            return None
+        style = style_of(self.text, obj, self.layout)
+        entries = self.with_extensions(entries, extensions, moved, style)
+        self.changes.extend(f"{case.pointer}: {change}" for change in plan.notes)
+        return TextEdit(obj.start, obj.end, render(entries, style))
+
+    def with_extensions(
+        self,
+        entries: list[Entry],
+        extensions: Member | None,
+        moved: list[tuple[Member, str]],
+        style: ObjectStyle,
+    ) -> list[Entry]:
+        """``entries`` with the moved members added under ``extensions`` (the existing object,
+        rewritten in its layout, or a new last member)."""
+        if not moved:
+            return entries
+        if extensions is not None:
+            inner = style_of(self.text, extensions.value, self.layout)
+            if not extensions.value.members:
+                inner = nested_style(style, self.layout)
+            kept = [Entry.original(self.text, m) for m in extensions.value.members]
+            added = [self.moved_entry(m, value, inner) for m, value in moved]
+            new_value = render(kept + added, inner)
+            return [
+                Entry.original(self.text, extensions, new_value)
+                if e.key == _key_text(self.text, extensions)
+                else e
+                for e in entries
+            ]
+        inner = nested_style(style, self.layout)
+        added = [self.moved_entry(m, value, inner) for m, value in moved]
+        return [*entries, Entry.named("extensions", render(added, inner))]
+
+    def moved_entry(self, member: Member, value: str, target: ObjectStyle) -> Entry:
+        source_indent = _indent_at(self.text, member.key_start)
+        return Entry(
+            _key_text(self.text, member), reindent(value, source_indent, target.indent or source_indent)
+        )
+
+
+class _CasePlan:
+    """What becomes of each member of one case."""
+
+    def __init__(
+        self, migrator: _Migrator, case: NormalizedCase, extensions: Member | None, can_move: bool
+    ) -> None:
+        self.m = migrator
+        self.case = case
+        self.extensions = extensions
+        self.can_move = can_move
+        self.changed = False
+        self.notes: list[str] = []
+        self.input_winner = _last_token(case.input_from.pointer) if case.input_from is not None else None
+        self.outcome_winner = case.outcome.winner
+
+    def build(self) -> tuple[list[Entry], list[tuple[Member, str]]]:
+        obj = self.case.node
+        text = self.m.text
+        entries: list[Entry] = []
+        moved: list[tuple[Member, str]] = []
+        composite_written = False
+        for member in obj.members:
+            name = member.key
+            action = self.action_for(member)
+            if action == "keep":
+                entries.append(Entry.original(text, member))
+            elif action == "rename":
+                entries.append(Entry(json_text(self.target_name(name)), self.m.slice(member.value)))
+                self.note(f"{name} → {self.target_name(name)}")
+            elif action == "composite":
+                if not composite_written:
+                    entries.append(self.composite_entry())
+                    composite_written = True
+            elif action == "forbidden":
+                entries.append(Entry.original(text, member, self.merged_signals()))
+            else:
+                moved.append((member, self.m.slice(member.value)))
+                self.note(f"{name} → extensions.{name}")
+        if self.case.id_source != "id" and self.case.id:
+            entries.insert(0, Entry.named("id", json_text(self.case.id)))
+            self.note(f"id {json_text(self.case.id)} written out")
+        return entries, moved
+
+    def note(self, change: str) -> None:
+        self.changed = True
+        self.notes.append(change)
+
+    def action_for(self, member: Member) -> str:
+        name = member.key
+        case = self.case
+        if name == "extensions":
+            return "keep"
+        if name == "id":
+            return "keep" if case.id_source == "id" else self.move(member)
+        if name == "name":
+            # Kept on the case: with an explicit id it only feeds extensions (the normalizer copies
+            # it there), and with an empty slug (missing_id) writing an id would change the case.
+            return "keep"
+        if name in INPUT_ALIASES:
+            return self.alias(member, self.input_winner, "input")
+        if name in OUTCOME_ALIASES:
+            return self.alias(member, self.outcome_winner, "expected_outcome")
+        if name in COMPOSITE_MEMBERS:
+            return "composite" if self.outcome_winner == "composite" else self.move(member)
+        if name == "negative_signal":
+            return "rename" if not case.node.has("forbidden_signals") else self.move(member)
+        if name == "forbidden_signals":
+            return "forbidden" if case.node.has("negative_signal") else "keep"
+        return "keep" if name in CANONICAL_CASE_MEMBERS else self.move(member)
+
+    def alias(self, member: Member, winner: str | None, canonical: str) -> str:
+        if member.key == winner:
+            return "keep" if member.key == canonical else "rename"
+        if member.key == canonical and winner is None:
+            return "keep"  # an empty canonical member: the finding stays where it was
+        return self.move(member)
+
+    def move(self, member: Member) -> str:
+        """Under ``extensions`` when there is one to move to and the name is free there."""
+        if not self.can_move or not _free(self.extensions, member.key):
+            return "keep"
+        return "move"
+
+    def target_name(self, name: str) -> str:
+        if name in INPUT_ALIASES:
+            return "input"
+        if name in OUTCOME_ALIASES:
+            return "expected_outcome"
+        return "forbidden_signals"  # negative_signal
+
+    def composite_entry(self) -> Entry:
+        """The composite outcome as one ``expected_outcome`` object of the members it is made of."""
+        obj = self.case.node
+        style = nested_style(style_of(self.m.text, obj, self.m.layout), self.m.layout)
+        parts = [
+            self.m.moved_entry(obj.member(name), self.m.slice(obj.get(name)), style)
+            for name in COMPOSITE_MEMBERS
+            if obj.has(name)
+        ]
+        self.note("composite outcome → expected_outcome")
+        return Entry.named("expected_outcome", render(parts, style))
+
+    def merged_signals(self) -> str:
+        self.note("negative_signal merged into forbidden_signals")
+        return json_text([signal.value for signal in self.case.forbidden_signals])
+
+
+def _free(extensions: Member | None, name: str) -> bool:
+    return extensions is None or extensions.value.kind != OBJECT or not extensions.value.has(name)
+
+
+def _is_array(node: Node | None) -> bool:
+    return node is not None and node.kind == ARRAY
+
+
+def _renamed(member: Member, name: str) -> Member:
+    return Member(name, member.key_start, member.key_end, member.value)
+
+
+def _key_text(text: str, member: Member) -> str:
+    original = text[member.key_start : member.key_end]
+    return original if _decodes_to(original, member.key) else json_text(member.key)
+
+
+def _decodes_to(key_text: str, name: str) -> bool:
+    import json
+
+    try:
+        return json.loads(key_text) == name
+    except ValueError:
+        return False
+
+
+def _indent_at(text: str, offset: int) -> str:
+    from .fixes.edits import line_indent
+
+    return line_indent(text, offset)
+
+
+def _last_token(pointer: str) -> str:
+    return pointer.rpartition("/")[2].replace("~1", "/").replace("~0", "~")
