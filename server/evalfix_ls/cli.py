@@ -47,6 +47,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="check files in N processes (default: the number of CPUs); the output is the same for any N",
     )
     batch.add_argument("--strict", action="store_true", help="fail on warnings too")
+    fixing = parser.add_argument_group("fixing (with --check)")
+    fixing.add_argument("--fix", action="store_true", help="apply the safe fixes in place, then re-check")
+    fixing.add_argument("--unsafe-fixes", action="store_true", help="with --fix: apply the unsafe fixes too")
+    fixing.add_argument(
+        "--diff",
+        action="store_true",
+        help="print the changes --fix/--migrate would make as a diff; write nothing",
+    )
+    fixing.add_argument(
+        "--migrate",
+        action="store_true",
+        help="rewrite legacy workflow fixtures in the canonical spec-first.workflow-eval-fixtures.v1 shape",
+    )
     batch.add_argument(
         "--readiness",
         action="store_true",
@@ -72,6 +85,12 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help/--version
         return int(exc.code or 0)
     if not args.check:
+        if args.fix or args.unsafe_fixes or args.diff or args.migrate:
+            parser.print_usage(sys.stderr)
+            print(
+                "evalfix-ls: error: --fix, --unsafe-fixes, --diff and --migrate need --check", file=sys.stderr
+            )
+            return EXIT_USAGE
         if args.paths:
             parser.print_usage(sys.stderr)
             print("evalfix-ls: error: PATHS are only valid with --check", file=sys.stderr)
@@ -96,6 +115,13 @@ def run_check(args: argparse.Namespace) -> int:
 
     _die_quietly_on_closed_pipe()
     configs = ProjectConfigs()  # [tool.evalfix] / .evalfix.toml nearest to each file
+    if args.fix or args.unsafe_fixes or args.diff or args.migrate:
+        from .batch.cli_fix import run_fix
+
+        outcome = run_fix(args, configs)
+        if outcome is not None:  # --diff with changes to show, or a usage error
+            return outcome
+        configs = ProjectConfigs()  # the re-check reads the files as they are now
     printer = _Printer(args.format, sys.stdout)
     try:
         report = check_paths(

@@ -352,3 +352,25 @@ def _indent_at(text: str, offset: int) -> str:
 
 def _last_token(pointer: str) -> str:
     return pointer.rpartition("/")[2].replace("~1", "/").replace("~0", "~")
+
+
+# What must read the same before and after a migration (the normalized record minus provenance
+# and ``extensions``, which the migration fills on purpose).
+READING = ("skill", *sorted(CANONICAL_CASE_MEMBERS - {"extensions"}))
+
+
+def same_reading(before: DocumentView, after: DocumentView) -> bool:
+    """True when ``after`` normalizes to the same cases as ``before`` and has no new error."""
+    from collections import Counter
+
+    from ..findings import Severity
+
+    def records(document: DocumentView) -> list[dict]:
+        normalized = document.analysis.extra.get("workflow")
+        cases = normalized.cases if normalized is not None else []
+        return [{key: case.record()[key] for key in READING} for case in cases]
+
+    def errors(document: DocumentView) -> Counter:
+        return Counter((f.code, f.case) for f in document.analysis.findings if f.severity == Severity.ERROR)
+
+    return after.parses and records(after) == records(before) and not (errors(after) - errors(before))

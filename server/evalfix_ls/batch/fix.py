@@ -1,0 +1,258 @@
+"""The write path of ``evalfix-ls --check --fix`` (``--unsafe-fixes``, ``--diff``, ``--migrate``).
+
+For each fixture file: read its bytes (refused over the size limit or when not UTF-8), analyse it
+as ``--check`` does, migrate it (``--migrate``, legacy workflow fixtures), run the core's fix-all
+(``services/fixes``: the same fixes as the editor's code actions), and then either print a unified
+diff (``--diff``) or write the result atomically: a temporary file beside it, the original's
+permissions, a rename — and only if the file still holds the bytes that were read. A file with
+nothing to fix is never written. The caller re-checks afterwards and exits by what is left.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import os
+import stat
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..config import ProjectConfigs
+from ..contracts.detection import UNKNOWN, WORKFLOW
+from ..services.document import DocumentView
+from ..services.fixes import Fix, fix_all, reanalyzer
+from ..services.fixes.engine import round_of_fixes
+from ..services.migrate import Migration, migrate_document, same_reading
+from ..services.workspace_facts import WorkspaceFacts
+from ..workspace.files import MAX_FILE_BYTES
+from ..workspace.view import FileSystemView, relative_posix
+from .analyse import Analyser, FileTask
+from .run import plan
+
+
+@dataclass(frozen=True, slots=True)
+class FixOptions:
+    fix: bool = True  # apply fixes (safe ones; unsafe too with ``unsafe``)
+    unsafe: bool = False
+    migrate: bool = False
+    write: bool = True  # False: --diff (compute and show, write nothing)
+    max_bytes: int = MAX_FILE_BYTES
+
+
+@dataclass(slots=True)
+class FileFix:
+    """What the fix run did (or would do) to one file."""
+
+    path: Path
+    display: str
+    original: bytes = b""
+    new_text: str | None = None  # None: nothing to change
+    fixes: list[Fix] = field(default_factory=list)
+    migration: list[str] = field(default_factory=list)
+    unsafe_left: int = 0  # fixes that --unsafe-fixes would add
+    refused: str | None = None  # why the file was not changed
+    written: bool = False
+
+    @property
+    def changes(self) -> bool:
+        return self.new_text is not None and self.refused is None
+
+    @property
+    def old_text(self) -> str:
+        return self.original.decode("utf-8")
+
+
+def fix_paths(
+    paths: list[Path],
+    *,
+    root: Path | None = None,
+    cwd: Path | None = None,
+    configs: ProjectConfigs | None = None,
+    options: FixOptions = FixOptions(),
+) -> list[FileFix]:
+    """Fix (or, without ``options.write``, preview) every fixture file of PATHS, in check order."""
+    configs = configs or ProjectConfigs()
+    _, tasks = plan(paths, root=root, cwd=(cwd or Path.cwd()).absolute(), configs=configs)
+    analyser = Analyser(FileSystemView())
+    results = []
+    for task in tasks:
+        result = prepare(task, analyser, configs, options)
+        if result.changes and options.write:
+            commit(result)
+        if result.changes:  # later files see this one as it is (or would be) now
+            _index_for(analyser, task).update(
+                relative_posix(task.path, task.repo_root) or "", result.new_text
+            )
+        results.append(result)
+    return results
+
+
+def prepare(task: FileTask, analyser: Analyser, configs: ProjectConfigs, options: FixOptions) -> FileFix:
+    """Read one file and compute its fixed text (nothing is written here)."""
+    result = FileFix(task.path, task.display)
+    try:
+        if task.path.stat().st_size > options.max_bytes:
+            result.refused = f"larger than {options.max_bytes} bytes; not fixed"
+            return result
+        result.original = task.path.read_bytes()
+    except OSError as exc:
+        result.refused = f"cannot be read: {exc.strerror or exc}"
+        return result
+    if len(result.original) > options.max_bytes:
+        result.refused = f"larger than {options.max_bytes} bytes; not fixed"
+        return result
+    try:
+        text = result.original.decode("utf-8")
+    except UnicodeDecodeError:
+        result.refused = "not valid UTF-8; not fixed (writing it back would change its bytes)"
+        return result
+    document, again = _analysed(task, text, analyser, configs)
+    if document.kind == UNKNOWN or not document.parses:
+        return result
+    facts = WorkspaceFacts(task.repo_root, analyser.fs, _index_for(analyser, task))
+    if options.migrate and document.kind == WORKFLOW:
+        document = _migrated(document, again, result)
+    if options.fix:
+        outcome = fix_all(document, again, unsafe=options.unsafe, facts=facts)
+        result.fixes = outcome.applied
+        document = outcome.document or document
+        if not options.unsafe:
+            result.unsafe_left = len(round_of_fixes(document, True, facts))
+    if document.text != text:
+        result.new_text = document.text
+    return result
+
+
+def _migrated(document: DocumentView, again: object, result: FileFix) -> DocumentView:
+    migration: Migration | None = migrate_document(document)
+    if migration is None or migration.text == document.text:
+        return document
+    after = again(migration.text)
+    if not same_reading(document, after):  # a safety net: the tests prove it never fires
+        result.migration = ["not migrated: the result would read differently"]
+        return document
+    result.migration = migration.changes
+    return after
+
+
+def _analysed(
+    task: FileTask, text: str, analyser: Analyser, configs: ProjectConfigs
+) -> tuple[DocumentView, object]:
+    from ..analysis import analyze
+
+    config = configs.for_path(task.path)
+    index = _index_for(analyser, task)
+    analysis = analyze(
+        text,
+        path=task.path,
+        repo_root=task.repo_root,
+        fs=analyser.fs,
+        workspace=index,
+        explicit=task.explicit,
+        kind=task.kind,
+    )
+    analysis.findings = config.apply(analysis.findings)
+    rel = relative_posix(task.path, task.repo_root)
+    document = DocumentView(text, analysis, task.path, task.repo_root, rel)
+    return document, reanalyzer(document, fs=analyser.fs, workspace=index, apply=config.apply)
+
+
+def _index_for(analyser: Analyser, task: FileTask):  # noqa: ANN202 - a WorkflowIndex
+    from ..contracts.workflow.index import WorkflowIndex
+
+    index = analyser.indexes.get(task.repo_root)
+    if index is None:
+        index = analyser.indexes[task.repo_root] = WorkflowIndex(task.repo_root, analyser.fs)
+    return index
+
+
+# -- writing -----------------------------------------------------------------------------------------
+
+
+class ChangedSinceRead(Exception):
+    """The file no longer holds the bytes the fixes were computed from."""
+
+
+def commit(result: FileFix) -> FileFix:
+    """Write ``result.new_text`` over the file, atomically, unless it changed since it was read."""
+    try:
+        write_atomically(result.path, result.new_text.encode("utf-8"), expected=result.original)
+        result.written = True
+    except ChangedSinceRead:
+        result.refused = "changed since it was read; not written"
+    except OSError as exc:
+        result.refused = f"cannot be written: {exc.strerror or exc}"
+    return result
+
+
+def write_atomically(path: Path, data: bytes, *, expected: bytes) -> None:
+    """Replace the file's content by ``data`` through a temporary file in the same directory and
+    a rename, keeping its permission bits (and owner, where allowed). Raises ``ChangedSinceRead``
+    when its current bytes are not ``expected``: an editor or another tool wrote it meanwhile."""
+    target = path.resolve()  # through a symbolic link: the link stays a link
+    if target.read_bytes() != expected:
+        raise ChangedSinceRead(str(path))
+    info = target.stat()
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".evalfix-tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, stat.S_IMODE(info.st_mode))
+        if hasattr(os, "chown") and (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
+            with contextlib.suppress(OSError):  # not allowed to give it away: the content matters more
+                os.chown(temporary, info.st_uid, info.st_gid)
+        if target.read_bytes() != expected:  # once more, right before the rename
+            raise ChangedSinceRead(str(path))
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+# -- reporting ---------------------------------------------------------------------------------------
+
+
+def unified_diff(result: FileFix) -> str:
+    old = result.old_text.splitlines(keepends=True)
+    new = (result.new_text or "").splitlines(keepends=True)
+    return "".join(difflib.unified_diff(old, new, f"a/{result.display}", f"b/{result.display}"))
+
+
+def summary_lines(results: list[FileFix], options: FixOptions) -> list[str]:
+    """One line per file that changed (or would, or was refused), then a total."""
+    verb = "applied" if options.write else "would apply"
+    lines = []
+    for result in results:
+        if result.refused is not None:
+            lines.append(f"{result.display}: {result.refused}")
+        elif result.changes:
+            parts = []
+            if result.migration:
+                parts.append(f"migrated ({len(result.migration)} changes)")
+            if result.fixes:
+                parts.append(f"{_count(len(result.fixes), 'fix', 'fixes')} ({_codes(result.fixes)})")
+            lines.append(f"{result.display}: {verb} " + ", ".join(parts))
+    changed = [r for r in results if r.changes]
+    total = sum(len(r.fixes) for r in changed)
+    line = f"{_count(total, 'fix', 'fixes')} in {_count(len(changed), 'file', 'files')}"
+    migrated = sum(1 for r in changed if r.migration)
+    if migrated:
+        line += f", {_count(migrated, 'file', 'files')} migrated"
+    left = sum(r.unsafe_left for r in results)
+    if left:
+        line += f"; {_count(left, 'more fix', 'more fixes')} with --unsafe-fixes"
+    lines.append(("" if options.write else "would apply: ") + line)
+    return lines
+
+
+def _codes(fixes: list[Fix]) -> str:
+    counts = Counter(fix.code for fix in fixes)
+    return ", ".join(code if n == 1 else f"{code} ×{n}" for code, n in sorted(counts.items()))
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"

@@ -1,0 +1,205 @@
+"""`evalfix-ls --check --fix` (`--unsafe-fixes`, `--diff`, `--migrate`) on copied trees: exit codes,
+what is written and what is not, atomic writes that keep permissions, CRLF and CJK bytes, refusal
+of files changed since they were read or over the size limit."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+from test_check import run
+
+from evalfix_ls.batch.analyse import Analyser
+from evalfix_ls.batch.fix import FileFix, FixOptions, commit, fix_paths, prepare
+from evalfix_ls.batch.run import plan
+from evalfix_ls.config import ProjectConfigs
+from evalfix_ls.workspace.view import FileSystemView
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SUITE = "skills/release-notes-broken/evals/evals.json"
+CASES = "skills/spec-demo-broken/evals/cases.json"
+LEGACY = {
+    "schema_version": "prompt-examples/v1",
+    "skill": "demo",
+    "source_refs": ["skills/demo/SKILL.md"],
+    "examples": [
+        {
+            "name": "Plan the export",
+            "user_intent": "计划导出功能 📦",
+            "expected_posture": "Plans first.",
+            "negative_signal": "writes code",
+            "context": "legacy local field",
+            "coverage_tags": ["trigger"],
+        }
+    ],
+}
+
+
+def copy_tree(name: str, dest: Path) -> Path:
+    root = Path(shutil.copytree(EXAMPLES / name, dest / name))
+    (root / ".git").mkdir()
+    return root
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_fix_applies_safe_fixes_and_exits_by_what_is_left(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = copy_tree("broken", tmp_path)
+    os.chmod(root / SUITE, 0o640)
+    before = snapshot(root)
+    code, out, err = run(["--check", "--fix"], root, capsys)
+    assert code == 1  # errors no safe fix can remove are left (a missing prompt needs the user)
+    after = snapshot(root)
+    changed = {rel for rel in before if before[rel] != after[rel]}
+    assert changed == {SUITE, CASES, "skills/spec-demo-broken/evals/zz-more-cases.json"}
+    assert stat.S_IMODE((root / SUITE).stat().st_mode) == 0o640
+    assert not list(root.rglob("*.evalfix-tmp"))
+    assert f"{SUITE}: applied 10 fixes (" in err and "with --unsafe-fixes" in err
+    # The re-check printed the remaining findings only.
+    assert (
+        "setup-kind-invalid" not in out
+        and "mount-mode-flatten]" not in out
+        and "error[prompt-required]" in out
+    )
+    fixed = json.loads((root / SUITE).read_text(encoding="utf-8"))
+    assert fixed["evals"][2]["setup"]["kind"] == "seeded" and fixed["version"] == "2"
+    assert "リリースノートを書いて 📝" in (root / SUITE).read_text(encoding="utf-8")
+    # A second run has nothing left to fix: every file stays byte-for-byte.
+    code_again, _, err_again = run(["--check", "--fix"], root, capsys)
+    assert code_again == 1 and snapshot(root) == after
+    assert "0 fixes in 0 files" in err_again
+
+
+def test_unsafe_fixes_add_the_rest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = copy_tree("broken", tmp_path)
+    run(["--check", "--fix"], root, capsys)
+    safe = snapshot(root)
+    code, out, _ = run(["--check", "--fix", "--unsafe-fixes"], root, capsys)
+    assert snapshot(root)[SUITE] != safe[SUITE]
+    text = (root / SUITE).read_text(encoding="utf-8")
+    assert '"prompt": "TODO: write the prompt"' in text
+    assert "error[prompt-required]" not in out
+    assert code == 1  # an invalid regex and a source that is a number still need the user
+
+
+def test_clean_tree_is_left_byte_for_byte(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = copy_tree("clean", tmp_path)
+    before = snapshot(root)
+    mtimes = {p: p.stat().st_mtime_ns for p in root.rglob("*.json")}
+    code, _, err = run(["--check", "--fix", "--unsafe-fixes"], root, capsys)
+    assert code == 0 and snapshot(root) == before
+    assert {p: p.stat().st_mtime_ns for p in root.rglob("*.json")} == mtimes
+    assert "0 fixes in 0 files" in err
+    # --migrate touches only the legacy workflow fixture of the clean example.
+    code, _, err = run(["--check", "--migrate"], root, capsys)
+    after = snapshot(root)
+    assert code == 0 and {rel for rel in before if before[rel] != after[rel]} == {
+        "skills/spec-demo/evals/trigger-cases.json"
+    }
+    assert "1 file migrated" in err
+
+
+def test_diff_prints_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = copy_tree("broken", tmp_path)
+    before = snapshot(root)
+    code, out, err = run(["--check", "--diff", "--format", "json"], root, capsys)
+    assert code == 1 and snapshot(root) == before
+    assert f"--- a/{SUITE}\n+++ b/{SUITE}\n" in out
+    assert '-    {"id": "wrong-kind", "prompt": "Tidy the CHANGELOG 🧹", "setup": {"kind": "Seeded"' in out
+    assert '+    {"id": "wrong-kind", "prompt": "Tidy the CHANGELOG 🧹", "setup": {"kind": "seeded"' in out
+    assert "would apply" in err
+    # What the diff shows is exactly what --fix then writes.
+    run(["--check", "--fix"], root, capsys)
+    written = "".join(p.read_text(encoding="utf-8") for p in root.rglob("*.json"))
+    added = [line[1:] for line in out.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    assert added and all(line in written for line in added)
+
+
+def test_diff_on_a_clean_tree_exits_like_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = copy_tree("clean", tmp_path)
+    code, out, _ = run(["--check", "--diff"], root, capsys)
+    assert code == 0 and "---" not in out
+
+
+def test_migrate_rewrites_legacy_fixtures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "skills/demo").mkdir(parents=True)
+    (root / "skills/demo/SKILL.md").write_text("# demo\n", encoding="utf-8")
+    legacy = root / "skills/demo/evals/examples.json"
+    legacy.parent.mkdir()
+    legacy.write_bytes(
+        (json.dumps(LEGACY, ensure_ascii=False, indent=2) + "\n").replace("\n", "\r\n").encode()
+    )
+    code, out, err = run(["--check", "--migrate", "--diff"], root, capsys)
+    assert code == 1 and '+  "schema_version": "spec-first.workflow-eval-fixtures.v1",\r\n' in out
+    assert json.loads(legacy.read_text(encoding="utf-8")) == LEGACY  # --diff wrote nothing
+    code, out, err = run(["--check", "--migrate"], root, capsys)
+    assert code == 0, out
+    raw = legacy.read_bytes()
+    assert raw.count(b"\r\n") == raw.count(b"\n")  # every line ending still CRLF
+    data = json.loads(raw)
+    assert data["schema_version"] == "spec-first.workflow-eval-fixtures.v1"
+    assert data["cases"][0]["input"] == "计划导出功能 📦" and data["cases"][0]["id"] == "plan-the-export"
+    assert "migrated" in err
+
+
+def test_fix_flags_need_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(["--fix"], tmp_path, capsys)
+    assert code == 2 and "need --check" in err
+
+
+def _prepared(root: Path, rel: str) -> FileFix:
+    configs = ProjectConfigs()
+    _, tasks = plan([root / rel], root=None, cwd=root, configs=configs)
+    return prepare(tasks[0], Analyser(FileSystemView()), configs, FixOptions())
+
+
+def test_file_changed_since_it_was_read_is_not_written(tmp_path: Path) -> None:
+    root = copy_tree("broken", tmp_path)
+    result = _prepared(root, SUITE)
+    assert result.changes
+    concurrent = (
+        (root / SUITE).read_text(encoding="utf-8").replace('"Write notes"', '"Written by the editor"')
+    )
+    (root / SUITE).write_text(concurrent, encoding="utf-8")  # an editor saved meanwhile
+    commit(result)
+    assert not result.written and result.refused == "changed since it was read; not written"
+    assert (root / SUITE).read_text(encoding="utf-8") == concurrent
+    assert not list(root.rglob("*.evalfix-tmp"))
+
+
+def test_file_over_the_size_limit_is_refused(tmp_path: Path) -> None:
+    root = copy_tree("broken", tmp_path)
+    before = (root / SUITE).read_bytes()
+    results = fix_paths([root], root=root, cwd=root, options=FixOptions(max_bytes=len(before) - 1))
+    (refused,) = [r for r in results if r.display == SUITE]
+    assert refused.refused is not None and "larger than" in refused.refused
+    assert (root / SUITE).read_bytes() == before
+
+
+def test_invalid_utf8_is_refused(tmp_path: Path) -> None:
+    root = copy_tree("broken", tmp_path)
+    data = (root / SUITE).read_bytes().replace(b'"Seeded"', b'"Seeded\xff"')
+    (root / SUITE).write_bytes(data)
+    result = _prepared(root, SUITE)
+    assert result.refused is not None and "UTF-8" in result.refused
+    assert (root / SUITE).read_bytes() == data
+
+
+def test_crlf_file_keeps_its_bytes(tmp_path: Path) -> None:
+    root = copy_tree("broken", tmp_path)
+    text = (root / SUITE).read_text(encoding="utf-8")
+    (root / SUITE).write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
+    fix_paths([root / SUITE], root=root, cwd=root)
+    raw = (root / SUITE).read_bytes()
+    assert raw.count(b"\r\n") == raw.count(b"\n") == text.count("\n")
+    assert "Tidy the CHANGELOG 🧹".encode() in raw and b'"kind": "seeded"' in raw
