@@ -269,6 +269,42 @@ EVALS_CASES = [
         "",
         True,
     ),
+    (
+        "description-type",
+        evals_doc('{"id": "a", ' + P + ', "description": 3.5}'),
+        'Change to "3.5"',
+        "3.5",
+        '"3.5"',
+        True,
+    ),
+    (
+        "description-type",
+        evals_doc('{"id": "a", ' + P + ', "description": null}'),
+        'Remove "description"',
+        ', "description": null',
+        "",
+        False,
+    ),
+    (
+        "setup-source-to-type",
+        evals_doc(
+            '{"id": "a", '
+            + P
+            + ', "setup": {"kind": "seeded", "sources": [{"from": "files/sample-repo", "to": 1e21}]}}'
+        ),
+        'Change to "1e+21"',
+        "1e21",
+        '"1e+21"',
+        True,
+    ),
+    (
+        "intent-expected-required",
+        evals_doc('{"id": "a", ' + P + ', "assertions": [{"id": "x", "kind": "output", "method": "exact"}]}'),
+        'Set "expected" to a placeholder',
+        '"exact"}',
+        '"exact", "expected": "TODO: the expected value"}',
+        False,
+    ),
 ]
 
 WORKFLOW_CASES = [
@@ -431,6 +467,27 @@ WORKFLOW_CASES = [
         '"coverage_tags": ["failure"], ',
         "",
         True,
+    ),
+    (
+        "missing_input",
+        workflow_doc('{"id": "w1", "input": 42, "coverage_tags": ["failure"]}'),
+        'Change to "42"',
+        "42",
+        '"42"',
+        False,
+    ),
+    (
+        "source_ref_not_source_authority",
+        workflow_doc(
+            "{"
+            + W
+            + ', "coverage_tags": ["failure"]},\n    '
+            + '{"id": "w2", "input": "二", "coverage_tags": ["failure"]}',
+        ).replace('["skills/demo/SKILL.md"]', '["skills/demo/SKILL.md", "docs/plans/p.md"]'),
+        'Set this case\'s source_ref_authority to "historical"',
+        '["failure"]}',
+        '["failure"], "source_ref_authority": "historical"}',
+        False,
     ),
 ]
 

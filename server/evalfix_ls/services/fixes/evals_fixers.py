@@ -3,8 +3,9 @@ attach to each finding (``expected`` values, ``replacement``, ``missing`` member
 
 from __future__ import annotations
 
-from ...parser.tree import ARRAY, OBJECT, STRING, Node
-from .edits import TextEdit, json_text, replace_node
+from ...js.values import js_number_to_string
+from ...parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
+from .edits import TextEdit, json_text, remove_member, replace_node
 from .model import Fix, FixContext, enum_fixes, fixer, string_items, unique_name
 
 PLACEHOLDERS = {
@@ -116,6 +117,30 @@ def tag_list(ctx: FixContext) -> list[Fix]:
     if node is None or node.kind != STRING:
         return []
     return [ctx.change_to(node, [node.value], safe=True)]
+
+
+@fixer(
+    "description-type",
+    "expected-output-type",
+    "metadata-intent-type",
+    "intent-judge-prompt-type",
+    "setup-source-to-type",
+)
+def string_expected(ctx: FixContext) -> list[Fix]:
+    """An optional string member holding something else: a number written as the string
+    JavaScript would print (the only reading that makes it valid); ``null`` or any other value
+    removed (the member is optional, but what it said is gone)."""
+    node = ctx.node()
+    obj, _ = ctx.parent()
+    member = ctx.member()
+    if node is None or obj is None or member is None:
+        return []
+    fixes = []
+    if node.kind == NUMBER:
+        fixes.append(ctx.change_to(node, js_number_to_string(node.value), safe=True))
+    title = f"Remove {json_text(member.key)}"
+    fixes.append(ctx.fix(title, remove_member(ctx.text, obj, member), safe=False, preferred=not fixes))
+    return fixes
 
 
 @fixer("intent-must-pass-type")

@@ -4,7 +4,8 @@ findings both contracts share (a duplicate member name)."""
 from __future__ import annotations
 
 from ...contracts.workflow.normalize import EXTENSION_COPIES, NormalizedCase
-from ...parser.tree import OBJECT, STRING, Node
+from ...js.values import js_number_to_string
+from ...parser.tree import NUMBER, OBJECT, STRING, Node
 from .edits import json_text, member_at, remove_member, rename_key, replace_node
 from .model import Fix, FixContext, enum_fixes, fixer, unique_name
 
@@ -120,6 +121,9 @@ def missing_case_value(ctx: FixContext) -> list[Fix]:
     fixes = []
     if name == "expected_outcome":
         fixes.extend(_unshadow(ctx, case))
+    present = case.node.get(name)
+    if present is not None and present.kind == NUMBER:  # a number where a string is needed
+        fixes.append(ctx.change_to(present, js_number_to_string(present.value), safe=False))
     fixes.append(
         ctx.fix(
             f'Set "{name}" to a placeholder',
