@@ -305,6 +305,18 @@ EVALS_CASES = [
         '"exact", "expected": "TODO: the expected value"}',
         False,
     ),
+    (
+        "path-not-found",
+        evals_doc(
+            '{"id": "a", '
+            + P
+            + ', "setup": {"kind": "seeded", "sources": [{"from": "evals/files/sample-repo"}]}}'
+        ),
+        'Change to "files/sample-repo"',
+        '"evals/files/sample-repo"',
+        '"files/sample-repo"',
+        False,
+    ),
 ]
 
 WORKFLOW_CASES = [

@@ -111,6 +111,21 @@ def suggested_value(ctx: FixContext) -> list[Fix]:
     return [ctx.change_to(node, replacement, safe=False)]
 
 
+@fixer("path-not-found")
+def skill_root_path(ctx: FixContext) -> list[Fix]:
+    """A copy source written relative to the skill root (``evals/files/x``, e.g. after ``files``
+    became ``setup``): the same path relative to evals/, when that one exists."""
+    node = ctx.node()
+    path = ctx.data.get("path")
+    document_path = ctx.document.path
+    if node is None or not isinstance(path, str) or not path.startswith("evals/") or document_path is None:
+        return []
+    candidate = path[len("evals/") :]
+    if not candidate or not ctx.facts.exists(document_path.parent / candidate):
+        return []
+    return [ctx.change_to(node, candidate, safe=False)]
+
+
 @fixer("metadata-tags-type")
 def tag_list(ctx: FixContext) -> list[Fix]:
     node = ctx.node()
