@@ -23,7 +23,6 @@ class ClientFeatures:
     configuration: bool = False  # workspace/configuration
     configuration_dynamic: bool = False  # workspace/didChangeConfiguration registration
     work_done_progress: bool = False
-    document_changes: bool = False  # WorkspaceEdit.documentChanges (versioned edits)
 
     @classmethod
     def from_capabilities(cls, caps: Any) -> ClientFeatures:
@@ -39,5 +38,4 @@ class ClientFeatures:
                 _get(caps, "workspace", "did_change_configuration", "dynamic_registration")
             ),
             work_done_progress=bool(_get(caps, "window", "work_done_progress")),
-            document_changes=bool(_get(caps, "workspace", "workspace_edit", "document_changes")),
         )

@@ -33,7 +33,14 @@ def register(server: Any) -> None:
 
     @feature(server, types.TEXT_DOCUMENT_CODE_ACTION, options)
     def code_actions(ctx: FeatureContext, params: types.CodeActionParams) -> list[types.CodeAction]:
-        return actions(ctx, params)
+        return actions(ctx, params, versioned=wants_document_changes(server.client_capabilities))
+
+
+def wants_document_changes(capabilities: Any) -> bool:
+    """``workspace.workspaceEdit.documentChanges`` of the client's capabilities."""
+    workspace = getattr(capabilities, "workspace", None)
+    workspace_edit = getattr(workspace, "workspace_edit", None)
+    return bool(getattr(workspace_edit, "document_changes", False))
 
 
 def wanted(kind: str, only: Sequence[str] | None) -> bool:
@@ -43,19 +50,24 @@ def wanted(kind: str, only: Sequence[str] | None) -> bool:
     return any(kind == prefix or kind.startswith(prefix + ".") for prefix in only)
 
 
-def actions(ctx: FeatureContext, params: types.CodeActionParams) -> list[types.CodeAction]:
+def actions(
+    ctx: FeatureContext, params: types.CodeActionParams, *, versioned: bool
+) -> list[types.CodeAction]:
+    """``versioned``: answer edits as ``documentChanges`` (the client supports them)."""
     only = params.context.only
     out: list[types.CodeAction] = []
     if wanted(types.CodeActionKind.QuickFix, only):
-        out.extend(quick_fixes(ctx, params.context.diagnostics))
+        out.extend(quick_fixes(ctx, params.context.diagnostics, versioned))
     if wanted(FIX_ALL, only):
-        out.extend(_fix_all_action(ctx))
+        out.extend(_fix_all_action(ctx, versioned))
     if wanted(MIGRATE, only):
-        out.extend(_migrate_action(ctx))
+        out.extend(_migrate_action(ctx, versioned))
     return out
 
 
-def quick_fixes(ctx: FeatureContext, diagnostics: Iterable[types.Diagnostic]) -> list[types.CodeAction]:
+def quick_fixes(
+    ctx: FeatureContext, diagnostics: Iterable[types.Diagnostic], versioned: bool
+) -> list[types.CodeAction]:
     out = []
     for diagnostic in diagnostics:
         finding = finding_for(ctx, diagnostic)
@@ -68,7 +80,7 @@ def quick_fixes(ctx: FeatureContext, diagnostics: Iterable[types.Diagnostic]) ->
                     kind=types.CodeActionKind.QuickFix,
                     diagnostics=[diagnostic],
                     is_preferred=True if fix.preferred else None,
-                    edit=workspace_edit(ctx, fix.edits),
+                    edit=workspace_edit(ctx, fix.edits, versioned),
                     data={"code": fix.code, "safe": fix.safe},
                 )
             )
@@ -92,9 +104,9 @@ def finding_for(ctx: FeatureContext, diagnostic: types.Diagnostic) -> Finding | 
     return candidates[0] if candidates else None
 
 
-def workspace_edit(ctx: FeatureContext, edits: Sequence[TextEdit]) -> types.WorkspaceEdit:
+def workspace_edit(ctx: FeatureContext, edits: Sequence[TextEdit], versioned: bool) -> types.WorkspaceEdit:
     text_edits = [types.TextEdit(range=ctx.range(e.start, e.end), new_text=e.new_text) for e in edits]
-    if ctx.client.document_changes:
+    if versioned:
         document = types.OptionalVersionedTextDocumentIdentifier(uri=ctx.uri, version=ctx.snapshot.version)
         return types.WorkspaceEdit(
             document_changes=[types.TextDocumentEdit(text_document=document, edits=text_edits)]
@@ -120,27 +132,32 @@ def _has_safe_fix(ctx: FeatureContext) -> bool:
     )
 
 
-def _fix_all_action(ctx: FeatureContext) -> list[types.CodeAction]:
+def _fix_all_action(ctx: FeatureContext, versioned: bool) -> list[types.CodeAction]:
     if not ctx.document.parses or not _has_safe_fix(ctx):
         return []
     result = fix_all(ctx.document, _reanalyze(ctx), facts=ctx.facts)
     if result.text == ctx.document.text:
         return []
-    return [
-        _source_action(ctx, f"Fix all safe evalfix problems ({_count(result.applied)})", FIX_ALL, result.text)
-    ]
+    title = f"Fix all safe evalfix problems ({_count(result.applied)})"
+    return [_source_action(ctx, title, FIX_ALL, result.text, versioned)]
 
 
-def _migrate_action(ctx: FeatureContext) -> list[types.CodeAction]:
+def _migrate_action(ctx: FeatureContext, versioned: bool) -> list[types.CodeAction]:
     migrated = migrate_document(ctx.document)
     if migrated is None or migrated.text == ctx.document.text:
         return []
-    return [_source_action(ctx, "Migrate to spec-first.workflow-eval-fixtures.v1", MIGRATE, migrated.text)]
+    return [
+        _source_action(
+            ctx, "Migrate to spec-first.workflow-eval-fixtures.v1", MIGRATE, migrated.text, versioned
+        )
+    ]
 
 
-def _source_action(ctx: FeatureContext, title: str, kind: str, new_text: str) -> types.CodeAction:
+def _source_action(
+    ctx: FeatureContext, title: str, kind: str, new_text: str, versioned: bool
+) -> types.CodeAction:
     edits = diff_edits(ctx.document.text, new_text)
-    return types.CodeAction(title=title, kind=kind, edit=workspace_edit(ctx, edits))
+    return types.CodeAction(title=title, kind=kind, edit=workspace_edit(ctx, edits, versioned))
 
 
 def _count(applied: Sequence[Fix]) -> str:
