@@ -1,12 +1,15 @@
 ;;; evalfix-lsp-mode.el --- evalfix-ls with lsp-mode  -*- lexical-binding: t; -*-
 
 ;; Add this folder to `load-path' and `(require 'evalfix-lsp-mode)' in your init file.  Needs
-;; lsp-mode (8.0+) and `evalfix-ls' on `exec-path'.  Not tested here (see the README's editor
-;; table): lsp-mode counts the server's UTF-16 columns as Emacs characters and offers no
-;; `positionEncodings', so after an emoji or another character outside the BMP a diagnostic starts
-;; one character late per such character; Eglot converts correctly.
+;; lsp-mode (8.0+) and `evalfix-ls' on `exec-path'.  Tested with Emacs 28.2 and lsp-mode 8.0.0
+;; (tests/editors/test_emacs_lsp_mode.py).  lsp-mode counts the server's UTF-16 columns as Emacs
+;; characters and offers no `positionEncodings', so after an emoji or another character outside
+;; the BMP a diagnostic starts one character late per such character; Eglot converts correctly.
 
 (require 'lsp-mode)
+;; Debian's elpa-lsp-mode 8.0.0 has no autoloads for lsp-mode's sub-libraries: without this,
+;; `lsp-diagnostics-mode' never starts and no diagnostic is shown.  Harmless elsewhere.
+(require 'lsp-diagnostics)
 (require 'evalfix-mode)
 
 (defgroup evalfix nil "evalfix-ls settings." :group 'lsp-mode)
