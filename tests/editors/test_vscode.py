@@ -237,6 +237,15 @@ def test_integration_in_the_extension_host(packaged: Path, real_vscode: str, tmp
         else:
             assert test["state"] == "passed", f"{title}: {test.get('error')}\n{output}"
     assert result.returncode == 0, output
+    # The extension's output channel, as the extension host wrote it: errors only where expected.
+    logs = sorted((tmp_path / "vscode").glob("user/logs/*/exthost*/evalfix.evalfix-ls/evalfix-ls.log"))
+    assert logs, "the extension wrote no output-channel log"
+    log = logs[-1].read_text(encoding="utf-8")
+    print("output channel:", log, sep="\n")
+    errors = [
+        line for line in log.splitlines() if "[error]" in line and "language server was not found" not in line
+    ]
+    assert not errors, log
 
 
 def print_seen(report: dict) -> None:
@@ -271,6 +280,7 @@ def test_problems_panel_of_the_installed_vsix(packaged: Path, real_vscode: str, 
     assert report_file.is_file(), output
     seen = json.loads(report_file.read_text())
     print("\nProblems panel rows:", json.dumps(seen["rows"], ensure_ascii=False, indent=1))
+    print("output channel:", *seen["output"], sep="\n  ")
     print("screenshots:", *seen["screenshots"])
     assert result.returncode == 0, f"{output}\n{json.dumps(seen, ensure_ascii=False, indent=1)}"
     rows = "\n".join(seen["rows"])
@@ -280,4 +290,8 @@ def test_problems_panel_of_the_installed_vsix(packaged: Path, real_vscode: str, 
     assert any(re.search(r"evalfix-ls \d+\.\d+", text) for text in seen["statusBar"]), seen["statusBar"]
     assert seen["notification"]["buttons"] == ["Install with pip", "Open settings"]
     assert any("Server: Path" in title for title in seen["settingsEditor"]), seen["settingsEditor"]
+    tried = "\n".join(seen["output"])  # the output channel, opened from the status bar item
+    assert "evalfix.server.path (" in tried and "no-such-evalfix-ls" in tried, tried
+    assert "Python extension's interpreter: no interpreter selected" in tried, tried
+    assert "PATH: no `evalfix-ls` on PATH" in tried, tried
     assert (shots / "problems-panel.png").stat().st_size > 10_000

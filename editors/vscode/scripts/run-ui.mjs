@@ -16,13 +16,17 @@ const userData = path.join(args.data, "user-data");
 const extensions = path.join(args.data, "extensions");
 const expected = JSON.parse(args.expect);
 const WAIT_MS = 60_000;
-const seen = { rows: [], statusBar: [], notification: null, settingsEditor: null, screenshots: [] };
+const seen = { rows: [], statusBar: [], notification: null, settingsEditor: null, output: [], screenshots: [] };
 
 fs.mkdirSync(path.join(userData, "User"), { recursive: true });
 fs.mkdirSync(args.screenshots, { recursive: true });
 fs.writeFileSync(
   path.join(userData, "User", "settings.json"),
-  JSON.stringify({ "telemetry.telemetryLevel": "off", "workbench.startupEditor": "none", "chat.disableAIFeatures": true }),
+  JSON.stringify({
+    "telemetry.telemetryLevel": "off",
+    "workbench.startupEditor": "none",
+    "chat.disableAIFeatures": true,
+  }),
 );
 execFileSync(
   process.execPath,
@@ -85,6 +89,16 @@ try {
   const titles = page.locator(".settings-editor .setting-item-title");
   await titles.filter({ hasText: "Server: Path" }).first().waitFor({ timeout: WAIT_MS });
   seen.settingsEditor = await titles.allInnerTexts();
+
+  // The status bar item (now "failed") opens the output channel, which says what was tried.
+  await page.keyboard.press("Escape");
+  await page.locator(".statusbar-item", { hasText: "evalfix-ls" }).first().click({ timeout: WAIT_MS });
+  const output = page.locator(".panel .monaco-editor .view-lines");
+  await output.filter({ hasText: "no `evalfix-ls` on PATH" }).first().waitFor({ timeout: WAIT_MS });
+  seen.output = (await output.first().innerText()).replace(/\u00a0/g, " ").split("\n").filter((line) => line.trim());
+  const outputShot = path.join(args.screenshots, "output-channel.png");
+  await page.screenshot({ path: outputShot });
+  seen.screenshots.push(outputShot);
   exitCode = 0;
 } catch (error) {
   console.error(`run-ui: ${error.message}`);

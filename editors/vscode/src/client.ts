@@ -28,9 +28,10 @@ export function createClient(candidate: Candidate, log: vscode.LogOutputChannel)
     outputChannel: log,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     initializationOptions: serverSection(vscode.workspace.getConfiguration().get(SECTION)),
-    middleware: middleware(log),
+    middleware: middleware(log, () => client.initializeResult?.capabilities as Record<string, unknown> | undefined),
   };
-  return new LanguageClient("evalfix", "evalfix-ls", serverOptions, clientOptions);
+  const client = new LanguageClient("evalfix", "evalfix-ls", serverOptions, clientOptions);
+  return client;
 }
 
 function documentSelector(): DocumentSelector {
@@ -42,7 +43,7 @@ function documentSelector(): DocumentSelector {
   }));
 }
 
-function middleware(log: vscode.LogOutputChannel): Middleware {
+function middleware(log: vscode.LogOutputChannel, advertised: () => Record<string, unknown> | undefined): Middleware {
   return {
     workspace: {
       // The server reads section `evalfix`; the client-only keys (server.*, trace.*) stay here.
@@ -52,7 +53,7 @@ function middleware(log: vscode.LogOutputChannel): Middleware {
           return values;
         }
         return values.map((value, index) =>
-          params.items[index]?.section === SECTION ? serverSection(value) : value,
+          params.items[index]?.section === SECTION ? serverSection(value, advertised()) : value,
         );
       },
     },

@@ -21,6 +21,7 @@ import { RESTART_SETTINGS } from "./settingsMapping";
 import { ServerState, ServerStatus } from "./status";
 
 const INSTALL_WITH_PIP = "Install with pip";
+const RESTART_DELAY_MS = 300;
 const OPEN_SETTINGS = "Open settings";
 
 /** A notification the extension showed (kept for the integration tests and for `api`). */
@@ -180,15 +181,23 @@ let active: EvalfixExtension | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<EvalfixApi> {
   const extension = new EvalfixExtension();
   active = extension;
+  // Settings arrive in bursts (typing a path in the Settings editor), and the client itself sends
+  // didChangeConfiguration for the same event: restart once, after both.
+  let pendingRestart: NodeJS.Timeout | undefined;
+  const restartSoon = () => {
+    clearTimeout(pendingRestart);
+    pendingRestart = setTimeout(() => void extension.restart(), RESTART_DELAY_MS);
+  };
   context.subscriptions.push(
     vscode.commands.registerCommand("evalfix.restart", () => extension.restart()),
     vscode.commands.registerCommand("evalfix.showOutput", () => extension.log.show()),
     vscode.commands.registerCommand("evalfix.runCase", () => runCaseAtCursor(extension)),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (RESTART_SETTINGS.some((setting) => event.affectsConfiguration(setting))) {
-        void extension.restart();
+        restartSoon();
       }
     }),
+    { dispose: () => clearTimeout(pendingRestart) },
   );
   await extension.restart();
   return {

@@ -4,17 +4,29 @@
 /** Settings only the extension reads; the server would report them as unknown keys. */
 const CLIENT_ONLY_KEYS = new Set(["server", "trace"]);
 
+/** Feature switches, each passed only once the server advertises the feature (the server reports
+ * keys it does not know as unknown settings). */
+export const FEATURE_SWITCHES: Record<string, string> = {
+  inlayHints: "inlayHintProvider",
+  codeLens: "codeLensProvider",
+};
+
 /**
  * The `evalfix` section for `workspace/configuration` and `initializationOptions`: the server's
- * keys (`severity`, `files`, `workspaceDiagnostics`, `debounceMs`, `inlayHints.enable`,
- * `codeLens.enable`, ...) pass through unchanged, the client-only ones are dropped.
+ * keys (`severity`, `files`, `workspaceDiagnostics`, `debounceMs`, ...) pass through unchanged;
+ * `inlayHints.enable` / `codeLens.enable` pass when the server's `capabilities` (undefined before
+ * `initialize` answers) hold the feature; the client-only keys are dropped.
  */
-export function serverSection(section: unknown): Record<string, unknown> | null {
+export function serverSection(section: unknown, capabilities?: Record<string, unknown>): Record<string, unknown> | null {
   if (section === null || typeof section !== "object" || Array.isArray(section)) {
     return null;
   }
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(section as Record<string, unknown>)) {
+    const feature = FEATURE_SWITCHES[key];
+    if (feature && !capabilities?.[feature]) {
+      continue;
+    }
     if (!CLIENT_ONLY_KEYS.has(key) && typeof value !== "function") {
       result[key] = value;
     }

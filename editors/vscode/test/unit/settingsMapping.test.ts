@@ -13,7 +13,13 @@ describe("serverSection", () => {
       codeLens: { enable: true },
     };
     const section = { server: { path: "/x/evalfix-ls", args: ["-v"] }, trace: { server: "verbose" }, ...serverKeys };
-    assert.deepEqual(serverSection(section), serverKeys);
+    assert.deepEqual(serverSection(section, { inlayHintProvider: {}, codeLensProvider: { resolveProvider: false } }), serverKeys);
+  });
+  it("passes a feature switch only once the server advertises the feature", () => {
+    const section = { debounceMs: 10, inlayHints: { enable: false }, codeLens: { enable: true } };
+    assert.deepEqual(serverSection(section), { debounceMs: 10 });
+    assert.deepEqual(serverSection(section, { codeLensProvider: {} }), { debounceMs: 10, codeLens: { enable: true } });
+    assert.deepEqual(serverSection(section, { inlayHintProvider: true }), { debounceMs: 10, inlayHints: { enable: false } });
   });
   it("gives null for a missing or malformed section", () => {
     assert.equal(serverSection(undefined), null);
