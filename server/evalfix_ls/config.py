@@ -27,7 +27,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from .contracts.codes import ALL_CODES
 from .contracts.detection import EVALS, UNKNOWN, WORKFLOW
 from .findings import Finding, Severity
 
@@ -82,6 +81,8 @@ class Config:
     root: Path | None = None
     workspace_diagnostics: bool = True
     debounce_ms: int = DEFAULT_DEBOUNCE_MS
+    inlay_hints: bool = True  # server only: inherited values and loader defaults as inlay hints
+    code_lens: bool = True  # server only: readiness and run-this-case lenses
     problems: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()  # where the settings came from, for logs
     explicit: frozenset[str] = frozenset()  # scalar keys this layer sets (they win when merged)
@@ -117,7 +118,7 @@ class Config:
         severity = {**self.severity, **other.severity}
         scalars = {
             name: getattr(other if name in other.explicit else self, name)
-            for name in ("root", "workspace_diagnostics", "debounce_ms")
+            for name in ("root", "workspace_diagnostics", "debounce_ms", "inlay_hints", "code_lens")
         }
         return Config(
             files=files,
@@ -220,6 +221,12 @@ def parse_settings(data: Any, *, base_dir: Path, origin: str) -> Config:
                 changes["workspace_diagnostics"] = value
             else:
                 problems.append(f"{where}: expected true or false")
+        elif key in ("inlayhints", "codelens"):
+            enabled = value.get("enable") if isinstance(value, Mapping) else value
+            if isinstance(enabled, bool):
+                changes["inlay_hints" if key == "inlayhints" else "code_lens"] = enabled
+            else:
+                problems.append(f"{where}: expected true or false (or {{enable = true|false}})")
         elif key == "debouncems":
             if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_DEBOUNCE_MS:
                 changes["debounce_ms"] = value
@@ -250,6 +257,8 @@ def _parse_severity(value: Any, where: str, problems: list[str]) -> Iterator[tup
     if not isinstance(value, Mapping):
         problems.append(f'{where}: expected a table of code = severity, e.g. {{"id-not-kebab" = "off"}}')
         return
+    from .contracts.codes import ALL_CODES  # lazily: the registry loads the schemas (start-up)
+
     for code, word in value.items():
         if str(code) not in ALL_CODES:
             near = get_close_matches(str(code), ALL_CODES, n=1)

@@ -141,6 +141,7 @@ class Session:
         self.result_ids: dict[str, str] = {}
         self.last_items: dict[str, list[types.Diagnostic]] = {}
         self.result: types.InitializeResult | None = None
+        self.code_lens_refreshes = 0
 
     @property
     def pull(self) -> bool:
@@ -258,11 +259,15 @@ def _install_recorders(session: Session) -> None:
         session.published.setdefault(params.uri, []).append(params)
         client.diagnostics[params.uri] = params.diagnostics
 
+    def on_code_lens_refresh(params: None) -> None:
+        session.code_lens_refreshes += 1
+
     def on_register(params: types.RegistrationParams) -> None:
         session.registrations.extend(params.registrations)
 
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_publish
     features[types.CLIENT_REGISTER_CAPABILITY] = on_register
+    features[types.WORKSPACE_CODE_LENS_REFRESH] = on_code_lens_refresh
 
 
 def expected_diagnostics(

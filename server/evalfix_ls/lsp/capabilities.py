@@ -23,6 +23,12 @@ class ClientFeatures:
     configuration: bool = False  # workspace/configuration
     configuration_dynamic: bool = False  # workspace/didChangeConfiguration registration
     work_done_progress: bool = False
+    capabilities: Any = None  # the client's whole ClientCapabilities, for feature-specific checks
+
+    def supports(self, *names: str) -> Any:
+        """A capability by attribute path, e.g. ``supports("text_document", "document_symbol",
+        "hierarchical_document_symbol_support")`` (None when the client did not say)."""
+        return _get(self.capabilities, *names)
 
     @classmethod
     def from_capabilities(cls, caps: Any) -> ClientFeatures:
@@ -38,4 +44,5 @@ class ClientFeatures:
                 _get(caps, "workspace", "did_change_configuration", "dynamic_registration")
             ),
             work_done_progress=bool(_get(caps, "window", "work_done_progress")),
+            capabilities=caps,
         )

@@ -8,22 +8,25 @@ and converts its service's plain results (code-point offsets) with ``range``/``p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from ..config import Config
-from ..parser.line_index import Encoding
-from ..services.document import DocumentView
-from ..services.workspace_facts import WorkspaceFacts
+from ..parser.line_index import Encoding, LineIndex
 from .capabilities import ClientFeatures
 from .convert import lsp_range
-from .documents import Snapshot, strict_offset
+from .documents import Snapshot, path_to_uri, strict_offset
 from .workspace_index import RepoState
+
+if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at start-up
+    from ..services.document import DocumentView
+    from ..services.workspace_facts import WorkspaceFacts
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,8 @@ class FeatureContext:
     client: ClientFeatures
     repo: RepoState | None = None
     init_options: dict[str, Any] = field(default_factory=dict)
+    # The line index of another file (its open buffer, else its text on disk), for locations there.
+    line_index_of: Callable[[Path], LineIndex | None] = lambda path: None
 
     @property
     def uri(self) -> str:
@@ -44,6 +49,8 @@ class FeatureContext:
     def facts(self) -> WorkspaceFacts:
         """The workspace facts of the document's repository (built on first use: the workflow
         index may load from disk, so call it from a worker, not the event loop, on a first use)."""
+        from ..services.workspace_facts import WorkspaceFacts
+
         if self.repo is None:
             return WorkspaceFacts.empty()
         return WorkspaceFacts(self.repo.root, self.repo.fs, self.repo.workflow_index())
@@ -63,9 +70,38 @@ class FeatureContext:
         line, character = self.snapshot.line_index.position(offset, self.encoding)
         return types.Position(line=line, character=character)
 
+    def location(self, path: Path | None, start: int, end: int) -> types.Location | None:
+        """A location in this document (``path`` None) or in another file of the workspace."""
+        if path is None or path == self.snapshot.path:
+            return types.Location(uri=self.uri, range=self.range(start, end))
+        index = self.line_index_of(path)
+        if index is None:
+            return None
+        return types.Location(uri=path_to_uri(path), range=lsp_range(index, start, end, self.encoding))
+
+
+@dataclass(frozen=True)
+class WorkspaceContext:
+    """The context of a workspace-wide request (``workspace/symbol``): the facts of each known
+    repository, the evals suites of the workspace folders, open buffers, the encoding."""
+
+    facts: tuple[WorkspaceFacts, ...]
+    evals_suites: tuple[Path, ...]
+    encoding: Encoding
+    open_text: Callable[[Path], str | None]
+    line_index_of: Callable[[Path], LineIndex | None]
+
+    def location(self, path: Path, start: int, end: int) -> types.Location | None:
+        index = self.line_index_of(path)
+        if index is None:
+            return None
+        return types.Location(uri=path_to_uri(path), range=lsp_range(index, start, end, self.encoding))
+
 
 def document_view(snapshot: Snapshot, analysis: Any, repo_root: Path | None) -> DocumentView:
     """The service-layer view of one analysed snapshot."""
+    from ..services.document import DocumentView
+
     rel_path = None
     if snapshot.path is not None and repo_root is not None:
         from ..workspace.view import relative_posix

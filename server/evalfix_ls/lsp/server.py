@@ -12,6 +12,7 @@ import contextlib
 import logging
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
@@ -19,9 +20,9 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
-from ..parser.line_index import Encoding
+from ..parser.line_index import Encoding, LineIndex
 from .capabilities import ClientFeatures
-from .context import FeatureContext, document_view
+from .context import FeatureContext, WorkspaceContext, document_view
 from .diagnostics.manager import DiagnosticsManager
 from .documents import DocumentStore, Snapshot, UnknownDocument
 from .log import forward_logs_to_client
@@ -117,7 +118,40 @@ class EvalfixServer(LanguageServer):
             config=self.settings.config_for(snapshot.path),
             client=self.client_features,
             repo=repo,
+            line_index_of=self._line_index_of,
         )
+
+    def workspace_context(self) -> WorkspaceContext:
+        """The context of a workspace-wide request: every workspace folder's repository."""
+        from ..services.workspace_facts import WorkspaceFacts  # the analysis core loads lazily
+
+        index = self.workspace_index
+        discovered = index.discover(self.settings.folder_config)
+        roots = {index.repo_root_for(path, self.settings.config_for(path).root) for path in discovered}
+        facts = []
+        for root in sorted(roots):
+            repo = index.repo(root)
+            facts.append(WorkspaceFacts(root, repo.fs, repo.workflow_index()))
+        suites = tuple(
+            path for path in discovered if path.name == "evals.json" and path.parent.name == "evals"
+        )
+
+        def open_text(path: Path) -> str | None:
+            snapshot = self.documents.for_path(path)
+            return snapshot.text if snapshot is not None else None
+
+        return WorkspaceContext(tuple(facts), suites, self.encoding, open_text, self._line_index_of)
+
+    def _line_index_of(self, path: Path) -> LineIndex | None:
+        snapshot = self.documents.for_path(path)
+        if snapshot is not None:
+            return snapshot.line_index
+        from ..workspace.files import read_file
+
+        file_text = read_file(path)
+        if file_text.error is not None or file_text.too_large:
+            return None
+        return LineIndex(file_text.text)
 
     async def analysis_for(self, uri: str) -> tuple[Snapshot, Any]:
         """The current snapshot and the core's ``Analysis`` of its text (the one diagnostics use:

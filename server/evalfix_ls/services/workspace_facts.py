@@ -57,6 +57,11 @@ class WorkspaceFacts:
         self.fs = fs or FileSystemView()
         self._index = workflow_index
 
+    @property
+    def workflow_index(self) -> WorkflowIndex | None:
+        """The repository's workflow index (read-only use: readiness)."""
+        return self._index
+
     @classmethod
     def empty(cls) -> WorkspaceFacts:
         return cls(None)
@@ -73,6 +78,13 @@ class WorkspaceFacts:
         """The normalized case ids of one workflow fixture file, in file order."""
         normalized = self._index.normalized(rel_path) if self._index is not None else None
         return [case.id for case in normalized.cases] if normalized is not None else []
+
+    def id_sites(self, rel_path: str, case_id: str) -> list[tuple[int, int]]:
+        """(start, end) offsets, in that file's text, of each case id equal to ``case_id``."""
+        normalized = self._index.normalized(rel_path) if self._index is not None else None
+        if normalized is None:
+            return []
+        return [(c.id_anchor.start, c.id_anchor.end) for c in normalized.cases if c.id == case_id]
 
     def coverage_tags(self, exclude_file: str | None = None) -> list[TagUse]:
         """Every coverage tag in use in the workflow fixtures, most used first (then by name).

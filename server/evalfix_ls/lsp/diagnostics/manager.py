@@ -14,7 +14,7 @@ All methods run on the event loop; analyses run in ``server.executor`` (see ``an
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 class DiagnosticsManager:
     def __init__(self, server: Host) -> None:
+        # Called (on the event loop) when the workspace index learnt new fixture texts.
+        self.index_listeners: list[Callable[[], None]] = []
         self.server = server
         self.core = ResultCore(server, on_affected=self._on_affected)
         self.push = PushScheduler(server, self.core)
@@ -78,6 +80,7 @@ class DiagnosticsManager:
         self.server.workspace_index.repo(root)
         if self.server.workspace_index.note_text(path, root, text):
             self.cross_file.schedule_sync(root)
+            self._tell_index_listeners()
 
     def document_opened(self, snapshot: Snapshot) -> None:
         self.core.document_opened(snapshot.uri)
@@ -105,6 +108,11 @@ class DiagnosticsManager:
             self.core.spawn(self.push.after_close(snapshot), f"close {snapshot.uri}")
 
     # -- cross-file effects ----------------------------------------------------------------------
+
+    def _tell_index_listeners(self) -> None:
+        """Fixture texts of the workspace changed (e.g. a skill's readiness may differ now)."""
+        for listener in self.index_listeners:
+            listener()
 
     def _on_affected(self, paths: Iterable[Path]) -> None:
         """Other files' findings may have changed (a sibling's ids, a created source file)."""
@@ -150,6 +158,8 @@ class DiagnosticsManager:
         )
         for root in touched:
             self.cross_file.schedule_sync(root)
+        if touched:
+            self._tell_index_listeners()
         # Existence facts changed: every open document of a touched repository is re-checked.
         for snapshot in self.server.documents:
             if snapshot.path is None:

@@ -1,0 +1,69 @@
+"""References, highlights and rename of case ids over ``services.case_ids``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+
+from ...services.case_ids import RenameRefused, highlights, prepare_rename, references, rename
+from ..context import FeatureContext
+from . import feature
+
+
+class RenameRefusedError(JsonRpcException):
+    """The request failed (LSP ``RequestFailed``): the message says why the id cannot be renamed."""
+
+    CODE = -32803
+
+
+def register(server: Any) -> None:
+    feature(server, types.TEXT_DOCUMENT_REFERENCES)(find_references)
+    feature(server, types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)(highlight)
+    feature(server, types.TEXT_DOCUMENT_PREPARE_RENAME)(prepare)
+    feature(server, types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))(do_rename)
+
+
+def find_references(ctx: FeatureContext, params: types.ReferenceParams) -> list[types.Location]:
+    sites = references(
+        ctx.document, ctx.facts, ctx.offset(params.position), params.context.include_declaration
+    )
+    out = []
+    for site in sites:
+        path = ctx.facts.repo_root / site.rel_path if site.rel_path and ctx.facts.repo_root else None
+        location = ctx.location(path, site.start, site.end)
+        if location is not None:
+            out.append(location)
+    return out
+
+
+def highlight(ctx: FeatureContext, params: types.DocumentHighlightParams) -> list[types.DocumentHighlight]:
+    return [
+        types.DocumentHighlight(range=ctx.range(site.start, site.end), kind=types.DocumentHighlightKind.Text)
+        for site in highlights(ctx.document, ctx.offset(params.position))
+    ]
+
+
+def prepare(ctx: FeatureContext, params: types.PrepareRenameParams) -> Any:
+    try:
+        target = prepare_rename(ctx.document, ctx.facts, ctx.offset(params.position))
+    except RenameRefused as refused:
+        raise RenameRefusedError(message=str(refused)) from None
+    return types.PrepareRenamePlaceholder(
+        range=ctx.range(target.start, target.end), placeholder=target.placeholder
+    )
+
+
+def do_rename(ctx: FeatureContext, params: types.RenameParams) -> types.WorkspaceEdit:
+    try:
+        start, end, text = rename(ctx.document, ctx.facts, ctx.offset(params.position), params.new_name)
+    except RenameRefused as refused:
+        raise RenameRefusedError(message=str(refused)) from None
+    edit = types.TextEdit(range=ctx.range(start, end), new_text=text)
+    if ctx.client.supports("workspace", "workspace_edit", "document_changes"):
+        document = types.OptionalVersionedTextDocumentIdentifier(uri=ctx.uri, version=ctx.snapshot.version)
+        return types.WorkspaceEdit(
+            document_changes=[types.TextDocumentEdit(text_document=document, edits=[edit])]
+        )
+    return types.WorkspaceEdit(changes={ctx.uri: [edit]})

@@ -1,0 +1,93 @@
+"""``textDocument/inlayHint``, ``textDocument/codeLens`` and the ``evalfix.caseCommand`` command.
+
+Both are switched by settings (``inlayHints``, ``codeLens``); inlay hints cover only the requested
+range. Lenses are refreshed (``workspace/codeLens/refresh``) when the readiness of a skill can have
+changed: the diagnostics of a sibling file were recomputed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from lsprotocol import types
+
+from ...services.inline_facts import CASE_COMMAND, case_command_line, code_lenses, inlay_hints
+from ..context import FeatureContext
+from . import feature
+
+logger = logging.getLogger("evalfix_ls")
+
+
+def register(server: Any) -> None:
+    feature(server, types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))(hints)
+    feature(server, types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))(lenses)
+
+    server.diagnostics.index_listeners.append(_lens_refresher(server))
+
+    @server.command(CASE_COMMAND)
+    def case_command(ls: Any, *arguments: Any) -> str:
+        """``[skill dir, case id]`` → the command line that runs that case alone."""
+        args = list(arguments)
+        if len(args) == 1 and isinstance(args[0], list):  # some clients wrap the argument list
+            args = args[0]
+        if len(args) != 2 or not all(isinstance(a, str) for a in args):
+            from pygls.exceptions import JsonRpcInvalidParams
+
+            raise JsonRpcInvalidParams(message=f"{CASE_COMMAND} takes [skill directory, case id]")
+        return case_command_line(args[0], args[1])
+
+
+LENS_REFRESH_DELAY = 0.5  # seconds: a burst of keystrokes in a sibling file is one refresh
+
+
+def _lens_refresher(server: Any):
+    """A listener that asks the client to re-request code lenses (readiness may have changed),
+    at most once per ``LENS_REFRESH_DELAY``, when the client supports the refresh request."""
+    pending: list[asyncio.TimerHandle] = []
+
+    async def refresh() -> None:
+        pending.clear()
+        try:
+            await server.workspace_code_lens_refresh_async(None)
+        except Exception:  # noqa: BLE001 - a client may refuse or be gone: the lenses stay as they are
+            logger.debug("codeLens refresh refused", exc_info=True)
+
+    def listener() -> None:
+        if not server.client_features.supports("workspace", "code_lens", "refresh_support") or pending:
+            return
+        loop = asyncio.get_running_loop()
+        pending.append(loop.call_later(LENS_REFRESH_DELAY, lambda: loop.create_task(refresh())))
+
+    return listener
+
+
+def hints(ctx: FeatureContext, params: types.InlayHintParams) -> list[types.InlayHint]:
+    if not ctx.config.inlay_hints:
+        return []
+    start = ctx.offset(params.range.start)
+    end = ctx.offset(params.range.end)
+    return [
+        types.InlayHint(
+            position=ctx.position(hint.offset),
+            label=hint.label,
+            tooltip=hint.tooltip or None,
+            padding_left=True,
+        )
+        for hint in inlay_hints(ctx.document, start, end)
+    ]
+
+
+def lenses(ctx: FeatureContext, params: types.CodeLensParams) -> list[types.CodeLens]:
+    if not ctx.config.code_lens:
+        return []
+    out = []
+    for lens in code_lenses(ctx.document, ctx.facts):
+        command = types.Command(
+            title=lens.title,
+            command=lens.command or "",
+            arguments=list(lens.arguments) if lens.command else None,
+        )
+        out.append(types.CodeLens(range=ctx.range(lens.start, lens.end), command=command))
+    return out

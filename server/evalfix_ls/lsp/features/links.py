@@ -1,0 +1,42 @@
+"""``textDocument/documentLink`` and ``textDocument/definition`` for the paths a fixture names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+
+from ...services.links import Link, definition, document_links
+from ..context import FeatureContext
+from ..documents import path_to_uri
+from . import feature
+
+
+def register(server: Any) -> None:
+    feature(server, types.TEXT_DOCUMENT_DOCUMENT_LINK, types.DocumentLinkOptions(resolve_provider=False))(
+        links
+    )
+    feature(server, types.TEXT_DOCUMENT_DEFINITION)(go_to_definition)
+
+
+def _target_uri(link: Link) -> str:
+    uri = path_to_uri(link.target)
+    return f"{uri}#L{link.line + 1}" if link.line is not None else uri
+
+
+def links(ctx: FeatureContext, params: types.DocumentLinkParams) -> list[types.DocumentLink]:
+    return [
+        types.DocumentLink(
+            range=ctx.range(link.start, link.end), target=_target_uri(link), tooltip=link.tooltip or None
+        )
+        for link in document_links(ctx.document, ctx.facts)
+    ]
+
+
+def go_to_definition(ctx: FeatureContext, params: types.DefinitionParams) -> list[types.Location] | None:
+    link = definition(ctx.document, ctx.facts, ctx.offset(params.position))
+    if link is None:
+        return None
+    line = link.line or 0
+    at = types.Position(line=line, character=0)
+    return [types.Location(uri=path_to_uri(link.target), range=types.Range(start=at, end=at))]

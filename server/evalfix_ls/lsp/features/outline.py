@@ -1,0 +1,113 @@
+"""``textDocument/documentSymbol``, ``workspace/symbol``, ``textDocument/foldingRange`` and
+``textDocument/selectionRange`` over ``services.outline`` and ``services.workspace_symbols``."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from lsprotocol import types
+
+from ...services.outline import Symbol, document_symbols, folding_ranges, selection_ranges
+from ...services.workspace_symbols import workspace_symbols
+from ..context import FeatureContext
+from . import feature
+
+logger = logging.getLogger("evalfix_ls")
+
+SYMBOL_KIND = {
+    "file": types.SymbolKind.File,
+    "case": types.SymbolKind.Object,
+    "assertion": types.SymbolKind.Boolean,
+}
+
+
+def register(server: Any) -> None:
+    feature(server, types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(symbols)
+    feature(server, types.TEXT_DOCUMENT_FOLDING_RANGE)(folding)
+    feature(server, types.TEXT_DOCUMENT_SELECTION_RANGE)(selection)
+
+    @server.feature(types.WORKSPACE_SYMBOL)
+    def workspace_symbol(ls: Any, params: types.WorkspaceSymbolParams) -> list[types.WorkspaceSymbol]:
+        ctx = ls.workspace_context()
+        found, truncated = workspace_symbols(params.query, ctx.facts, ctx.evals_suites, ctx.open_text)
+        if truncated:
+            logger.info("workspace symbols: the first %d matches of %r are shown", len(found), params.query)
+        out = []
+        for symbol in found:
+            location = ctx.location(symbol.path, symbol.start, symbol.end)
+            if location is not None:
+                out.append(
+                    types.WorkspaceSymbol(
+                        name=symbol.name,
+                        kind=types.SymbolKind.Object,
+                        location=location,
+                        container_name=symbol.container,
+                    )
+                )
+        return out
+
+
+def symbols(ctx: FeatureContext, params: types.DocumentSymbolParams) -> list[Any]:
+    outline = document_symbols(ctx.document)
+    if outline.truncated:
+        logger.info("document symbols of %s: capped at %d", ctx.uri, sum(1 for _ in _walk(outline.symbols)))
+    if ctx.client.supports("text_document", "document_symbol", "hierarchical_document_symbol_support"):
+        return [_document_symbol(ctx, s) for s in outline.symbols]
+    return [
+        types.SymbolInformation(
+            name=s.name,
+            kind=SYMBOL_KIND[s.kind],
+            location=types.Location(uri=ctx.uri, range=ctx.range(s.start, s.end)),
+            container_name=parent,
+        )
+        for s, parent in _walk(outline.symbols)
+    ]
+
+
+def _document_symbol(ctx: FeatureContext, symbol: Symbol) -> types.DocumentSymbol:
+    return types.DocumentSymbol(
+        name=symbol.name or " ",
+        detail=symbol.detail or None,
+        kind=SYMBOL_KIND[symbol.kind],
+        range=ctx.range(symbol.start, symbol.end),
+        selection_range=ctx.range(symbol.selection_start, symbol.selection_end),
+        children=[_document_symbol(ctx, child) for child in symbol.children] or None,
+    )
+
+
+def _walk(symbols: list[Symbol], parent: str | None = None):
+    for symbol in symbols:
+        yield symbol, parent
+        yield from _walk(symbol.children, symbol.name)
+
+
+def folding(ctx: FeatureContext, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+    limit = ctx.client.supports("text_document", "folding_range", "range_limit") or 5000
+    line_only = bool(ctx.client.supports("text_document", "folding_range", "line_folding_only"))
+    index = ctx.snapshot.line_index
+    out = []
+    for start, end in folding_ranges(ctx.document, limit=limit * 2):
+        start_line, start_char = index.position(start, ctx.encoding)
+        end_line, end_char = index.position(max(start, end - 1), ctx.encoding)
+        if line_only:
+            end_line -= 1  # keep the closing bracket's line visible
+        if end_line <= start_line:
+            continue
+        kwargs = {} if line_only else {"start_character": start_char + 1, "end_character": end_char}
+        out.append(types.FoldingRange(start_line=start_line, end_line=end_line, **kwargs))
+        if len(out) >= limit:
+            logger.info("folding ranges of %s: capped at %d", ctx.uri, limit)
+            break
+    return out
+
+
+def selection(ctx: FeatureContext, params: types.SelectionRangeParams) -> list[types.SelectionRange]:
+    out = []
+    for position in params.positions:
+        spans = selection_ranges(ctx.document, ctx.offset(position))
+        chain: types.SelectionRange | None = None
+        for start, end in reversed(spans):
+            chain = types.SelectionRange(range=ctx.range(start, end), parent=chain)
+        out.append(chain or types.SelectionRange(range=types.Range(start=position, end=position)))
+    return out

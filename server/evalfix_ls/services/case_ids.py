@@ -1,0 +1,114 @@
+"""Case ids: references, highlights and rename.
+
+A case id's references are its other occurrences: duplicates in the same file, and for workflow
+fixtures the cases of sibling fixture files of the same skill with the same ``skill:id`` key (the
+cross-file duplicate rule's notion of "the same id"). Rename works within a file where the id is
+unique; ``prepare_rename`` refuses otherwise, with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from ..contracts.detection import WORKFLOW
+from ..parser.tree import STRING, Node
+from .cases import CaseView, iter_cases
+from .document import DocumentView
+from .workspace_facts import WorkspaceFacts, skill_of
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    rel_path: str | None  # None: this document
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class RenameTarget:
+    start: int  # the id's text inside the quotes
+    end: int
+    placeholder: str
+
+
+class RenameRefused(Exception):
+    """Why an id cannot be renamed here (shown to the user)."""
+
+
+def case_at(document: DocumentView, offset: int) -> CaseView | None:
+    """The case whose id value contains ``offset``."""
+    for case in iter_cases(document.kind, document.root):
+        node = case.id_node
+        if node is not None and node.start <= offset <= node.end:
+            return case
+    return None
+
+
+def highlights(document: DocumentView, offset: int) -> list[Site]:
+    """Every id node of this document equal to the one at ``offset``."""
+    case = case_at(document, offset)
+    if case is None or case.id is None:
+        return []
+    return [
+        Site(None, c.id_node.start, c.id_node.end)
+        for c in iter_cases(document.kind, document.root)
+        if c.id == case.id
+    ]
+
+
+def references(
+    document: DocumentView, facts: WorkspaceFacts, offset: int, include_declaration: bool = True
+) -> list[Site]:
+    case = case_at(document, offset)
+    if case is None or case.id is None:
+        return []
+    sites = [s for s in highlights(document, offset) if include_declaration or s.start != case.id_node.start]
+    if document.kind == WORKFLOW:
+        sites.extend(_sibling_sites(document, facts, case.id))
+    return sites
+
+
+def _sibling_sites(document: DocumentView, facts: WorkspaceFacts, case_id: str) -> list[Site]:
+    skill = skill_of(document.rel_path)
+    if skill is None:
+        return []
+    sites = []
+    for rel_path in facts.workflow_files(skill):
+        if rel_path == document.rel_path:
+            continue
+        for start, end in facts.id_sites(rel_path, case_id):
+            sites.append(Site(rel_path, start, end))
+    return sites
+
+
+def prepare_rename(document: DocumentView, facts: WorkspaceFacts, offset: int) -> RenameTarget:
+    case = case_at(document, offset)
+    if case is None:
+        raise RenameRefused("only a case id can be renamed here")
+    node: Node = case.id_node
+    if node.kind != STRING:
+        raise RenameRefused("numeric ids are not renamed: write the id as a string first")
+    if len(highlights(document, offset)) > 1:
+        raise RenameRefused(f"the id {case.id!r} is used by more than one case of this file")
+    if document.kind == WORKFLOW and _sibling_sites(document, facts, case.id):
+        raise RenameRefused(f"the id {case.id!r} is also used in another fixture file of this skill")
+    if document.text[node.start + 1 : node.end - 1] != node.value:
+        raise RenameRefused("the id contains escapes; edit it by hand")
+    return RenameTarget(node.start + 1, node.end - 1, node.value)
+
+
+def rename(document: DocumentView, facts: WorkspaceFacts, offset: int, new_id: str) -> tuple[int, int, str]:
+    """(start, end, replacement) of the one edit that renames the id under ``offset``."""
+    target = prepare_rename(document, facts, offset)
+    if not new_id.strip():
+        raise RenameRefused("a case id cannot be empty")
+    taken = {c.id for c in iter_cases(document.kind, document.root)}
+    if document.kind == WORKFLOW:
+        skill = skill_of(document.rel_path)
+        for rel_path in facts.workflow_files(skill) if skill else ():
+            if rel_path != document.rel_path:
+                taken.update(facts.case_ids(rel_path))
+    if new_id in taken:
+        raise RenameRefused(f"the id {new_id!r} is already used")
+    return target.start - 1, target.end + 1, json.dumps(new_id, ensure_ascii=False)

@@ -1,0 +1,155 @@
+"""Inlay hints and code lenses: what the file does not say but the tools will read.
+
+* Inlay hints on workflow cases: the coverage tags, source refs and authority a case inherits
+  from the top level (only what it does not state itself); on an evals.json seeded ``setup``, the
+  defaults the loader applies (``mountMode: preserve-path``, each object source's ``to`` =
+  ``from``). Only the requested range is computed.
+* Code lenses: on a workflow fixture, its skill's readiness (bucket counts and status, as
+  ``--readiness`` computes it, across every fixture file of the skill); on each evals.json case,
+  the command that runs it alone.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass
+
+from ..contracts.detection import EVALS, WORKFLOW
+from ..contracts.workflow.normalize import NormalizedCase, NormalizedFile
+from ..contracts.workflow.readiness import REQUIRED_BUCKETS, skill_dir_of, skill_readiness
+from ..parser.tree import ARRAY, OBJECT, STRING, Node
+from .cases import iter_cases
+from .document import DocumentView
+from .workspace_facts import WorkspaceFacts
+
+CASE_COMMAND = "evalfix.caseCommand"
+
+
+@dataclass(frozen=True, slots=True)
+class InlayHint:
+    offset: int
+    label: str
+    tooltip: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CodeLens:
+    start: int
+    end: int
+    title: str
+    command: str | None = None
+    arguments: tuple[str, ...] = ()
+
+
+def inlay_hints(document: DocumentView, start: int, end: int) -> list[InlayHint]:
+    if document.kind == WORKFLOW:
+        normalized = document.analysis.extra.get("workflow")
+        return _workflow_hints(normalized, start, end) if isinstance(normalized, NormalizedFile) else []
+    if document.kind == EVALS:
+        return _setup_hints(document, start, end)
+    return []
+
+
+def _workflow_hints(normalized: NormalizedFile, start: int, end: int) -> list[InlayHint]:
+    out = []
+    for case in normalized.cases:
+        node = case.node
+        if node.end < start or node.start > end or node.kind != OBJECT:
+            continue
+        label = _inherited_label(case)
+        if label:
+            out.append(InlayHint(node.start + 1, label, "inherited from the top level of this file"))
+    return out
+
+
+def _inherited_label(case: NormalizedCase) -> str:
+    parts = []
+    tags = [t.value for t in case.coverage_tags if t.inherited]
+    if tags and not any(not t.inherited for t in case.coverage_tags):
+        parts.append("coverage_tags: " + json.dumps(tags, ensure_ascii=False))
+    refs = [r.value for r in case.source_refs if r.inherited]
+    if refs and not any(not r.inherited for r in case.source_refs):
+        parts.append("source_refs: " + json.dumps(refs, ensure_ascii=False))
+    authority = case.authority
+    if not authority.from_case:
+        inherited = authority.node is not None
+        parts.append(f"source_ref_authority: {authority.value}" + ("" if inherited else " (default)"))
+    return " · ".join(parts)
+
+
+def _setup_hints(document: DocumentView, start: int, end: int) -> list[InlayHint]:
+    out = []
+    for case in iter_cases(EVALS, document.root):
+        node = case.node
+        if node.end < start or node.start > end or node.kind != OBJECT:
+            continue
+        setup = node.get("setup")
+        if setup is None or setup.kind != OBJECT or _string(setup.get("kind")) != "seeded":
+            continue
+        if not setup.has("mountMode"):
+            out.append(InlayHint(setup.end - 1, ' "mountMode": "preserve-path"', "the loader's default"))
+        sources = setup.get("sources")
+        for item in sources.items if sources is not None and sources.kind == ARRAY else ():
+            source = item.get("from") if item.kind == OBJECT else None
+            if source is not None and source.kind == STRING and not item.has("to"):
+                out.append(
+                    InlayHint(
+                        source.end,
+                        f' "to": {json.dumps(source.value, ensure_ascii=False)}',
+                        "to defaults to from",
+                    )
+                )
+    return out
+
+
+def code_lenses(document: DocumentView, facts: WorkspaceFacts) -> list[CodeLens]:
+    root = document.root
+    if root is None or root.kind != OBJECT:
+        return []
+    if document.kind == WORKFLOW:
+        lens = _readiness_lens(document, facts)
+        return [lens] if lens is not None else []
+    if document.kind == EVALS:
+        return _case_lenses(document)
+    return []
+
+
+def _readiness_lens(document: DocumentView, facts: WorkspaceFacts) -> CodeLens | None:
+    skill_dir = skill_dir_of(document.rel_path) if document.rel_path else None
+    index = facts.workflow_index
+    if skill_dir is None or index is None or facts.repo_root is None:
+        return None
+    report = skill_readiness(index, skill_dir, facts.repo_root, facts.fs)
+    counts = " · ".join(f"{name} {len(bucket.case_ids)}" for name, bucket in report.buckets.items())
+    missing = [name for name in REQUIRED_BUCKETS if not report.buckets[name].present]
+    status = report.readiness + (f" (missing {', '.join(missing)})" if missing and report.cases else "")
+    title = f"readiness of {skill_dir}: {status} — {counts} ({len(report.files)} files, {report.cases} cases)"
+    root = document.root
+    return CodeLens(root.start, root.start + 1, title)
+
+
+def _case_lenses(document: DocumentView) -> list[CodeLens]:
+    if document.path is None:
+        return []
+    skill_dir = document.path.parent.parent
+    out = []
+    for case in iter_cases(EVALS, document.root):
+        if case.id is None or case.id == "":
+            continue
+        node = case.node
+        out.append(
+            CodeLens(
+                node.start, node.start + 1, f"▶ run {case.id} alone", CASE_COMMAND, (str(skill_dir), case.id)
+            )
+        )
+    return out
+
+
+def case_command_line(skill_dir: str, case_id: str) -> str:
+    """``arc-skill-eval run <skill dir> --case <id>``, quoted for a POSIX shell."""
+    return f"arc-skill-eval run {shlex.quote(skill_dir)} --case {shlex.quote(case_id)}"
+
+
+def _string(node: Node | None) -> str | None:
+    return node.value if node is not None and node.kind == STRING else None

@@ -1,0 +1,106 @@
+"""Workspace symbols: every case id of every fixture file of the workspace, open or not, that
+matches a query (fuzzy: the query's characters in order, case-insensitive), with the skill as
+container."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from ..contracts.detection import EVALS
+from ..parser import parse
+from ..workspace.files import read_file
+from .cases import iter_cases
+from .workspace_facts import WorkspaceFacts, skill_of
+
+MAX_WORKSPACE_SYMBOLS = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class CaseSymbol:
+    name: str
+    container: str  # the skill
+    path: Path
+    start: int  # offsets in that file's text
+    end: int
+
+
+def fuzzy_match(query: str, name: str) -> bool:
+    """Every character of ``query`` appears in ``name`` in order, ignoring case."""
+    position = 0
+    lowered = name.lower()
+    for char in query.lower():
+        position = lowered.find(char, position)
+        if position < 0:
+            return False
+        position += 1
+    return True
+
+
+def workspace_symbols(
+    query: str,
+    facts_by_repo: Iterable[WorkspaceFacts],
+    evals_suites: Iterable[Path],
+    open_text: Callable[[Path], str | None] = lambda path: None,
+    limit: int = MAX_WORKSPACE_SYMBOLS,
+) -> tuple[list[CaseSymbol], bool]:
+    """Matching case ids and whether ``limit`` cut the list. Workflow ids come from the index
+    (open buffers included); evals suites are read from ``open_text`` or the disk."""
+    out: list[CaseSymbol] = []
+    for facts in facts_by_repo:
+        for rel_path in facts.workflow_files():
+            for name, start, end in _workflow_ids(facts, rel_path):
+                if fuzzy_match(query, name):
+                    out.append(
+                        CaseSymbol(name, skill_of(rel_path) or "", facts.repo_root / rel_path, start, end)
+                    )
+                    if len(out) >= limit:
+                        return out, True
+    for path in evals_suites:
+        text = open_text(path)
+        ids = _suite_ids_of_text(text) if text is not None else _suite_ids_on_disk(str(path), *_stamp(path))
+        for name, start, end in ids:
+            if fuzzy_match(query, name):
+                out.append(CaseSymbol(name, path.parent.parent.name, path, start, end))
+                if len(out) >= limit:
+                    return out, True
+    return out, False
+
+
+def _workflow_ids(facts: WorkspaceFacts, rel_path: str) -> list[tuple[str, int, int]]:
+    index = facts.workflow_index
+    normalized = index.normalized(rel_path) if index is not None else None
+    if normalized is None:
+        return []
+    return [(c.id, c.id_anchor.start, c.id_anchor.end) for c in normalized.cases if c.id]
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return (0, -1)
+    return (stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=512)
+def _suite_ids_on_disk(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, int, int], ...]:
+    """The ids of a suite on disk, cached while its modification time and size stay the same."""
+    if size < 0:
+        return ()
+    file_text = read_file(Path(path))
+    if file_text.error is not None or file_text.too_large:
+        return ()
+    return _suite_ids_of_text(file_text.text)
+
+
+def _suite_ids_of_text(text: str) -> tuple[tuple[str, int, int], ...]:
+    root = parse(text).root
+    return tuple(
+        (case.id, case.id_node.start, case.id_node.end)
+        for case in iter_cases(EVALS, root)
+        if case.id not in (None, "")
+    )
