@@ -1,6 +1,6 @@
 """The recovering JSON parser: every syntax error, and a best-effort tree.
 
-Used when the fast path in ``jsontree.parse`` finds the text invalid (or too deep / too large a
+Used when the fast path in ``parser.parse`` finds the text invalid (or too deep / too large a
 number for the stdlib's C parser). Containers live on an explicit stack, so nesting depth is
 unbounded; each problem is recorded as a ``SyntaxIssue`` and the nearest sensible token is taken so
 that one unclosed string or missing comma does not hide the rest of the file.
@@ -9,6 +9,7 @@ that one unclosed string or missing comma does not hide the rest of the file.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from json.decoder import scanstring
 
 from .tree import (
@@ -183,305 +184,468 @@ def _shorten(word: str, limit: int = 40) -> str:
 
 
 def parse_tolerant(text: str) -> ParseResult:
-    """The recovering state machine: every syntax error, and a best-effort tree."""
-    # long-function: one state machine over the token stream, kept whole until the issue-15
-    # rework of the tolerant parser splits it (the architecture test flags it without this line).
-    errors: list[SyntaxIssue] = []
-    duplicates: list[DuplicateKey] = []
-    dup_index: dict[tuple[int, str], int] = {}
-    n = len(text)
-    token_match = _TOKEN.match
-    key_match = _KEY_COLON.match
+    """The recovering state machine over the whole text: every syntax error, and a best-effort tree."""
+    parser = TolerantParser(text)
+    parser.run()
+    return parser.result()
 
-    root: Node | None = None
-    # Each frame: [container node, state, pending member (objects), last comma offset]
-    stack: list[list] = []
-    pos = 0
-    pending: Member | None = None  # member awaiting its value (top frame is an object)
-    implied_comma = False  # the previous token was an unterminated string
 
-    def add_member(obj: Node, key: str, start: int, end: int) -> Member:
-        member = Member(key, start, end)
-        obj.members.append(member)
-        props = obj.props
-        if key in props:
-            record_duplicate(dup_index, duplicates, obj, key, props[key], member)
-        props[key] = member
-        return member
+class TolerantParser:
+    """The recovering state machine. ``parse_tolerant`` runs it from the start of a text; the
+    incremental re-parse (``incremental``) starts it inside a container (``resumed``) and stops it
+    where its state meets the previous parse's again (``watch``)."""
 
-    def close_to(frame_index: int, end: int) -> None:
-        # Close every container from the top down to (and including) ``frame_index``.
-        while len(stack) > frame_index:
-            frame = stack.pop()
-            node = frame[0]
-            node.end = end
-            if len(stack) > frame_index:  # an inner container closed implicitly
-                errors.append(
-                    SyntaxIssue(
-                        f"missing '{'}' if node.kind == OBJECT else ']'}' to close this {node.kind}",
-                        node.start,
-                        node.start + 1,
-                    )
-                )
-        if stack:
-            top = stack[-1]
-            top[1] = _OBJ_NEXT if top[0].kind == OBJECT else _ARR_NEXT
+    __slots__ = (
+        "text",
+        "n",
+        "errors",
+        "duplicates",
+        "_dup_index",
+        "unclosed",
+        "root",
+        "stack",
+        "pos",
+        "pending",
+        "implied_comma",
+        "last_end",
+        "limit",
+        "watch_depth",
+        "watch",
+    )
 
-    while True:
-        # ---------------------------------------------------------------- fast key path
-        if stack:
-            frame = stack[-1]
-            state = frame[1]
-            if state in (_OBJ_KEY_OR_END, _OBJ_KEY):
-                m = key_match(text, pos)
-                if m is not None:
-                    ks, ke = m.span(1)
-                    key = _decode_string(text, ks, ke)
-                    pending = add_member(frame[0], key, ks, ke)
-                    frame[1] = _OBJ_VALUE
-                    pos = m.end()
-                    # fall through to read the value token
-        # ---------------------------------------------------------------- next token
-        comma_implied, implied_comma = implied_comma, False
-        m = token_match(text, pos)
-        if m is not None:
-            group = m.lastindex
-            start, end = m.span(group)
-            pos = end
-            if group == 1:
-                tkind, value = _T_STRING, None
-            elif group == 2:
-                tkind, value = _T_NUMBER, float(m.group(2))
-            elif group == 3:
-                tkind, value = _T_LITERAL, m.group(3)
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.n = len(text)
+        self.errors: list[SyntaxIssue] = []
+        self.duplicates: list[DuplicateKey] = []
+        self._dup_index: dict[tuple[int, str], int] = {}
+        self.unclosed: list[int] = []  # starts of containers closed without their own closer
+        self.root: Node | None = None
+        # Each frame: [container node, state, offset of the last comma]
+        self.stack: list[list] = []
+        self.pos = 0
+        self.pending: Member | None = None  # member awaiting its value (top frame is an object)
+        self.implied_comma = False  # the previous token was an unterminated string
+        self.last_end = 0  # end of the previous token (where a container left open is closed)
+        self.limit = self.n  # stop once a token ends beyond this offset
+        self.watch_depth = -1  # call ``watch`` after each token while the stack is this deep or less
+        self.watch: Callable[[], bool] | None = None  # returns True to stop
+
+    def result(self) -> ParseResult:
+        return ParseResult(self.text, self.root, self.errors, self.duplicates, tuple(sorted(self.unclosed)))
+
+    def run(self) -> None:
+        """Read tokens until the end of the text (or until ``watch`` or ``limit`` stops it)."""
+        text = self.text
+        stack = self.stack
+        token_match = _TOKEN.match
+        key_match = _KEY_COLON.match
+        limit = self.limit
+        while True:
+            pos = self.pos
+            if stack:  # the common shape inside objects: `"name" :` in one match
+                frame = stack[-1]
+                if frame[1] <= _OBJ_KEY:
+                    m = key_match(text, pos)
+                    if m is not None:
+                        ks, ke = m.span(1)
+                        self.pending = self._add_member(frame[0], _decode_string(text, ks, ke), ks, ke)
+                        frame[1] = _OBJ_VALUE
+                        pos = m.end()
+            comma_implied = self.implied_comma
+            self.implied_comma = False
+            m = token_match(text, pos)
+            if m is not None:  # the common tokens, built here rather than in ``_value_node``
+                group = m.lastindex
+                start, end = m.span(group)
+                if group == 1:
+                    tkind, value = _T_STRING, None
+                    node = Node(STRING, start, end, _decode_string(text, start, end))
+                elif group == 2:
+                    tkind, value = _T_NUMBER, float(m.group(2))
+                    node = Node(NUMBER, start, end, value)
+                elif group == 3:
+                    tkind, value = _T_LITERAL, m.group(3)
+                    node = Node(_LITERAL_KIND[value], start, end, _LITERALS[value])
+                else:
+                    tkind, value = _T_PUNCT, m.group(4)
+                    node = _value_node(text, tkind, start, end, value) if value in "{[" else None
             else:
-                tkind, value = _T_PUNCT, m.group(4)
-        else:
-            tkind, start, end, value = _slow_token(text, pos, errors)
-            pos = end
-            if tkind == _T_STRING and value is not None:
-                tkind = _T_DECODED_STRING  # already decoded (lenient)
-                # An unterminated string probably swallowed the comma that followed it: do not
-                # report a second, "missing comma" error for the next value.
-                unterminated = end == start + 1 or text[end - 1] != '"'
-                implied_comma = unterminated
+                tkind, start, end, value = _slow_token(text, pos, self.errors)
+                if tkind == _T_STRING and value is not None:
+                    tkind = _T_DECODED_STRING  # already decoded (lenient)
+                    # An unterminated string probably swallowed the comma that followed it: do not
+                    # report a second, "missing comma" error for the next value.
+                    self.implied_comma = end == start + 1 or text[end - 1] != '"'
+                node = _value_node(text, tkind, start, end, value)
+                if tkind == _T_DECODED_STRING:
+                    tkind = _T_STRING
+            self.pos = end
+            if not self._step(tkind, start, end, value, node, comma_implied):
+                return
+            self.last_end = end
+            if len(stack) <= self.watch_depth and self.watch():
+                return
+            if end > limit:
+                return
 
-        # ------------------------------------------------------------ build value nodes
-        node: Node | None = None
-        if tkind == _T_STRING:
-            node = Node(STRING, start, end, _decode_string(text, start, end))
-        elif tkind == _T_DECODED_STRING:
-            node = Node(STRING, start, end, value)
-            tkind = _T_STRING
-        elif tkind == _T_NUMBER:
-            node = Node(NUMBER, start, end, value)
-        elif tkind == _T_LITERAL:
-            node = Node(_LITERAL_KIND[value], start, end, _LITERALS[value])
-        elif tkind == _T_BAD:
-            node = Node(INVALID, start, end, value)
-        elif tkind == _T_PUNCT and (value == "{" or value == "["):
-            node = Node(OBJECT if value == "{" else ARRAY, start, end)
-            if value == "{":
-                node.members = []
-                node.props = {}
-            else:
-                node.items = []
-
-        # ---------------------------------------------------------------- top level
+    def _step(
+        self, tkind: int, start: int, end: int, value: object, node: Node | None, comma_implied: bool
+    ) -> bool:
+        """Apply one token to the container on top of the stack; False at the end of the text."""
+        stack = self.stack
         if not stack:
-            if tkind == _T_EOF:
-                if root is None:
-                    errors.append(SyntaxIssue("empty document: expected a JSON value", n, n))
-                break
-            if root is not None:
-                if tkind != _T_BAD:  # a bad token was reported already
-                    errors.append(
-                        SyntaxIssue("unexpected content after the JSON value", start, max(end, start + 1))
-                    )
-                break
-            if node is None:
-                errors.append(SyntaxIssue(f"unexpected '{value}'; expected a JSON value", start, end))
-                continue
-            root = node
-            if node.kind == OBJECT:
-                stack.append([node, _OBJ_KEY_OR_END, None])
-            elif node.kind == ARRAY:
-                stack.append([node, _ARR_VALUE_OR_END, None])
-            continue
+            return self._top_level(tkind, start, end, value, node)
+        if tkind == _T_EOF:
+            self._at_eof()
+            return False
+        frame = stack[-1]
+        if (
+            tkind == _T_PUNCT
+            and node is not None
+            and frame[0].kind == OBJECT
+            and frame[1] != _OBJ_VALUE
+            and len(stack) > 1
+        ):
+            frame = self._close_left_open(frame, start)
+        if frame[0].kind == OBJECT:
+            state = frame[1]
+            if state == _OBJ_VALUE:
+                self._object_value(frame, start, end, value, node)
+            elif state == _OBJ_COLON:
+                self._object_colon(frame, tkind, start, end, value, node)
+            elif state == _OBJ_NEXT:
+                self._object_next(frame, tkind, start, end, value, node, comma_implied)
+            else:
+                self._object_key(frame, tkind, start, end, value, node)
+        elif frame[1] == _ARR_NEXT:
+            self._array_next(frame, tkind, start, end, value, node, comma_implied)
+        else:
+            self._array_value(frame, start, end, value, node)
+        return True
 
+    # -- top level and the end of the text -------------------------------------------------------
+
+    def _top_level(self, tkind: int, start: int, end: int, value: object, node: Node | None) -> bool:
+        errors = self.errors
+        if tkind == _T_EOF:
+            if self.root is None:
+                errors.append(SyntaxIssue("empty document: expected a JSON value", self.n, self.n))
+            return False
+        if self.root is not None:
+            if tkind != _T_BAD:  # a bad token was reported already
+                errors.append(
+                    SyntaxIssue("unexpected content after the JSON value", start, max(end, start + 1))
+                )
+            return False
+        if node is None:
+            errors.append(SyntaxIssue(f"unexpected '{value}'; expected a JSON value", start, end))
+            return True
+        self.root = node
+        if node.kind == OBJECT:
+            self.stack.append([node, _OBJ_KEY_OR_END, None])
+        elif node.kind == ARRAY:
+            self.stack.append([node, _ARR_VALUE_OR_END, None])
+        return True
+
+    def _at_eof(self) -> None:
+        stack, n = self.stack, self.n
         frame = stack[-1]
         container = frame[0]
-        state = frame[1]
-
-        if tkind == _T_EOF:
-            closer = "}" if container.kind == OBJECT else "]"
-            if state in (_OBJ_VALUE, _OBJ_COLON):
-                errors.append(SyntaxIssue("unexpected end of text: expected a value", n, n))
-            errors.append(
-                SyntaxIssue(
-                    f"unexpected end of text: missing '{closer}' to close the {container.kind} "
-                    f"opened at offset {container.start}",
-                    n,
-                    n,
-                )
+        closer = "}" if container.kind == OBJECT else "]"
+        if frame[1] in (_OBJ_VALUE, _OBJ_COLON) and container.kind == OBJECT:
+            self.errors.append(SyntaxIssue("unexpected end of text: expected a value", n, n))
+        self.errors.append(
+            SyntaxIssue(
+                f"unexpected end of text: missing '{closer}' to close the {container.kind} "
+                f"opened at offset {container.start}",
+                n,
+                n,
             )
-            while stack:
-                stack.pop()[0].end = n
-            break
+        )
+        while stack:
+            node = stack.pop()[0]
+            node.end = n
+            self.unclosed.append(node.start)
 
-        if container.kind == OBJECT:
-            if state == _OBJ_VALUE:
-                if node is not None:
-                    pending.value = node
-                    _enter_or_next(stack, frame, node)
-                    continue
-                if value == ",":
-                    errors.append(SyntaxIssue("expected a value before ','", start, end))
-                    frame[1] = _OBJ_KEY
-                    continue
-                if value == "}":
-                    errors.append(SyntaxIssue("expected a value before '}'", start, end))
-                    close_to(len(stack) - 1, end)
-                    continue
-                if value == "]" and _has_open(stack, ARRAY):
-                    close_to(_innermost(stack, ARRAY), end)
-                else:
-                    errors.append(SyntaxIssue(f"unexpected '{value}'; expected a value", start, end))
-                continue
-            if state in (_OBJ_KEY_OR_END, _OBJ_KEY):
-                if tkind == _T_STRING:  # a key the fast path could not take (no colon follows)
-                    pending = add_member(container, node.value, start, end)
-                    frame[1] = _OBJ_COLON
-                    continue
-                if value == "}":
-                    if state == _OBJ_KEY:
-                        errors.append(SyntaxIssue("trailing comma before '}'", frame[2], frame[2] + 1))
-                    close_to(len(stack) - 1, end)
-                    continue
-                if tkind in (_T_NUMBER, _T_LITERAL, _T_BAD):
-                    if tkind != _T_BAD:
-                        errors.append(
-                            SyntaxIssue("property names must be strings in double quotes", start, end)
-                        )
-                    word = text[start:end]
-                    pending = Member(word, start, end)
-                    container.members.append(pending)
-                    frame[1] = _OBJ_COLON
-                    continue
-                errors.append(
-                    SyntaxIssue(f"unexpected '{value}'; expected a property name or '}}'", start, end)
-                )
-                if value == "]" and _has_open(stack, ARRAY):
-                    close_to(_innermost(stack, ARRAY), end)
-                elif node is not None:  # '{' or '[' where a name belongs: keep it as a value
-                    pending = Member("", start, start)
-                    container.members.append(pending)
-                    pending.value = node
-                    _enter_or_next(stack, frame, node)
-                continue
-            if state == _OBJ_COLON:
-                if value == ":" and tkind == _T_PUNCT:
-                    frame[1] = _OBJ_VALUE
-                    continue
-                errors.append(
-                    SyntaxIssue(
-                        "expected ':' after the property name",
-                        pending.key_end,
-                        pending.key_end + 1 if pending.key_end < n else n,
-                    )
-                )
-                if node is not None:
-                    pending.value = node
-                    _enter_or_next(stack, frame, node)
-                elif value == ",":
-                    frame[1] = _OBJ_KEY
-                    frame[2] = start
-                elif value == "}":
-                    close_to(len(stack) - 1, end)
-                continue
-            # _OBJ_NEXT
-            if value == "," and tkind == _T_PUNCT:
-                frame[1] = _OBJ_KEY
-                frame[2] = start
-                continue
-            if value == "}" and tkind == _T_PUNCT:
-                close_to(len(stack) - 1, end)
-                continue
-            if tkind == _T_STRING:
-                if not comma_implied:
-                    errors.append(SyntaxIssue("expected ',' or '}' before this property", start, end))
-                pending = add_member(container, node.value, start, end)
-                frame[1] = _OBJ_COLON
-                continue
-            if value == "]" and _has_open(stack, ARRAY):
-                close_to(_innermost(stack, ARRAY), end)
-                continue
+    # -- objects ---------------------------------------------------------------------------------
+
+    def _object_value(self, frame: list, start: int, end: int, value: object, node: Node | None) -> None:
+        if node is not None:
+            self.pending.value = node
+            self._enter_or_next(frame, node)
+        elif value == ",":
+            self.errors.append(SyntaxIssue("expected a value before ','", start, end))
+            frame[1] = _OBJ_KEY
+        elif value == "}":
+            self.errors.append(SyntaxIssue("expected a value before '}'", start, end))
+            self._close_to(len(self.stack) - 1, end)
+        elif value == "]" and _has_open(self.stack, ARRAY):
+            self._close_to(_innermost(self.stack, ARRAY), end)
+        else:
+            self.errors.append(SyntaxIssue(f"unexpected '{value}'; expected a value", start, end))
+
+    def _object_key(
+        self, frame: list, tkind: int, start: int, end: int, value: object, node: Node | None
+    ) -> None:
+        container = frame[0]
+        if tkind == _T_STRING:  # a key the fast path could not take (no colon follows)
+            self.pending = self._add_member(container, node.value, start, end)
+            frame[1] = _OBJ_COLON
+            return
+        if value == "}":
+            if frame[1] == _OBJ_KEY:
+                self.errors.append(SyntaxIssue("trailing comma before '}'", frame[2], frame[2] + 1))
+            self._close_to(len(self.stack) - 1, end)
+            return
+        if tkind in (_T_NUMBER, _T_LITERAL, _T_BAD):
             if tkind != _T_BAD:
-                errors.append(
+                self.errors.append(SyntaxIssue("property names must be strings in double quotes", start, end))
+            self.pending = Member(self.text[start:end], start, end)
+            container.members.append(self.pending)
+            frame[1] = _OBJ_COLON
+            return
+        self.errors.append(SyntaxIssue(f"unexpected '{value}'; expected a property name or '}}'", start, end))
+        if value == "]" and _has_open(self.stack, ARRAY):
+            self._close_to(_innermost(self.stack, ARRAY), end)
+        elif node is not None:  # '{' or '[' where a name belongs: keep it as a value
+            self._nameless_member(frame, node, start)
+
+    def _object_colon(
+        self, frame: list, tkind: int, start: int, end: int, value: object, node: Node | None
+    ) -> None:
+        if value == ":" and tkind == _T_PUNCT:
+            frame[1] = _OBJ_VALUE
+            return
+        key_end = self.pending.key_end
+        self.errors.append(
+            SyntaxIssue(
+                "expected ':' after the property name", key_end, key_end + 1 if key_end < self.n else self.n
+            )
+        )
+        if node is not None:
+            self.pending.value = node
+            self._enter_or_next(frame, node)
+        elif value == ",":
+            frame[1] = _OBJ_KEY
+            frame[2] = start
+        elif value == "}":
+            self._close_to(len(self.stack) - 1, end)
+
+    def _object_next(
+        self,
+        frame: list,
+        tkind: int,
+        start: int,
+        end: int,
+        value: object,
+        node: Node | None,
+        comma_implied: bool,
+    ) -> None:
+        if tkind == _T_PUNCT and value == ",":
+            frame[1] = _OBJ_KEY
+            frame[2] = start
+        elif tkind == _T_PUNCT and value == "}":
+            self._close_to(len(self.stack) - 1, end)
+        elif tkind == _T_STRING:
+            if not comma_implied:
+                self.errors.append(SyntaxIssue("expected ',' or '}' before this property", start, end))
+            self.pending = self._add_member(frame[0], node.value, start, end)
+            frame[1] = _OBJ_COLON
+        elif value == "]" and _has_open(self.stack, ARRAY):
+            self._close_to(_innermost(self.stack, ARRAY), end)
+        else:
+            if tkind != _T_BAD:
+                self.errors.append(
                     SyntaxIssue(f"unexpected {_describe(tkind, value)}; expected ',' or '}}'", start, end)
                 )
             if node is not None and node.kind in (OBJECT, ARRAY):
                 # Most likely a missing comma and name; keep the value so its contents parse.
-                pending = Member("", start, start, node)
-                container.members.append(pending)
-                _enter_or_next(stack, frame, node)
-            continue
+                self._nameless_member(frame, node, start)
 
-        # ------------------------------------------------------------------ arrays
-        if state == _ARR_NEXT:
-            if value == "," and tkind == _T_PUNCT:
-                frame[1] = _ARR_VALUE
-                frame[2] = start
-                continue
-            if value == "]" and tkind == _T_PUNCT:
-                close_to(len(stack) - 1, end)
-                continue
-            if node is not None:
-                if not comma_implied:
-                    errors.append(SyntaxIssue("expected ',' or ']' before this value", start, end))
-                container.items.append(node)
-                _enter_or_next(stack, frame, node)
-                continue
-            if value == "}" and _has_open(stack, OBJECT):
-                close_to(_innermost(stack, OBJECT), end)
-            else:
-                errors.append(SyntaxIssue(f"unexpected '{value}'; expected ',' or ']'", start, end))
-            continue
-        # _ARR_VALUE_OR_END / _ARR_VALUE
-        if node is not None:
-            container.items.append(node)
-            _enter_or_next(stack, frame, node)
-            continue
-        if value == "]":
-            if state == _ARR_VALUE:
-                errors.append(SyntaxIssue("trailing comma before ']'", frame[2], frame[2] + 1))
-            close_to(len(stack) - 1, end)
-            continue
-        if value == "}" and _has_open(stack, OBJECT):
-            close_to(_innermost(stack, OBJECT), end)
+    def _nameless_member(self, frame: list, node: Node, start: int) -> None:
+        self.pending = Member("", start, start, node)
+        frame[0].members.append(self.pending)
+        self._enter_or_next(frame, node)
+
+    # -- arrays ----------------------------------------------------------------------------------
+
+    def _array_next(
+        self,
+        frame: list,
+        tkind: int,
+        start: int,
+        end: int,
+        value: object,
+        node: Node | None,
+        comma_implied: bool,
+    ) -> None:
+        if tkind == _T_PUNCT and value == ",":
+            frame[1] = _ARR_VALUE
+            frame[2] = start
+        elif tkind == _T_PUNCT and value == "]":
+            self._close_to(len(self.stack) - 1, end)
+        elif node is not None:
+            if not comma_implied:
+                self.errors.append(SyntaxIssue("expected ',' or ']' before this value", start, end))
+            frame[0].items.append(node)
+            self._enter_or_next(frame, node)
+        elif value == "}" and _has_open(self.stack, OBJECT):
+            self._close_to(_innermost(self.stack, OBJECT), end)
         else:
-            errors.append(SyntaxIssue(f"unexpected '{value}'; expected a value", start, end))
+            self.errors.append(SyntaxIssue(f"unexpected '{value}'; expected ',' or ']'", start, end))
 
-    return ParseResult(text, root, errors, duplicates)
+    def _array_value(self, frame: list, start: int, end: int, value: object, node: Node | None) -> None:
+        if node is not None:
+            frame[0].items.append(node)
+            self._enter_or_next(frame, node)
+        elif value == "]":
+            if frame[1] == _ARR_VALUE:
+                self.errors.append(SyntaxIssue("trailing comma before ']'", frame[2], frame[2] + 1))
+            self._close_to(len(self.stack) - 1, end)
+        elif value == "}" and _has_open(self.stack, OBJECT):
+            self._close_to(_innermost(self.stack, OBJECT), end)
+        else:
+            self.errors.append(SyntaxIssue(f"unexpected '{value}'; expected a value", start, end))
+
+    # -- containers ------------------------------------------------------------------------------
+
+    def _add_member(self, obj: Node, key: str, start: int, end: int) -> Member:
+        member = Member(key, start, end)
+        obj.members.append(member)
+        props = obj.props
+        if key in props:
+            record_duplicate(self._dup_index, self.duplicates, obj, key, props[key], member)
+        props[key] = member
+        return member
+
+    def _enter_or_next(self, frame: list, node: Node) -> None:
+        """After a value was placed in ``frame``'s container: descend into it or expect a separator."""
+        frame[1] = _OBJ_NEXT if frame[0].kind == OBJECT else _ARR_NEXT
+        kind = node.kind
+        if kind == OBJECT:
+            self.stack.append([node, _OBJ_KEY_OR_END, None])
+        elif kind == ARRAY:
+            self.stack.append([node, _ARR_VALUE_OR_END, None])
+
+    def _close_to(self, frame_index: int, end: int) -> None:
+        """Close every container from the top down to (and including) ``frame_index``; the ones
+        above it had no closer of their own."""
+        stack = self.stack
+        while len(stack) > frame_index:
+            node = stack.pop()[0]
+            node.end = end
+            if len(stack) > frame_index:  # an inner container closed implicitly
+                self._report_unclosed(node)
+        if stack:
+            top = stack[-1]
+            top[1] = _OBJ_NEXT if top[0].kind == OBJECT else _ARR_NEXT
+
+    def _report_unclosed(self, node: Node) -> None:
+        closer = "}" if node.kind == OBJECT else "]"
+        self.errors.append(
+            SyntaxIssue(f"missing '{closer}' to close this {node.kind}", node.start, node.start + 1)
+        )
+        self.unclosed.append(node.start)
+
+    def _close_left_open(self, frame: list, start: int) -> list:
+        """Layout recovery, for a '{' or '[' where an object expects a name, ':' or a separator.
+
+        When that token starts a line indented no deeper than the line where the object opened,
+        the author is most likely typing that object (a new case, ``{"id": …``, before the next
+        case): close it there, so the token (the next case) is read by the enclosing container
+        instead of being swallowed as a value. Only a token the grammar rejects anyway can
+        trigger this, so a document's first error is never moved by it."""
+        stack = self.stack
+        while (
+            frame[0].kind == OBJECT
+            and frame[1] != _OBJ_VALUE
+            and len(stack) > 1
+            and _starts_line_within(self.text, start, frame[0].start)
+        ):
+            node = stack.pop()[0]
+            node.end = self.last_end
+            self._report_unclosed(node)
+            frame = stack[-1]
+            frame[1] = _OBJ_NEXT if frame[0].kind == OBJECT else _ARR_NEXT
+        return frame
+
+
+def resumed(text: str, ancestors: list[Node], container: Node, pos: int, after_item: bool) -> TolerantParser:
+    """A parser at ``pos`` inside ``container`` (a fresh node holding what precedes ``pos``), in the
+    state a full parse of ``text`` has there: every ancestor expects a separator, ``container`` a
+    first item or key (``after_item``: a separator). The ancestors are stand-ins, so nothing the
+    parser does reaches the caller's tree."""
+    parser = TolerantParser(text)
+    for node in ancestors:
+        stand_in = Node(node.kind, node.start, node.end)
+        if node.kind == OBJECT:
+            stand_in.members, stand_in.props = [], {}
+        else:
+            stand_in.items = []
+        parser.stack.append([stand_in, _OBJ_NEXT if node.kind == OBJECT else _ARR_NEXT, None])
+    if container.kind == OBJECT:
+        state = _OBJ_NEXT if after_item else _OBJ_KEY_OR_END
+    else:
+        state = _ARR_NEXT if after_item else _ARR_VALUE_OR_END
+    parser.stack.append([container, state, None])
+    parser.root = parser.stack[0][0]
+    parser.pos = parser.last_end = pos
+    return parser
+
+
+def at_item_boundary(parser: TolerantParser, depth: int) -> bool:
+    """True when the container at ``depth`` is on top and has just taken a complete item."""
+    stack = parser.stack
+    return len(stack) == depth + 1 and stack[-1][1] == _ARR_NEXT and not parser.implied_comma
+
+
+def _value_node(text: str, tkind: int, start: int, end: int, value: object) -> Node | None:
+    """The node a value token makes (None for punctuation other than an opening bracket)."""
+    if tkind == _T_STRING:
+        return Node(STRING, start, end, _decode_string(text, start, end))
+    if tkind == _T_DECODED_STRING:
+        return Node(STRING, start, end, value)
+    if tkind == _T_NUMBER:
+        return Node(NUMBER, start, end, value)
+    if tkind == _T_LITERAL:
+        return Node(_LITERAL_KIND[value], start, end, _LITERALS[value])
+    if tkind == _T_BAD:
+        return Node(INVALID, start, end, value)
+    if tkind == _T_PUNCT:
+        if value == "{":
+            node = Node(OBJECT, start, end)
+            node.members = []
+            node.props = {}
+            return node
+        if value == "[":
+            node = Node(ARRAY, start, end)
+            node.items = []
+            return node
+    return None
+
+
+_INDENT = re.compile(r"[ \t]*")
+
+
+def _line_start(text: str, offset: int) -> int:
+    return max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+
+
+def _starts_line_within(text: str, start: int, opener: int) -> bool:
+    """Is the token at ``start`` the first on its line, on a later line than ``opener``, and
+    indented no deeper than the line ``opener`` is on?"""
+    line = _line_start(text, start)
+    if line <= opener or _INDENT.match(text, line).end() != start:
+        return False
+    opener_line = _line_start(text, opener)
+    return start - line <= _INDENT.match(text, opener_line).end() - opener_line
 
 
 def _describe(tkind: int, value: object) -> str:
     if tkind == _T_PUNCT:
         return f"'{value}'"
     return "value"
-
-
-def _enter_or_next(stack: list[list], frame: list, node: Node) -> None:
-    """After a value was placed in ``frame``'s container: descend into it or expect a separator."""
-    kind = node.kind
-    if kind == OBJECT:
-        frame[1] = _OBJ_NEXT if frame[0].kind == OBJECT else _ARR_NEXT
-        stack.append([node, _OBJ_KEY_OR_END, None])
-    elif kind == ARRAY:
-        frame[1] = _OBJ_NEXT if frame[0].kind == OBJECT else _ARR_NEXT
-        stack.append([node, _ARR_VALUE_OR_END, None])
-    else:
-        frame[1] = _OBJ_NEXT if frame[0].kind == OBJECT else _ARR_NEXT
 
 
 def _has_open(stack: list[list], kind: str) -> bool:

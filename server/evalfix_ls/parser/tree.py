@@ -134,6 +134,9 @@ class ParseResult:
     root: Node | None
     errors: list[SyntaxIssue]
     duplicates: list[DuplicateKey]
+    # Starts of the containers the recovering parser closed without their own closer (at the end of
+    # the text, with an outer container's closer, or by layout); always empty for valid text.
+    unclosed: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:

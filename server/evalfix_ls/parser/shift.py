@@ -1,0 +1,192 @@
+"""Tree surgery shared by both incremental re-parses: the chain of containers around an edit, new
+ancestors for a replaced subtree, and subtrees moved by an offset (lazily).
+
+Everything after an edit moves by ``delta``. Copying it eagerly costs a node per node of the rest of
+the document (≈100 ms on 2 MB); most of it is never looked at again (the cases whose findings come
+from the per-case cache). A shifted container copies its children one level at a time, the first
+time someone asks for them.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from .tree import ARRAY, OBJECT, Member, Node
+
+
+def enclosing_chain(root: Node, start: int, end: int) -> list[Node]:
+    """Nodes from the root down that strictly contain ``[start, end)`` (their first and last
+    characters untouched). Member names are never crossed: an edit on a name stays with its object."""
+    chain: list[Node] = []
+    node: Node | None = root
+    while node is not None and node.start < start and end < node.end:
+        chain.append(node)
+        child = None
+        if node.members is not None:
+            for member in node.members:
+                value = member.value
+                if member.key_start <= end and start <= member.key_end:
+                    break  # the edit touches a name: the object itself is the smallest value
+                if value is not None and value.start < start and end < value.end:
+                    child = value
+                    break
+        elif node.items is not None:
+            child = item_containing(node.items, start, end)
+        node = child
+    return chain
+
+
+def item_containing(items: list[Node], start: int, end: int) -> Node | None:
+    lo, hi = 0, len(items)
+    while lo < hi:  # last item starting before ``start``
+        mid = (lo + hi) // 2
+        if items[mid].start < start:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo and items[lo - 1].start < start and end < items[lo - 1].end:
+        return items[lo - 1]
+    return None
+
+
+def rebuild(chain: list[Node], replacement: Node, delta: int) -> Node:
+    """New ancestors from the replaced node up to the root: earlier children shared, later ones
+    shifted copies."""
+    new_child = replacement
+    old_child = chain[-1]
+    for parent in reversed(chain[:-1]):
+        copy = Node(parent.kind, parent.start, parent.end + delta, parent.value)
+        if parent.members is not None:
+            members: list[Member] = []
+            after = False
+            for member in parent.members:
+                if after:
+                    member = shift_member(member, delta)  # values shifted lazily
+                elif member.value is old_child:
+                    member = Member(member.key, member.key_start, member.key_end, new_child)
+                    after = True
+                members.append(member)
+            copy.members, copy.props = members, props_like(parent, members)
+        else:
+            items = parent.items
+            index = index_of(items, old_child)
+            copy.items = [
+                *items[:index],
+                new_child,
+                *(shifted(item, delta) for item in items[index + 1 :]),
+            ]
+        new_child, old_child = copy, parent
+    return new_child
+
+
+def props_like(source: Node, members: list[Member]) -> dict[str, Member]:
+    """``props`` for ``members`` (copies of ``source.members``, in order) holding the copies of the
+    members ``source.props`` holds. A recovered tree has members that are not in ``props`` (names
+    that were not strings, values without a name), so "the last member of each name" is not enough."""
+    props: dict[str, Member] = {}
+    old_props = source.props
+    if len(old_props) == len(source.members):  # every member is the last of its name
+        for member in members:
+            props[member.key] = member
+        return props
+    for old, new in zip(source.members, members, strict=True):
+        if old_props.get(old.key) is old:
+            props[new.key] = new
+    return props
+
+
+def index_of(items: list[Node], child: Node) -> int:
+    lo, hi = 0, len(items)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if items[mid].start < child.start:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def shift_member(member: Member, delta: int) -> Member:
+    value = None if member.value is None else shifted(member.value, delta)
+    return Member(member.key, member.key_start + delta, member.key_end + delta, value)
+
+
+# -- lazily shifted subtrees ---------------------------------------------------------------------
+
+_MEMBERS, _PROPS, _ITEMS = Node.members, Node.props, Node.items  # the base class's slot descriptors
+_MATERIALIZE_LOCK = threading.Lock()
+
+
+def shifted(node: Node, delta: int) -> Node:
+    """``node`` moved by ``delta``: scalars are copied, containers wrapped lazily."""
+    if delta == 0:
+        return node
+    kind = node.kind
+    if kind != OBJECT and kind != ARRAY:
+        return Node(kind, node.start + delta, node.end + delta, node.value)
+    if type(node) is ShiftedNode:
+        source = node._source  # read once: another thread may materialise it meanwhile
+        if source is not None:
+            return ShiftedNode(source, node._delta + delta)
+    return ShiftedNode(node, delta)
+
+
+class ShiftedNode(Node):
+    """A container equal to ``source`` moved by ``delta``; its children are created on first use."""
+
+    __slots__ = ("_source", "_delta")
+
+    def __init__(self, source: Node, delta: int) -> None:
+        self.kind = source.kind
+        self.start = source.start + delta
+        self.end = source.end + delta
+        self.value = source.value
+        _MEMBERS.__set__(self, None)
+        _PROPS.__set__(self, None)
+        _ITEMS.__set__(self, None)
+        self._delta = delta
+        self._source: Node | None = source
+
+    def _materialize(self) -> None:
+        with _MATERIALIZE_LOCK:
+            source = self._source
+            if source is None:
+                return
+            delta = self._delta
+            if source.kind == OBJECT:
+                members = [shift_member(member, delta) for member in source.members]
+                _PROPS.__set__(self, props_like(source, members))
+                _MEMBERS.__set__(self, members)
+            else:
+                _ITEMS.__set__(self, [shifted(item, delta) for item in source.items])
+            self._source = None
+
+    @property
+    def members(self) -> list[Member] | None:  # type: ignore[override]
+        if self._source is not None:
+            self._materialize()
+        return _MEMBERS.__get__(self, Node)
+
+    @members.setter
+    def members(self, value: list[Member] | None) -> None:
+        _MEMBERS.__set__(self, value)
+
+    @property
+    def props(self) -> dict[str, Member] | None:  # type: ignore[override]
+        if self._source is not None:
+            self._materialize()
+        return _PROPS.__get__(self, Node)
+
+    @props.setter
+    def props(self, value: dict[str, Member] | None) -> None:
+        _PROPS.__set__(self, value)
+
+    @property
+    def items(self) -> list[Node] | None:  # type: ignore[override]
+        if self._source is not None:
+            self._materialize()
+        return _ITEMS.__get__(self, Node)
+
+    @items.setter
+    def items(self, value: list[Node] | None) -> None:
+        _ITEMS.__set__(self, value)

@@ -1,0 +1,175 @@
+"""The incremental re-parse through invalid states equals a full tolerant parse, over random edits.
+
+Documents are random JSON values (pretty-printed or not, sometimes broken first); edits insert,
+delete or replace snippets that open and close strings, brackets and comments. After every edit the
+re-parse built from the previous version (``reparse``, or a full parse when it declines) must give
+exactly the tree, the errors (in order: the first one is the ``json-invalid`` finding), the
+duplicate names and the unclosed containers that ``parse`` gives for the new text.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from evalfix_ls.parser import parse
+from evalfix_ls.parser.incremental import reparse
+from evalfix_ls.parser.splice import reparse_tolerant
+from evalfix_ls.parser.tree import ParseResult, iter_nodes
+
+SNIPPETS = [
+    '"',
+    '"x',
+    '",',
+    "{",
+    "}",
+    "[",
+    "]",
+    "{}",
+    "[]",
+    ",",
+    ":",
+    "\n",
+    "\n    {",
+    '{"id": ',
+    "// c\n",
+    "//",
+    "/*",
+    "*/",
+    "/* c */",
+    "\\",
+    "a",
+    "1",
+    "tru",
+    "NaN",
+    "'",
+    "😀",
+    "\u2028",
+    " ",
+]
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-1000, 1000) | st.text(max_size=6),
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.sampled_from("abcde"), children, max_size=4)
+    ),
+    max_leaves=25,
+)
+
+
+def snapshot(result: ParseResult) -> tuple:
+    nodes = []
+    for node in iter_nodes(result.root):
+        value = None if node.kind in ("object", "array") else node.value
+        nodes.append((node.kind, node.start, node.end, value))
+        if node.members is not None:
+            nodes.extend(("member", m.key, m.key_start, m.key_end, m.value is None) for m in node.members)
+            nodes.append(("props", tuple(sorted((k, m.key_start) for k, m in node.props.items()))))
+    return (
+        nodes,
+        [(e.message, e.start, e.end) for e in result.errors],
+        sorted((d.key, d.occurrences) for d in result.duplicates),
+        tuple(sorted(result.unclosed)),
+    )
+
+
+def apply_edit(text: str, data: st.DataObject) -> tuple[str, int, int]:
+    start = data.draw(st.integers(0, len(text)), label="start")
+    action = data.draw(st.sampled_from(["insert", "insert", "delete", "replace"]), label="action")
+    end = start
+    if action != "insert":
+        end = min(len(text), start + data.draw(st.integers(1, 3), label="length"))
+    inserted = "" if action == "delete" else data.draw(st.sampled_from(SNIPPETS), label="snippet")
+    return text[:start] + inserted + text[end:], start, end
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(json_values, st.sampled_from([None, 2, 4]), st.data())
+def test_reparse_through_invalid_states_equals_full_parse(value: object, indent: int | None, data) -> None:  # noqa: ANN001
+    text = json.dumps({"skill_name": "s", "evals": [value, {"id": 1, "a": [value]}, value]}, indent=indent)
+    previous = parse(text)
+    for _ in range(data.draw(st.integers(1, 6), label="edits")):
+        new_text, start, end = apply_edit(previous.text, data)
+        full = parse(new_text)
+        local = reparse(previous, new_text, start, end)
+        if local is not None:
+            assert snapshot(local) == snapshot(full), (previous.text, new_text, start, end)
+            previous = local
+        else:
+            previous = full
+
+
+def cases_suite(count: int) -> str:
+    cases = [
+        {
+            "id": f"case-{i}",
+            "prompt": f"请 {i} 😀",
+            "assertions": ["judged", {"type": "file-exists", "path": "x"}],
+        }
+        for i in range(count)
+    ]
+    return json.dumps({"skill_name": "s", "evals": cases}, indent=2, ensure_ascii=False)
+
+
+def type_into(text: str, at: int, typed: str):  # noqa: ANN201
+    """Every intermediate (text, edit start) of typing ``typed`` at ``at``, one character a step."""
+    for count in range(1, len(typed) + 1):
+        yield text[:at] + typed[:count] + text[at:], at + count - 1
+
+
+def test_typing_a_new_case_between_cases_reparses_only_that_region() -> None:
+    text = cases_suite(60)
+    at = text.index("    {", text.index('"case-30"') - 40) + 4  # at case 30's opening brace
+    typed = '{"id": "new-case", "prompt": "写 it"},\n    '
+    previous = parse(text)
+    first_case = previous.root.get("evals").items[0]
+    for new_text, start in type_into(text, at, typed):
+        local = reparse_tolerant(previous, new_text, start, start)
+        assert local is not None, new_text[at - 5 : at + len(typed) + 5]
+        assert snapshot(local) == snapshot(parse(new_text))
+        # the cases before the edit are the previous tree's nodes, not a new parse of them
+        assert local.root.get("evals").items[0] is first_case
+        previous = local
+    assert previous.ok and len(previous.root.get("evals").items) == 61
+
+
+def test_typing_a_new_assertion_string_keeps_other_cases_intact() -> None:
+    text = cases_suite(40)
+    at = text.index('"judged"', text.index('"case-20"')) + len('"judged"')
+    typed = ', "the reply names the file"'
+    previous = parse(text)
+    for new_text, start in type_into(text, at, typed):
+        local = reparse(previous, new_text, start, start)
+        assert local is not None
+        assert snapshot(local) == snapshot(parse(new_text))
+        cases = local.root.get("evals").items
+        assert len(cases) == 40 and all(case.kind == "object" for case in cases)
+        previous = local
+    assert previous.ok
+
+
+def test_layout_closes_an_unfinished_case_before_the_next_one() -> None:
+    text = cases_suite(3)
+    at = text.index("    {", text.index('"case-1"') - 40) + 4  # at case-1's opening brace
+    broken = text[:at] + '{"id": "new",\n    ' + text[at:]
+    result = parse(broken)
+    cases = result.root.get("evals").items
+    # the unfinished case is an item of its own; case-1 and case-2 are not swallowed by it
+    assert [case.get("id").value for case in cases if case.get("id")] == ["case-0", "new", "case-1", "case-2"]
+    assert result.errors[0].message == "missing '}' to close this object"
+    assert result.errors[0].start == at
+
+
+def test_a_token_right_before_the_edit_is_read_again() -> None:
+    # A number or word that ends where the edit starts can grow ("12" + "3"), so the re-parse must
+    # not resume right after it.
+    for text, at, typed in (
+        ('{"evals": [12, 3, {"a": 1}], "x": [tru, 1]}', 13, "3"),
+        ('{"evals": [true, 3, {"a": 1}], "x": [tru, 1]}', 15, "x"),
+        ('{"evals": [1, nul, 2], "x": [}', 17, "l"),
+    ):
+        new_text = text[:at] + typed + text[at:]
+        local = reparse(parse(text), new_text, at, at)
+        assert local is None or snapshot(local) == snapshot(parse(new_text)), new_text
