@@ -16,6 +16,7 @@ from .contracts.detection import EVALS, UNKNOWN, WORKFLOW, detect_kind
 from .findings import Finding
 from .parser import parse
 from .parser.gcpause import gc_paused
+from .parser.recovered import intact_view
 from .parser.tree import ParseResult, path_at, pointer_of
 from .workspace.files import MAX_FILE_BYTES, FileText
 from .workspace.view import FileSystemView
@@ -75,15 +76,21 @@ def analyze(
     file_text: FileText | None = None,
     tree: ParseResult | None = None,
     case_cache: Any = None,
+    recover: bool = False,
 ) -> Analysis:
     """Analyse one document. ``kind`` forces a contract (configuration mappings); otherwise the
     contract is detected from the path and content. ``file_text`` carries how the text was read
     (decoding replacements, read errors, size) when it came from disk. ``tree`` is the parse of
     ``text`` when the caller already has it (the server re-parses edits incrementally with
     ``jsonincremental.reparse``). ``case_cache`` (a ``CaseCache`` the caller keeps per document)
-    lets findings of unchanged cases be reused from the previous version."""
+    lets findings of unchanged cases be reused from the previous version. ``recover`` (the editor)
+    keeps the findings of the parts a document that does not parse has intact (``recovered``);
+    without it (``--check``, as the references see the file) such a document has syntax findings
+    only."""
     with gc_paused():
-        return _analyze(text, path, repo_root, fs, workspace, explicit, kind, file_text, tree, case_cache)
+        return _analyze(
+            text, path, repo_root, fs, workspace, explicit, kind, file_text, tree, case_cache, recover
+        )
 
 
 def _analyze(
@@ -97,6 +104,7 @@ def _analyze(
     file_text: FileText | None,
     tree: ParseResult | None,
     case_cache: Any = None,
+    recover: bool = False,
 ) -> Analysis:
     fs = fs or FileSystemView()
     rel_path = None
@@ -153,18 +161,56 @@ def _analyze(
     extra: dict[str, Any] = {}
     if tree.errors:
         findings.extend(syntax_findings(tree, codes))
+        if recover:
+            findings.extend(
+                _intact_findings(
+                    detected, text, tree, path, rel_path, repo_root, fs, workspace, case_cache, extra
+                )
+            )
     else:
         ctx = AnalysisContext(text, tree, path, rel_path, repo_root, fs, workspace, case_cache)
-        if detected == EVALS:
-            from .contracts.evals.check import check as check_evals
-
-            findings.extend(check_evals(ctx))
-        else:
-            from .contracts.workflow.check import check as check_workflow
-
-            findings.extend(check_workflow(ctx, extra))
+        findings.extend(_contract_findings(detected, ctx, extra))
     findings.sort(key=lambda f: f.sort_key)
     return Analysis(detected, text, tree, findings, extra)
+
+
+def _contract_findings(kind: str, ctx: AnalysisContext, extra: dict[str, Any]) -> list[Finding]:
+    if kind == EVALS:
+        from .contracts.evals.check import check as check_evals
+
+        return check_evals(ctx)
+    from .contracts.workflow.check import check as check_workflow
+
+    return check_workflow(ctx, extra)
+
+
+def _intact_findings(
+    kind: str,
+    text: str,
+    tree: ParseResult,
+    path: Path | None,
+    rel_path: str | None,
+    repo_root: Path | None,
+    fs: FileSystemView,
+    workspace: Any,
+    case_cache: Any,
+    extra: dict[str, Any],
+) -> list[Finding]:
+    """The contract's findings on the parts of a broken document that were recovered intact
+    (whole cases, top-level members), at their current positions. Anything else the contract says
+    — about a placeholder for the broken case, about the document as a whole, or relating an intact
+    case to the broken one (a duplicate id) — would be a guess, and is left out."""
+    view = intact_view(tree)
+    if view.root is None:
+        return []
+    recovered = ParseResult(text, view.root, [], [])
+    ctx = AnalysisContext(text, recovered, path, rel_path, repo_root, fs, workspace, case_cache)
+    return [
+        finding
+        for finding in _contract_findings(kind, ctx, extra)
+        if view.covers(finding.start, finding.end)
+        and all(r.path is not None or view.covers(r.start, r.end) for r in finding.related)
+    ]
 
 
 # A file that is not JSON at all (a binary file, 50,000 unclosed brackets) would otherwise give one

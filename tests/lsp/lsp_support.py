@@ -274,7 +274,8 @@ def expected_diagnostics(
     text: str, path: Path, root: Path, encoding: str, buffers: dict[Path, str] | None = None
 ) -> set[tuple[str, tuple[int, int, int, int]]]:
     """(code, range) of what the core finds in ``text``, with ranges from the oracle above: what
-    the server must show, whatever the rules of the day are."""
+    the server must show, whatever the rules of the day are (for an open buffer: with the findings
+    of the intact parts of a text that does not parse, ``recover``)."""
     from evalfix_ls.analysis import analyze
     from evalfix_ls.contracts.workflow.index import WorkflowIndex
     from evalfix_ls.workspace.view import FileSystemView, relative_posix
@@ -285,7 +286,7 @@ def expected_diagnostics(
         index.update(relative_posix(other, root) or "", other_text)
     rel = relative_posix(path, root) or ""
     index.update(rel, text)
-    analysis = analyze(text, path=path, repo_root=root, fs=fs, workspace=index, explicit=True)
+    analysis = analyze(text, path=path, repo_root=root, fs=fs, workspace=index, explicit=True, recover=True)
     return {(f.code, as_tuple(lsp_range(text, f.start, f.end, encoding))) for f in analysis.findings}
 
 

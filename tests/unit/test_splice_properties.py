@@ -121,8 +121,8 @@ def type_into(text: str, at: int, typed: str):  # noqa: ANN201
 
 def test_typing_a_new_case_between_cases_reparses_only_that_region() -> None:
     text = cases_suite(60)
-    at = text.index("    {", text.index('"case-30"') - 40) + 4  # at case 30's opening brace
-    typed = '{"id": "new-case", "prompt": "写 it"},\n    '
+    at = text.index("},", text.index('"case-29"')) + 2  # after case 29, where Enter was pressed
+    typed = '\n    {"id": "new-case", "prompt": "写 it"},'
     previous = parse(text)
     first_case = previous.root.get("evals").items[0]
     for new_text, start in type_into(text, at, typed):

@@ -190,9 +190,16 @@ def test_index_api_with_buffers(tmp_path: Path) -> None:
     # an edit that removes "y" from a.json: c.json's finding changes, so it depends on a.json
     index.update("skills/demo/evals/a.json", '{"skill": "demo", "cases": [{"id": "x"}]}')
     assert index.dependents("skills/demo/evals/a.json") == ["skills/demo/evals/c.json"]
-    # invalid JSON contributes nothing
-    index.update("skills/demo/evals/0.json", "{")
-    assert index.earlier_ids("skills/demo/evals/c.json") == {"demo:x": ("skills/demo/evals/a.json", 0)}
+    # a buffer typed through a syntax error keeps the ids of its last text that parsed (issue 15) …
+    index.update("skills/demo/evals/0.json", '{"skill": "demo", "cases": [{"id": "y"}')
+    assert index.earlier_ids("skills/demo/evals/c.json") == {
+        "demo:x": ("skills/demo/evals/a.json", 0),
+        "demo:y": ("skills/demo/evals/0.json", 0),
+    }
+    # … and a buffer that never parsed contributes nothing
+    index.update("skills/demo/evals/00.json", '{"skill": "demo", "cases": [{"id": "z"}')
+    assert "demo:z" not in index.earlier_ids("skills/demo/evals/c.json")
+    index.remove("skills/demo/evals/00.json")
     index.remove("skills/demo/evals/0.json")
     assert "skills/demo/evals/0.json" not in index.files()
     index.reload("skills/demo/evals/a.json")  # back to the disk text: x and y again

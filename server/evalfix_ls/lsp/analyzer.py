@@ -115,6 +115,7 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
             file_text=file_text,
             tree=job.tree if job.tree is not None else _reparsed(job, text),
             case_cache=job.case_cache,
+            recover=job.snapshot is not None,  # an open buffer keeps its intact parts' findings
         )
         findings = job.config.apply(analysis.findings)
         index = job.snapshot.line_index if job.snapshot is not None else LineIndex(text)

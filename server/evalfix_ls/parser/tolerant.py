@@ -307,7 +307,9 @@ class TolerantParser:
             and frame[1] != _OBJ_VALUE
             and len(stack) > 1
         ):
-            frame = self._close_left_open(frame, start)
+            top = self._close_left_open(frame, start)
+            if top is not frame:  # the comma missing before the token is part of the same mistake
+                frame, comma_implied = top, True
         if frame[0].kind == OBJECT:
             state = frame[1]
             if state == _OBJ_VALUE:

@@ -47,6 +47,7 @@ class IndexedFile:
     digest: bytes
     normalized: NormalizedFile | None  # None when the text does not parse or cannot be read
     keys: tuple[tuple[str, IdSite], ...]  # in case order; empty when the reference would throw
+    parsed: bool = True  # False: the text is not JSON
 
     @property
     def key_set(self) -> frozenset[str]:
@@ -106,11 +107,13 @@ class WorkflowIndex:
         self._invalidate()
 
     def update(self, rel_path: str, text: str) -> None:
-        """An open or edited document's current text (ignored for paths that are not fixtures)."""
+        """An open or edited document's current text (ignored for paths that are not fixtures).
+        While a buffer does not parse (the user is typing through a syntax error), its ids stay
+        those of the last text that parsed, so siblings' duplicate findings do not flicker."""
         if not is_workflow_path(rel_path):
             return
         self._overlays.add(rel_path)
-        self._store(rel_path, text)
+        self._store(rel_path, text, keep_parsed=True)
 
     def reload(self, rel_path: str) -> None:
         """Forget the buffer of ``rel_path`` and read the disk again (document closed or saved)."""
@@ -186,13 +189,16 @@ class WorkflowIndex:
             return None
         return file_text.text
 
-    def _store(self, rel_path: str, text: str | None) -> None:
+    def _store(self, rel_path: str, text: str | None, *, keep_parsed: bool = False) -> None:
         digest = hashlib.blake2b((text or "").encode("utf-8", "surrogatepass"), digest_size=16).digest()
         digest = (b"\x01" if text is not None else b"\x00") + digest
         old = self._files.get(rel_path)
         if old is not None and old.digest == digest:
             return
-        self._files[rel_path] = _index_text(rel_path, text, digest)
+        entry = _index_text(rel_path, text, digest)
+        if keep_parsed and not entry.parsed and old is not None and old.parsed:
+            return
+        self._files[rel_path] = entry
         self._previous_keys[rel_path] = old.key_set if old is not None else frozenset()
         self._invalidate()
 
@@ -247,7 +253,7 @@ def _index_text(rel_path: str, text: str | None, digest: bytes) -> IndexedFile:
         return IndexedFile(rel_path, digest, None, ())
     tree = parse(text)
     if tree.errors:
-        return IndexedFile(rel_path, digest, None, ())
+        return IndexedFile(rel_path, digest, None, (), parsed=False)
     normalized = normalize_file(tree.root, rel_path)
     if normalized.unreadable is not None:
         return IndexedFile(rel_path, digest, normalized, ())

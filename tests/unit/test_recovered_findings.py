@@ -1,0 +1,166 @@
+"""Findings that survive a syntax error (the editor's ``recover``), and ``--check``'s verdict."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from evalfix_ls.analysis import analyze
+from evalfix_ls.contracts.detection import CANONICAL_SCHEMA, EVALS
+from evalfix_ls.contracts.workflow.index import WorkflowIndex
+from evalfix_ls.findings import Severity
+from evalfix_ls.workspace.view import FileSystemView
+
+SYNTAX = {"json-invalid", "json-syntax", "invalid_json", "json_syntax"}
+
+
+def suite(*cases: dict) -> str:
+    return json.dumps({"skill_name": "demo", "evals": list(cases)}, indent=2, ensure_ascii=False)
+
+
+CASES = (
+    {"id": "Case One", "prompt": "写一个文件 😀", "extra": 1},  # id-style, key-ignored
+    {"id": "two", "prompt": "second", "assertions": ["the reply is polite"]},
+    {"id": "three", "prompt": "", "files": "x"},  # prompt-required, files-not-array
+)
+
+
+def rows(findings, text: str) -> list[tuple[str, str]]:  # noqa: ANN001
+    return [(f.code, text[f.start : f.end]) for f in findings]
+
+
+def semantic(findings) -> list:  # noqa: ANN001
+    return [f for f in findings if f.code not in SYNTAX]
+
+
+def test_intact_cases_keep_their_findings_at_their_positions() -> None:
+    text = suite(*CASES)
+    clean = analyze(text, kind=EVALS)
+    at = text.index('"the reply is polite"')
+    broken = text[:at] + '"unfinished,\n        ' + text[at:]  # an unterminated string in case two
+    result = analyze(broken, kind=EVALS, recover=True)
+    delta = len(broken) - len(text)
+    expected = [
+        (f.code, f.start + (delta if f.start > at else 0), f.end + (delta if f.start > at else 0))
+        for f in clean.findings
+        if not (text.index('"two"') - 20 < f.start < text.index('"three"') - 20)
+    ]
+    assert [(f.code, f.start, f.end) for f in semantic(result.findings)] == expected
+    assert {"id-style", "key-ignored", "prompt-required", "files-not-array"} <= {
+        f.code for f in result.findings
+    }
+    errors = [f for f in result.findings if f.severity == Severity.ERROR and f.code in SYNTAX]
+    assert len(errors) == 1 and errors[0].code == "json-invalid"
+    assert errors[0].start == broken.index('"unfinished')
+
+
+def test_check_reports_only_syntax_findings_for_a_file_that_does_not_parse() -> None:
+    text = suite(*CASES)
+    at = text.index('"the reply is polite"')
+    broken = text[:at] + '"unfinished,\n        ' + text[at:]
+    result = analyze(broken, kind=EVALS)  # --check: as the references see the file
+    assert {f.code for f in result.findings} <= SYNTAX
+    assert [f.severity for f in result.findings].count(Severity.ERROR) == 1
+
+
+def test_nothing_is_reported_about_the_broken_case_or_from_a_guess_about_it() -> None:
+    # The broken case carries the same id as case 0 and as case 2; its own text is a guess.
+    cases = ({"id": "same", "prompt": "a"}, {"id": "same", "prompt": "b"}, {"id": "same", "prompt": "c"})
+    text = suite(*cases)
+    at = text.index('"b"') + 1
+    broken = text[:at] + "\n" + text[at:]  # a line break inside a string: case 1 is broken
+    result = analyze(broken, kind=EVALS, recover=True)
+    ids = [i for i in range(len(broken)) if broken.startswith('"same"', i)]
+    start, end = ids[1], ids[2]  # case 1, from its id to case 2's id
+    inside = [f for f in semantic(result.findings) if start <= f.start < end]
+    assert inside == []  # no duplicate-id for the broken case, no placeholder findings
+    # case 2 duplicates case 0 (both intact): still reported, related to case 0
+    duplicates = [f for f in result.findings if f.code == "duplicate-id"]
+    assert len(duplicates) == 1 and duplicates[0].start == end
+    assert duplicates[0].related[0].start == broken.index('"same"')
+
+
+def test_a_new_case_typed_between_cases_leaves_the_next_case_its_findings() -> None:
+    text = suite(*CASES)
+    clean_codes = sorted(f.code for f in analyze(text, kind=EVALS).findings)
+    at = text.index("},", text.index('"Case One"')) + 2  # after case one, as an editor's Enter
+    typed = '\n    {"id": "new", "prompt": "x"},'
+    for count in range(1, len(typed)):
+        broken = text[:at] + typed[:count] + text[at:]
+        result = analyze(broken, kind=EVALS, recover=True)
+        outside = [f for f in semantic(result.findings) if not at <= f.start < at + count]
+        assert sorted(f.code for f in outside) == clean_codes, typed[:count]
+
+
+def parses(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def workflow_text(*cases: dict) -> str:
+    payload = {
+        "schema_version": CANONICAL_SCHEMA,
+        "skill": "demo",
+        "source_refs": ["skills/demo/SKILL.md"],
+        "source_ref_authority": "source",
+        "cases": list(cases),
+    }
+    return json.dumps(payload, indent=2)
+
+
+def test_workflow_sibling_keeps_missing_expected_outcome_while_a_case_is_typed(tmp_path: Path) -> None:
+    (tmp_path / "skills/demo/evals").mkdir(parents=True)
+    (tmp_path / "skills/demo/SKILL.md").write_text("---\nname: demo\n---\n", encoding="utf-8")
+    path = tmp_path / "skills/demo/evals/cases.json"
+    sibling = {"id": "no-outcome", "input": "Plan it.", "coverage_tags": ["trigger"]}
+    done = {"id": "done", "input": "Do it.", "coverage_tags": ["trigger"], "expected_outcome": "ok"}
+    text = workflow_text(sibling, done)
+    at = text.index("},", text.index('"no-outcome"')) + 2  # after the sibling case
+    typed = '\n    {"id": "new", "input": "x", '
+    for count in range(1, len(typed) + 1):
+        broken = text[:at] + typed[:count] + text[at:]
+        result = analyze(broken, path=path, repo_root=tmp_path, recover=True)
+        missing = [f for f in result.findings if f.code == "missing_expected_outcome"]
+        assert [broken[f.start : f.start + 1] for f in missing] == ["{"], typed[:count]
+        assert missing[0].start == broken.index("{", broken.index('"cases"'))
+        invalid = [f.code for f in result.findings if f.severity == Severity.ERROR].count("invalid_json")
+        assert invalid == (0 if parses(broken) else 1)
+
+
+def test_workflow_index_keeps_the_last_parsed_ids_of_a_broken_buffer(tmp_path: Path) -> None:
+    (tmp_path / "skills/demo/evals").mkdir(parents=True)
+    rel = "skills/demo/evals/a.json"
+    index = WorkflowIndex(tmp_path, FileSystemView())
+    case = {"id": "shared", "input": "x", "coverage_tags": ["trigger"], "expected_outcome": "y"}
+    text = workflow_text(case)
+    index.update(rel, text)
+    assert index.earlier_site("skills/demo/evals/b.json", "demo:shared") is not None
+    index.update(rel, text[:-3])  # the buffer no longer parses: the ids of the last parse stay
+    assert index.earlier_site("skills/demo/evals/b.json", "demo:shared") is not None
+    index.update(rel, workflow_text())  # it parses again, without the case
+    assert index.earlier_site("skills/demo/evals/b.json", "demo:shared") is None
+
+
+def test_the_placeholder_of_a_broken_workflow_case_is_nobody_s_duplicate(tmp_path: Path) -> None:
+    # The broken case stands in as an empty case, whose id the normalizer synthesizes from its
+    # position ("case-1"). An intact case with that very id must not become its "duplicate": that
+    # would be a finding invented from the placeholder.
+    path = tmp_path / "skills/demo/evals/cases.json"
+    broken_case = {"id": "typing", "input": "x", "coverage_tags": ["trigger"], "expected_outcome": "ok"}
+    same_as_synthesized = {
+        "id": "case-1",
+        "input": "Plan it.",
+        "coverage_tags": ["trigger"],
+        "expected_outcome": "ok",
+    }
+    text = workflow_text(broken_case, same_as_synthesized)
+    at = text.index('"typing"') + 3
+    broken = text[:at] + "\n" + text[at:]  # a line break inside the id string
+    result = analyze(broken, path=path, repo_root=tmp_path, recover=True)
+    codes = [f.code for f in result.findings]
+    assert "invalid_json" in codes and "duplicate_case_id" not in codes
+    clean = analyze(text.replace('"typing"', '"case-1"'), path=path, repo_root=tmp_path)
+    assert "duplicate_case_id" in [f.code for f in clean.findings]  # the rule does fire on real duplicates
