@@ -718,6 +718,8 @@ async def main_async(args: argparse.Namespace) -> int:
     log_dir = RESULTS_DIR / "lsp-logs"
     print(f"suites under {DATA_DIR}; server stderr under {log_dir}")
     print(describe_machine())
+    if args.typing:
+        return await typing_main(args, specs, log_dir)
     runs = []
     for label in labels:
         print(f"measuring {label} …", flush=True)
@@ -745,6 +747,32 @@ async def main_async(args: argparse.Namespace) -> int:
     return 0
 
 
+async def typing_main(args: argparse.Namespace, specs: list[ServerSpec], log_dir: Path) -> int:
+    """``--typing``: a new assertion and a new case typed through invalid states (``lsp_typing``)."""
+    from bench.lsp_typing import report_typing, run_typing_size
+
+    labels = parse_sizes(args.sizes) if args.sizes else ["200k", "2m"]
+    runs = {}
+    for label in labels:
+        print(f"measuring {label} (typing) …", flush=True)
+        runs[label] = await run_typing_size(
+            label, specs, log_dir, watch_files=not args.no_file_watching, settle=SETTLE
+        )
+    payload = {
+        "machine": machine_summary(),
+        "servers": [asdict(s) for s in specs],
+        "typing": {
+            label: {n: {m: asdict(r) for m, r in by.items()} for n, by in run.items()}
+            for label, run in runs.items()
+        },
+    }
+    saved = save_results("lsp-typing", payload)
+    report_typing(runs, [s.name for s in specs], OURS, PEER)
+    print(f"at the end: {describe_machine()}")
+    print(f"results written to {saved}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.lsp", description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", help=f"comma-separated sizes from {','.join(SIZES)} (default: all)")
@@ -758,6 +786,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="do not offer workspace/didChangeWatchedFiles, as a client without file watching; "
         "by default it is offered, as VS Code does",
+    )
+    parser.add_argument(
+        "--typing",
+        action="store_true",
+        help="type a new assertion and a new case character by character through invalid states "
+        "(default sizes 200k,2m); see bench/lsp_typing.py",
     )
     parser.add_argument(
         "--profile-server",

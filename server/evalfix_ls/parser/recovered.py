@@ -14,7 +14,10 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
+from .tolerant import MISSING_COMMA_BEFORE_PROPERTY, MISSING_COMMA_BEFORE_VALUE
 from .tree import ARRAY, OBJECT, Member, Node, ParseResult
+
+_SEPARATOR_ERRORS = frozenset({MISSING_COMMA_BEFORE_PROPERTY, MISSING_COMMA_BEFORE_VALUE})
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +62,10 @@ class _Intactness:
     __slots__ = ("error_starts", "unclosed")
 
     def __init__(self, tree: ParseResult) -> None:
-        self.error_starts = sorted(issue.start for issue in tree.errors)
+        # A comma missing before an item is its container's error, not the item's.
+        self.error_starts = sorted(
+            issue.start for issue in tree.errors if issue.message not in _SEPARATOR_ERRORS
+        )
         self.unclosed = frozenset(tree.unclosed)
 
     def has_error(self, start: int, end: int) -> bool:

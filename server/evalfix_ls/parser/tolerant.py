@@ -45,6 +45,11 @@ _LINE_END = re.compile(r"[\n\r]")
 _LITERALS = {"true": True, "false": False, "null": None}
 _LITERAL_KIND = {"true": BOOLEAN, "false": BOOLEAN, "null": NULL}
 
+# A missing separator is the container's error, reported on the first token of the next item (which
+# may well be intact itself).
+MISSING_COMMA_BEFORE_VALUE = "expected ',' or ']' before this value"
+MISSING_COMMA_BEFORE_PROPERTY = "expected ',' or '}' before this property"
+
 # Parser states of the container on top of the stack.
 _OBJ_KEY_OR_END, _OBJ_KEY, _OBJ_COLON, _OBJ_VALUE, _OBJ_NEXT = range(5)
 _ARR_VALUE_OR_END, _ARR_VALUE, _ARR_NEXT = range(5, 8)
@@ -300,13 +305,7 @@ class TolerantParser:
             self._at_eof()
             return False
         frame = stack[-1]
-        if (
-            tkind == _T_PUNCT
-            and node is not None
-            and frame[0].kind == OBJECT
-            and frame[1] != _OBJ_VALUE
-            and len(stack) > 1
-        ):
+        if tkind == _T_PUNCT and node is not None and len(stack) > 1:
             top = self._close_left_open(frame, start)
             if top is not frame:  # the comma missing before the token is part of the same mistake
                 frame, comma_implied = top, True
@@ -451,7 +450,7 @@ class TolerantParser:
             self._close_to(len(self.stack) - 1, end)
         elif tkind == _T_STRING:
             if not comma_implied:
-                self.errors.append(SyntaxIssue("expected ',' or '}' before this property", start, end))
+                self.errors.append(SyntaxIssue(MISSING_COMMA_BEFORE_PROPERTY, start, end))
             self.pending = self._add_member(frame[0], node.value, start, end)
             frame[1] = _OBJ_COLON
         elif value == "]" and _has_open(self.stack, ARRAY):
@@ -489,7 +488,7 @@ class TolerantParser:
             self._close_to(len(self.stack) - 1, end)
         elif node is not None:
             if not comma_implied:
-                self.errors.append(SyntaxIssue("expected ',' or ']' before this value", start, end))
+                self.errors.append(SyntaxIssue(MISSING_COMMA_BEFORE_VALUE, start, end))
             frame[0].items.append(node)
             self._enter_or_next(frame, node)
         elif value == "}" and _has_open(self.stack, OBJECT):
@@ -551,21 +550,24 @@ class TolerantParser:
         self.unclosed.append(node.start)
 
     def _close_left_open(self, frame: list, start: int) -> list:
-        """Layout recovery, for a '{' or '[' where an object expects a name, ':' or a separator.
+        """Layout recovery, for a '{' or '[' that starts a line.
 
-        When that token starts a line indented no deeper than the line where the object opened,
-        the author is most likely typing that object (a new case, ``{"id": …``, before the next
-        case): close it there, so the token (the next case) is read by the enclosing container
-        instead of being swallowed as a value. Only a token the grammar rejects anyway can
-        trigger this, so a document's first error is never moved by it."""
-        stack = self.stack
-        while (
-            frame[0].kind == OBJECT
-            and frame[1] != _OBJ_VALUE
-            and len(stack) > 1
-            and _starts_line_within(self.text, start, frame[0].start)
-        ):
-            node = stack.pop()[0]
+        The author is most likely typing a new case (``{"id": …``) before the next one: when the
+        token is where an object expects a name, ':' or a separator, and is indented no deeper than
+        the line where that object opened — or in an array, indented less than the line where the
+        array opened — close the container there, so that the token (the next case) is read by the
+        enclosing container instead of being swallowed. For objects only a token the grammar
+        rejects anyway triggers this; in arrays, valid JSON is never indented that way by the
+        tools that write it."""
+        stack, text = self.stack, self.text
+        while len(stack) > 1:
+            node = frame[0]
+            if node.kind == OBJECT:
+                if frame[1] == _OBJ_VALUE or not _starts_line_within(text, start, node.start, 0):
+                    break
+            elif not _starts_line_within(text, start, node.start, 1):
+                break
+            stack.pop()
             node.end = self.last_end
             self._report_unclosed(node)
             frame = stack[-1]
@@ -631,17 +633,18 @@ _INDENT = re.compile(r"[ \t]*")
 
 
 def _line_start(text: str, offset: int) -> int:
-    return max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+    newline = text.rfind("\n", 0, offset)
+    return max(newline, text.rfind("\r", newline + 1, offset)) + 1  # never scans past the line
 
 
-def _starts_line_within(text: str, start: int, opener: int) -> bool:
+def _starts_line_within(text: str, start: int, opener: int, shallower_by: int) -> bool:
     """Is the token at ``start`` the first on its line, on a later line than ``opener``, and
-    indented no deeper than the line ``opener`` is on?"""
+    indented at least ``shallower_by`` columns less deep than the line ``opener`` is on?"""
     line = _line_start(text, start)
     if line <= opener or _INDENT.match(text, line).end() != start:
         return False
     opener_line = _line_start(text, opener)
-    return start - line <= _INDENT.match(text, opener_line).end() - opener_line
+    return start - line + shallower_by <= _INDENT.match(text, opener_line).end() - opener_line
 
 
 def _describe(tkind: int, value: object) -> str:
