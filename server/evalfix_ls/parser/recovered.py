@@ -59,9 +59,10 @@ def intact_view(tree: ParseResult) -> IntactView:
 
 
 class _Intactness:
-    __slots__ = ("error_starts", "unclosed")
+    __slots__ = ("error_starts", "unclosed", "text")
 
     def __init__(self, tree: ParseResult) -> None:
+        self.text = tree.text
         # A comma missing before an item is its container's error, not the item's.
         self.error_starts = sorted(
             issue.start for issue in tree.errors if issue.message not in _SEPARATOR_ERRORS
@@ -74,9 +75,13 @@ class _Intactness:
         return at < len(self.error_starts) and self.error_starts[at] < end
 
     def intact(self, start: int, node: Node) -> bool:
-        """Is ``[start, node.end)`` free of syntax errors, with ``node`` closed by its own closer?"""
-        if (node.kind == OBJECT or node.kind == ARRAY) and node.start in self.unclosed:
-            return False
+        """Is ``[start, node.end)`` free of syntax errors, with ``node`` closed by its own closer?
+        A closer on another line must also be indented as the opener's line: a case left open can
+        otherwise end, without any error, at the closer of what encloses it, holding the cases
+        after it as its values."""
+        if node.kind == OBJECT or node.kind == ARRAY:
+            if node.start in self.unclosed or not _aligned(self.text, node.start, node.end - 1):
+                return False
         return not self.has_error(start, node.end)
 
     def array_view(self, array: Node, spans: list[tuple[int, int]]) -> Node:
@@ -92,3 +97,19 @@ class _Intactness:
                 placeholder.members, placeholder.props = [], {}
                 view.items.append(placeholder)
         return view
+
+
+def _indent_of_line(text: str, offset: int) -> tuple[int, int]:
+    """(start of the line holding ``offset``, its indentation)."""
+    newline = text.rfind("\n", 0, offset)
+    line = max(newline, text.rfind("\r", newline + 1, offset)) + 1
+    indent = line
+    while indent < offset and text[indent] in " \t":
+        indent += 1
+    return line, indent - line
+
+
+def _aligned(text: str, opener: int, closer: int) -> bool:
+    opener_line, opener_indent = _indent_of_line(text, opener)
+    closer_line, closer_indent = _indent_of_line(text, closer)
+    return closer_line == opener_line or closer_indent == opener_indent

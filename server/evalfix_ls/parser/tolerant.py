@@ -565,14 +565,31 @@ class TolerantParser:
             if node.kind == OBJECT:
                 if frame[1] == _OBJ_VALUE or not _starts_line_within(text, start, node.start, 0):
                     break
-            elif not _starts_line_within(text, start, node.start, 1):
-                break
+            elif frame[1] != _ARR_NEXT or not (
+                _starts_line_within(text, start, node.start, 1) or self._offside(start)
+            ):
+                break  # a value where one is expected is never a reason: valid text stays as it is
             stack.pop()
             node.end = self.last_end
             self._report_unclosed(node)
             frame = stack[-1]
             frame[1] = _OBJ_NEXT if frame[0].kind == OBJECT else _ARR_NEXT
         return frame
+
+    def _offside(self, start: int) -> bool:
+        """Is the token at ``start`` (first on its line) indented no deeper than the lines where the
+        top container and every container down to a less indented one opened — and is there such
+        a less indented one? Then it belongs to that one (a new case's ``"assertions": [`` left
+        open before the next case); a document indented flat never has one."""
+        text = self.text
+        column = start - _line_start(text, start)
+        for frame in reversed(self.stack):
+            opener = frame[0].start
+            line = _line_start(text, opener)
+            indent = _INDENT.match(text, line).end() - line
+            if indent < column:
+                return frame is not self.stack[-1]
+        return False
 
 
 def resumed(text: str, ancestors: list[Node], container: Node, pos: int, after_item: bool) -> TolerantParser:
