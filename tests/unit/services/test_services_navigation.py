@@ -111,7 +111,6 @@ def test_rename_refusals_and_edit(tmp_path: Path) -> None:
 
 
 def test_inlay_hints_only_in_the_requested_range() -> None:
-    rel = "skills/demo/evals/cases.json"
     text = json.dumps(
         {
             "skill": "demo",
