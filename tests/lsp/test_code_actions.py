@@ -11,6 +11,8 @@ from pathlib import Path
 from lsp_support import Session, capabilities_for, codes, make_repo, position_of, write_json
 from lsprotocol import types
 
+from evalfix_ls.batch.fix import fix_paths
+
 # CJK and emoji before the broken value on the same line: positions differ in every encoding.
 EVALS = (
     "{\r\n"
@@ -152,6 +154,11 @@ async def test_fix_all_source_action_fixes_every_safe_finding(session: Session, 
         .replace('"flatten"', '"flatten-contents"')
     )
     assert fixed == expected
+    # The editor and --fix run the same engine: the batch writes the same bytes.
+    copy = _repo(tmp_path / "copy")
+    (copy / "skills/demo/evals/evals.json").write_bytes(EVALS.encode("utf-8"))
+    fix_paths([copy], root=copy, cwd=copy)
+    assert (copy / "skills/demo/evals/evals.json").read_bytes() == fixed.encode("utf-8")
     replace_all(session, uri, fixed)
     after = await session.diagnostics(uri, lambda d: "mount-mode-flatten" not in codes(d))
     assert {"setup-kind-invalid", "sources-string-form"}.isdisjoint(codes(after))

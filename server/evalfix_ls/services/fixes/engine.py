@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -11,6 +12,8 @@ from ..workspace_facts import WorkspaceFacts
 from . import evals_fixers, workflow_fixers  # noqa: F401 - importing registers their fixers
 from .edits import TextEdit, apply_edits, conflicts
 from .model import FIXERS, Fix, FixContext
+
+logger = logging.getLogger(__name__)
 
 # Fix-all re-analyses after each round (a fix can reveal the next finding, e.g. a setup written
 # from legacy files); a document that still changes after this many rounds is left as it is then.
@@ -29,7 +32,12 @@ def fixes_for(document: DocumentView, finding: Finding, facts: WorkspaceFacts | 
     if fixer is None or not document.parses:
         return []
     ctx = FixContext(document, finding, facts or WorkspaceFacts.empty())
-    return [fix for fix in fixer(ctx) if fix.edits and _changes(document.text, fix.edits)]
+    try:
+        fixes = fixer(ctx)
+    except Exception:  # a fixer's bug must cost its fixes, not the request or the whole --fix run
+        logger.exception("the fixer for %s at %r failed", finding.code, finding.pointer)
+        return []
+    return [fix for fix in fixes if fix.edits and _changes(document.text, fix.edits)]
 
 
 def _changes(text: str, edits: Sequence[TextEdit]) -> bool:

@@ -4,10 +4,11 @@ findings both contracts share (a duplicate member name)."""
 from __future__ import annotations
 
 from ...contracts.workflow.normalize import EXTENSION_COPIES, NormalizedCase
+from ...contracts.workflow.rules import is_valid_tag, readiness_buckets
 from ...js.values import js_number_to_string
 from ...parser.tree import NUMBER, OBJECT, STRING, Node
 from .edits import json_text, member_at, remove_member, rename_key, replace_node
-from .model import Fix, FixContext, enum_fixes, fixer, unique_name
+from .model import Fix, FixContext, close_values, enum_fixes, fixer, unique_name
 
 PLACEHOLDERS = {
     "input": "TODO: the user's request",
@@ -44,8 +45,20 @@ def coverage_tag(ctx: FixContext) -> list[Fix]:
     suggestion = ctx.data.get("suggestion")
     if node is None or node.kind != STRING:
         return []
-    fixes = enum_fixes(ctx, node, [suggestion], suggestion) if isinstance(suggestion, str) else []
+    candidates = [suggestion] if isinstance(suggestion, str) else []
+    candidates += [
+        c for c in close_values(node.value, _known_tags(ctx)) if is_valid_tag(c) and c != node.value
+    ]
+    choices = list(dict.fromkeys(candidates))[:4]
+    best = suggestion if isinstance(suggestion, str) else None
+    fixes = enum_fixes(ctx, node, choices, best) if choices else []
     return fixes + ctx.remove_element("Remove this tag", safe=False)
+
+
+def _known_tags(ctx: FixContext) -> list[str]:
+    """The readiness buckets and every tag the workspace's fixtures use (the close valid values)."""
+    in_use = [use.tag for use in ctx.facts.coverage_tags(exclude_file=ctx.document.rel_path)]
+    return [*readiness_buckets(), *in_use]
 
 
 @fixer("invalid_source_ref_authority")
@@ -123,7 +136,9 @@ def missing_case_value(ctx: FixContext) -> list[Fix]:
         fixes.extend(_unshadow(ctx, case))
     present = case.node.get(name)
     if present is not None and present.kind == NUMBER:  # a number where a string is needed
-        fixes.append(ctx.change_to(present, js_number_to_string(present.value), safe=False))
+        fixes.append(
+            ctx.change_to(present, js_number_to_string(present.value), safe=False, preferred=not fixes)
+        )
     fixes.append(
         ctx.fix(
             f'Set "{name}" to a placeholder',
