@@ -77,7 +77,18 @@ def case_text(kind: str, case: Node, limit: int = 80) -> str:
         return ""
     for member in TEXT_MEMBERS.get(kind, ()):
         node = case.get(member)
-        if node is not None and node.kind == STRING and node.value.strip():
-            line = node.value.strip().splitlines()[0]
-            return line if len(line) <= limit else line[: limit - 1] + "…"
+        if node is not None and node.kind == STRING:
+            line = first_line(node.value, limit)
+            if line:
+                return line
     return ""
+
+
+def first_line(value: str, limit: int) -> str:
+    """The first non-blank line of ``value``, at most ``limit`` characters (``…`` when cut). Reads
+    a bounded prefix only: prompts of huge suites can be megabytes long."""
+    head = value[: 4 * limit + 256].strip()
+    if not head:
+        return ""
+    line = head.splitlines()[0]
+    return line if len(line) <= limit else line[: limit - 1] + "…"

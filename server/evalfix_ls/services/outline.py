@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..contracts.detection import EVALS, WORKFLOW
 from ..parser.tree import ARRAY, OBJECT, STRING, Node, path_at
-from .cases import CaseView, case_text, iter_cases
+from .cases import CaseView, case_text, first_line, iter_cases
 from .document import DocumentView
 
 MAX_SYMBOLS = 5000  # vscode-json-languageservice's default resultLimit
@@ -101,8 +101,7 @@ def _case_kind(kind: str, case: Node) -> str:
 
 def _assertion_name(item: Node, index: int) -> str:
     if item.kind == STRING:
-        text = item.value.strip().splitlines()[0] if item.value.strip() else f"assertion {index}"
-        return text if len(text) <= 60 else text[:59] + "…"
+        return first_line(item.value, 60) or f"assertion {index}"
     if item.kind == OBJECT:
         for member in ("type", "kind"):
             value = item.get(member)

@@ -25,6 +25,7 @@ import pkgutil
 from collections.abc import Callable
 from typing import Any
 
+from ...parser.gcpause import gc_paused
 from ..context import FeatureContext
 
 Handler = Callable[[FeatureContext, Any], Any]
@@ -37,7 +38,11 @@ def feature(server: Any, method: str, options: Any = None) -> Callable[[Handler]
     def decorate(handler: Handler) -> Handler:
         async def run(ls: Any, params: Any) -> Any:
             ctx = await ls.feature_context(params.text_document.uri)
-            result = handler(ctx, params)
+            # The collector is paused while a handler runs: a few thousand small allocations next
+            # to a million-node tree otherwise trigger full collections that walk the whole tree
+            # (document symbols of a 10 MB suite: 1.25 s with the collector, 10 ms without).
+            with gc_paused():
+                result = handler(ctx, params)
             return await result if inspect.isawaitable(result) else result
 
         run.__name__ = handler.__name__

@@ -8,6 +8,7 @@ from typing import Any
 
 from lsprotocol import types
 
+from ...parser.gcpause import gc_paused
 from ...services.outline import Symbol, document_symbols, folding_ranges, selection_ranges
 from ...services.workspace_symbols import workspace_symbols
 from ..context import FeatureContext
@@ -30,7 +31,8 @@ def register(server: Any) -> None:
     @server.feature(types.WORKSPACE_SYMBOL)
     def workspace_symbol(ls: Any, params: types.WorkspaceSymbolParams) -> list[types.WorkspaceSymbol]:
         ctx = ls.workspace_context()
-        found, truncated = workspace_symbols(params.query, ctx.facts, ctx.evals_suites, ctx.open_text)
+        with gc_paused():  # see features.feature: parsing closed suites allocates a lot
+            found, truncated = workspace_symbols(params.query, ctx.facts, ctx.evals_suites, ctx.open_text)
         if truncated:
             logger.info("workspace symbols: the first %d matches of %r are shown", len(found), params.query)
         out = []
