@@ -4,11 +4,15 @@ lists — as (code, case) pairs — must equal the loader-issue findings of the 
 
 It is deliberately written the way the loader is (a flat list of issues, checks in the loader's
 order) rather than the way the language server is (positioned nodes, scopes, anchors).
+
+``loader_verdicts`` adds the severity of each issue (evals-json.md §14): error, except the
+spec-allowed ones, which are warnings only in a case whose every form the spec accepts.
 """
 
 from __future__ import annotations
 
 import json
+import posixpath
 from typing import Any
 
 from evalfix_ls.js import regex as jsregex
@@ -292,3 +296,75 @@ def environment_issue_count(env: Any) -> int:
                 else:
                     count += not is_bool(value)
     return count
+
+
+# -- severities (evals-json.md §14): the spec's view of a case -------------------------------------
+
+SPEC_ALLOWED = frozenset(
+    {
+        "sources-string-form",
+        "mount-mode-flatten",
+        "metadata-tags-type",
+        "metadata-difficulty-invalid",
+        "metadata-intent-type",
+        "metadata-environment-invalid",
+        "regex-newer-syntax",
+    }
+)
+
+
+def loader_verdicts(text: str) -> list[tuple[str, int | None, str]]:
+    """``loader_issues`` with the severity evalfix-ls gives each: (code, case index, severity word)."""
+    doc = load(text)
+    evals = doc.get("evals") if is_obj(doc) else None
+    verdicts = []
+    for code, i in loader_issues(text):
+        rejected = i is not None and spec_rejects(evals[i])
+        allowed = code in SPEC_ALLOWED and not rejected
+        verdicts.append((code, i, "warning" if allowed else "error"))
+    return verdicts
+
+
+def spec_rejects(case: Any) -> bool:
+    """Whether the case holds a form that the given spec's types reject but the loader accepts."""
+    if not is_obj(case):
+        return False
+    setup = case.get("setup", MISSING)
+    seeded = is_obj(setup) and setup.get("kind", MISSING) == "seeded"
+    if seeded and setup.get("mountMode", MISSING) == "flatten-contents":
+        return True
+    sources = setup.get("sources", MISSING) if seeded else MISSING
+    if isinstance(sources, list) and any(is_obj(s) or (is_str(s) and outside_evals(s)) for s in sources):
+        return True
+    files = case.get("files", MISSING)
+    if isinstance(files, list) and any(is_str(f) and outside_evals(f) for f in files):
+        return True
+    if "sandbox" in case and not (is_str(case["sandbox"]) and case["sandbox"] in ("none", "just-bash")):
+        return True
+    return "sandboxMocks" in case and mocks_rejected(case["sandboxMocks"])
+
+
+def outside_evals(path: str) -> bool:
+    """The spec's sources are "paths inside evals/": absolute or climbing out of it is rejected."""
+    normal = posixpath.normpath(path)
+    return path.startswith("/") or normal == ".." or normal.startswith("../")
+
+
+def mocks_rejected(mocks: Any) -> bool:
+    """``SandboxCommandMock[]``: {command, stdout?, stderr?, exitCode?, files?: {path, content}[]}."""
+    if not isinstance(mocks, list):
+        return True
+    for mock in mocks:
+        if not is_obj(mock) or not nonempty(mock.get("command", MISSING)):
+            return True
+        if any(name in mock and not is_str(mock[name]) for name in ("stdout", "stderr")):
+            return True
+        if "exitCode" in mock and not is_num(mock["exitCode"]):
+            return True
+        files = mock.get("files", [])
+        if not isinstance(files, list):
+            return True
+        for entry in files:
+            if not is_obj(entry) or not all(is_str(entry.get(k, MISSING)) for k in ("path", "content")):
+                return True
+    return False

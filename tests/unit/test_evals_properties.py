@@ -1,8 +1,9 @@
 """Property tests for the evals.json contract.
 
 * Loader parity: for generated suites (valid, near-miss and junk values in every field), the loader
-  issues the rules report — as a multiset of (code, case) — equal those of an independent restatement
-  of the loader (``evals_oracle``).
+  issues the rules report — as a multiset of (code, case, severity) — equal those of an independent
+  restatement of the loader (``evals_oracle``), the severity included: a spec-allowed loader issue is
+  an error exactly when its case also holds a form the spec rejects (evals-json.md §14).
 * The schema accepts every suite the rules find no error in.
 * Robustness: random JSON and mutated suites never raise, and every range lies inside the text.
 """
@@ -167,16 +168,16 @@ documents = mostly(
 )
 
 
-def loader_findings(text: str) -> Counter[tuple[str, int | None]]:
+def loader_findings(text: str) -> Counter[tuple[str, int | None, str]]:
     found = analyze(text, kind=EVALS).findings
-    return Counter((f.code, f.case) for f in found if f.code in CODES and CODES[f.code][1])
+    return Counter((f.code, f.case, f.severity.word) for f in found if f.code in CODES and CODES[f.code][1])
 
 
 @SETTINGS
 @given(documents)
 def test_loader_issue_multiset_matches_the_oracle(doc: object) -> None:
     text = json.dumps(doc, ensure_ascii=False)
-    assert loader_findings(text) == Counter(oracle.loader_issues(text))
+    assert loader_findings(text) == Counter(oracle.loader_verdicts(text))
 
 
 # Clean cases with ids from a small pool: most documents hold a duplicate the loader registers
@@ -218,14 +219,51 @@ def _single_case(members: dict[str, object]) -> str:
 @given(st.lists(assertion_items, min_size=1, max_size=8))
 def test_assertion_issues_match_the_oracle(items: list[object]) -> None:
     text = _single_case({"assertions": items})
-    assert loader_findings(text) == Counter(oracle.loader_issues(text))
+    assert loader_findings(text) == Counter(oracle.loader_verdicts(text))
 
 
 @SETTINGS
 @given(setups, st.one_of(st.lists(mostly(strings), max_size=3), junk), metadata)
 def test_setup_files_and_metadata_issues_match_the_oracle(setup: object, files: object, meta: object) -> None:
     text = _single_case({"setup": setup, "files": files, "metadata": meta})
-    assert loader_findings(text) == Counter(oracle.loader_issues(text))
+    assert loader_findings(text) == Counter(oracle.loader_verdicts(text))
+
+
+# Cases built to mix the spec-only forms (string sources, `flatten`, typed metadata, newer regexes)
+# with the loader-only and spec-rejected ones (object sources, `flatten-contents`, sandbox values,
+# mocks, paths outside evals/), each present or not, so every combination and its mirror comes up.
+verdict_sources = st.lists(
+    st.one_of(
+        pick("files/a", "../shared/a", "/abs/a"), opt(**{"from": pick("files/b", "../b"), "to": pick("x")})
+    ),
+    min_size=1,
+    max_size=3,
+)
+verdict_cases = st.fixed_dictionaries(
+    {"id": st.builds(str, st.integers(0, 3)), "prompt": st.just("p")},
+    optional={
+        "setup": st.builds(
+            lambda sources, mode: {"kind": "seeded", "sources": sources, **mode},
+            verdict_sources,
+            opt(mountMode=pick("flatten", "flatten-contents", "preserve-path", "x")),
+        ),
+        "files": st.lists(pick("files/a", "../a"), max_size=2),
+        "metadata": opt(difficulty=pick("Easy", "easy"), tags=pick("t", ["t"]), intent=pick(1, "i")),
+        "assertions": st.lists(
+            st.fixed_dictionaries({"type": st.just("regex-match"), "pattern": pick("(?i:a)", "a", "(")}),
+            max_size=2,
+        ),
+        "sandbox": pick("none", "just-bash", "docker", None),
+        "sandboxMocks": st.lists(opt(command=pick("npm", ""), exitCode=pick(0, "0")), max_size=2),
+    },
+)
+
+
+@SETTINGS
+@given(st.lists(verdict_cases, min_size=1, max_size=3))
+def test_neither_accepts_verdicts_match_the_oracle(items: list[object]) -> None:
+    text = json.dumps({"skill_name": "demo", "evals": items}, ensure_ascii=False)
+    assert loader_findings(text) == Counter(oracle.loader_verdicts(text))
 
 
 _VALIDATOR = Draft202012Validator(schema.load(schema.EVALS_SCHEMA))

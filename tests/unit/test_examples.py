@@ -38,8 +38,10 @@ PLANTED = [
     ("intent-id-required", "error", 11, 116),
     ("judge-prompt-missing", "hint", 11, 116),
     ("intent-must-pass-type", "error", 11, 166),
-    ("metadata-difficulty-invalid", "warning", 12, 76),
-    ("metadata-tags-type", "warning", 12, 92),
+    # errors, not warnings: `"sandbox": "docker"` in the same case, so neither the spec nor the loader
+    # accepts it (evals-json.md §14)
+    ("metadata-difficulty-invalid", "error", 12, 76),
+    ("metadata-tags-type", "error", 12, 92),
     ("sandbox-invalid", "warning", 12, 115),
     ("files-legacy", "hint", 13, 56),
     ("files-skill-root-relative", "warning", 13, 57),

@@ -26,6 +26,7 @@ from .metadata import check_metadata, check_sandbox
 from .paths import SuitePaths, discovery_problems, skill_md_name
 from .report import Scope, describe, quote, sentence
 from .setup import check_files, check_setup
+from .verdict import apply_case_verdict
 
 if TYPE_CHECKING:
     from ..context import AnalysisContext
@@ -271,6 +272,13 @@ def _check_case_cached(scope: Scope, case: Node, paths: SuitePaths, ctx: Analysi
 
 def _check_case(scope: Scope, case: Node, paths: SuitePaths) -> Node | None:
     """Check one case object; return its id node when the id is a string or number."""
+    first = len(scope.findings)
+    valid_id = _check_case_members(scope, case, paths)
+    apply_case_verdict(scope, first)
+    return valid_id
+
+
+def _check_case_members(scope: Scope, case: Node, paths: SuitePaths) -> Node | None:
     p = scope.prefix
     id_node = case.get("id")
     valid_id = None

@@ -111,6 +111,22 @@ CODES: dict[str, tuple[Severity, bool]] = {
     "key-ignored": (HINT, False),
 }
 
+# Loader issues the spec allows: warnings only while the spec accepts the whole case (§14).
+SPEC_ALLOWED_LOADER_ISSUES = frozenset(
+    code for code, (sev, loader) in CODES.items() if loader and sev == WARN
+)
+# Findings for forms the spec rejects and the loader accepts. With one of them in a case, no tool
+# accepts the case, and its spec-allowed loader issues become errors (§14, "neither accepts").
+SPEC_REJECTED_FORMS = frozenset(
+    {
+        "sources-object-form",
+        "mount-mode-flatten-contents",
+        "sandbox-invalid",
+        "sandbox-mock-invalid",
+        "source-outside-evals",
+    }
+)
+
 # -- enums: one source of truth, the bundled schema (read once, at import) -----------------------------
 
 
@@ -208,13 +224,19 @@ class Scope:
     relative to it. ``loader_issues`` counts findings that stand for loader issues (§12).
     """
 
-    __slots__ = ("findings", "index", "base", "loader_issues")
+    __slots__ = ("findings", "index", "base", "loader_issues", "spec_rejections")
 
     def __init__(self, findings: list[Finding], index: int | None, base: tuple[str | int, ...]) -> None:
         self.findings = findings
         self.index = index
         self.base = base
         self.loader_issues = 0
+        # (code, tokens) of each form in this scope that the spec rejects and the loader accepts.
+        self.spec_rejections: list[tuple[str, tuple[str | int, ...]]] = []
+
+    def spec_rejects(self, code: str, tokens: tuple[str | int, ...]) -> None:
+        """Record a spec-rejected form that has no finding of its own (another one took precedence)."""
+        self.spec_rejections.append((code, tokens))
 
     @property
     def prefix(self) -> str:
@@ -237,6 +259,8 @@ class Scope:
         default_severity, loader = CODES[code]
         if loader:
             self.loader_issues += 1
+        elif code in SPEC_REJECTED_FORMS:
+            self.spec_rejections.append((code, tokens))
         self.findings.append(
             Finding(
                 code,

@@ -220,6 +220,8 @@ def check_copy_paths(
     is ``node``: escaping destination (takes precedence), source outside evals/, missing source."""
     if destination is not None and destination == source and escapes_workspace(destination):
         _destination_escapes(scope, node, tokens, destination)
+        if leaves_directory(source):  # reported as the escape, still a path the spec rejects
+            scope.spec_rejects("source-outside-evals", tokens)
     elif leaves_directory(source):
         scope.at(
             "source-outside-evals",
