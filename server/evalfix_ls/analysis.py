@@ -32,6 +32,7 @@ class FileCodes:
     too_large: str
     encoding: str
     duplicate_key: str
+    outside: str  # the file itself resolves outside the repository root (not read)
 
 
 FILE_CODES = {
@@ -42,6 +43,7 @@ FILE_CODES = {
         "file-too-large",
         "encoding-replaced",
         "duplicate-key",
+        "file-outside-repository",
     ),
     WORKFLOW: FileCodes(
         "invalid_json",
@@ -50,6 +52,7 @@ FILE_CODES = {
         "file_too_large",
         "encoding_replaced",
         "duplicate_json_key",
+        "fixture_outside_repository",
     ),
 }
 FILE_CODES[UNKNOWN] = FILE_CODES[EVALS]
@@ -115,27 +118,9 @@ def _analyze(
 
     if file_text is None and _over_size_limit(text):  # an editor buffer as large as a skipped file
         file_text = FileText("", too_large=True)
-    if file_text is not None and (file_text.error is not None or file_text.too_large):
+    if file_text is not None and file_text.unavailable:
         detected = kind or detect_kind(rel_path, None, explicit=explicit, path=path)
-        codes = FILE_CODES[detected]
-        if file_text.too_large:
-            finding = Finding(
-                codes.too_large,
-                ALL_CODES[codes.too_large],
-                "file is larger than 50 MB and was not analysed",
-                "",
-                0,
-                0,
-            )
-        else:
-            finding = Finding(
-                codes.unreadable,
-                ALL_CODES[codes.unreadable],
-                f"Unable to read {path.name if path else 'file'}: {file_text.error}",
-                "",
-                0,
-                0,
-            )
+        finding = _file_finding(FILE_CODES[detected], file_text, path)
         return Analysis(detected, text, None, [finding] if detected != UNKNOWN else [])
 
     if tree is None or tree.text is not text and tree.text != text:
@@ -216,6 +201,28 @@ def _intact_findings(
 # A file that is not JSON at all (a binary file, 50,000 unclosed brackets) would otherwise give one
 # finding per stray character; past this many, the rest are summarised in the last one.
 MAX_SYNTAX_FINDINGS = 100
+
+
+def _file_finding(codes: FileCodes, file_text: FileText, path: Path | None) -> Finding:
+    """The one finding for a file that has no text to analyse, saying why."""
+    name = path.name if path else "file"
+    if file_text.too_large:
+        code, message = codes.too_large, "file is larger than 50 MB and was not analysed"
+    elif file_text.outside:
+        code = codes.outside
+        message = (
+            f"{name} leaves the repository: it resolves (through a symbolic link or '..') to a path "
+            "outside the repository root, so it was not read. evalfix-ls reads nothing outside the "
+            "repository; check the file where it really lives."
+        )
+    elif file_text.not_regular is not None:
+        code = codes.unreadable
+        message = (
+            f"Unable to read {name}: it is {file_text.not_regular}, not a regular file, so it was not opened"
+        )
+    else:
+        code, message = codes.unreadable, f"Unable to read {name}: {file_text.error}"
+    return Finding(code, ALL_CODES[code], message, "", 0, 0)
 
 
 def _over_size_limit(text: str) -> bool:

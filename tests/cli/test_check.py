@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from evalfix_ls.cli import main
+from evalfix_ls.workspace import files
 
 SUITE_OK = '{"skill_name": "demo", "evals": [{"id": "a", "prompt": "Say hi 😀"}]}\n'
 # A missing comma on line 3 after CJK and emoji: column counts in UTF-16 units.
@@ -170,10 +171,14 @@ def test_unreadable_mode_is_a_finding(repo: Path, capsys: pytest.CaptureFixture[
 def test_unreadable_file_read_error(
     repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def refuse(self: Path) -> bytes:
-        raise PermissionError(13, "Permission denied")
+    plain_open = files.os.open
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    def refuse(path: str, flags: int, *args: int) -> int:
+        if str(path).endswith("evals.json"):
+            raise PermissionError(13, "Permission denied")
+        return plain_open(path, flags, *args)
+
+    monkeypatch.setattr(files.os, "open", refuse)
     code, out, _ = run(["--check", "--format", "json", "skills/demo"], repo, capsys)
     assert code == 1
     [finding] = json.loads(out)["files"][0]["findings"]

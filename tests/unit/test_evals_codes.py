@@ -760,7 +760,7 @@ ROWS = [
 ]
 
 # Codes raised only with a file on disk: see test_evals_paths.py.
-FILE_SYSTEM_CODES = {"path-not-found", "not-discovered", "skill-name-mismatch"}
+FILE_SYSTEM_CODES = {"path-not-found", "path-outside-repository", "not-discovered", "skill-name-mismatch"}
 # Codes about the file rather than its content: tested below through FileText.
 FILE_CODES = {"file-unreadable", "file-too-large", "encoding-replaced"}
 

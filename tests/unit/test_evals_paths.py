@@ -82,7 +82,7 @@ def test_unsaved_buffer_skips_file_system_checks() -> None:
     assert ("files-skill-root-relative", "hint") in found
 
 
-def test_absolute_source_paths_are_checked_on_the_host(repo: Path) -> None:
+def test_absolute_source_paths_are_checked_inside_the_repository_only(repo: Path) -> None:
     present = write(repo / "outside.txt", "x")
     text = one(
         '"setup": {"kind": "seeded", "sources": [{"from": "' + present.as_posix() + '", "to": "o.txt"}, '
@@ -91,7 +91,9 @@ def test_absolute_source_paths_are_checked_on_the_host(repo: Path) -> None:
     found = check_at(repo, text)
     assert ("source-outside-evals", "/evals/0/setup/sources/0/from", "warning") in found
     assert ("path-not-found", "/evals/0/setup/sources/0/from", "warning") not in found
-    assert ("path-not-found", "/evals/0/setup/sources/1/from", "warning") in found
+    # A host path outside the repository is never tested: it leaves the repository.
+    assert ("path-outside-repository", "/evals/0/setup/sources/1/from", "warning") in found
+    assert ("path-not-found", "/evals/0/setup/sources/1/from", "warning") not in found
 
 
 @pytest.mark.parametrize(

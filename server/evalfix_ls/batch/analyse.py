@@ -35,7 +35,7 @@ class Analyser:
         index = self.indexes.get(task.repo_root)
         if index is None:
             index = self.indexes[task.repo_root] = WorkflowIndex(task.repo_root, self.fs)
-        file_text = read_file(task.path)
+        file_text = read_file(task.path, task.repo_root)
         analysis = analyze(
             file_text.text,
             path=task.path,

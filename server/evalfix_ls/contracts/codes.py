@@ -12,6 +12,7 @@ ERR, WARN, INFO, HINT = Severity.ERROR, Severity.WARNING, Severity.INFORMATION, 
 # Problems with the file itself, reported by the pipeline (analysis.py) for each contract.
 _EVALS_FILE_CODES = {
     "file-unreadable": ERR,
+    "file-outside-repository": ERR,
     "json-invalid": ERR,
     "json-syntax": WARN,
     "duplicate-key": WARN,

@@ -20,6 +20,13 @@ RULE_DOCS: dict[str, RuleDoc] = {
             "named `evals.json`)."
         ),
     ),
+    "file-outside-repository": RuleDoc(
+        "the file resolves (through a symbolic link or `..`) outside the repository root: not read",
+        (
+            "Keep the fixture inside the repository (replace the link by the file), or run the check with "
+            "`--root` at a directory that contains it."
+        ),
+    ),
     "json-invalid": RuleDoc(
         "`JSON.parse` would fail (BOM, `NaN`, comments, trailing commas, …)",
         (
@@ -281,6 +288,13 @@ RULE_DOCS: dict[str, RuleDoc] = {
     "path-not-found": RuleDoc(
         "a `files` entry or source path missing relative to `evals/`",
         "Create the file or correct the path; paths are relative to the `evals/` directory.",
+    ),
+    "path-outside-repository": RuleDoc(
+        (
+            "a source or `files` path, or the `SKILL.md` beside `evals/`, resolves outside the repository "
+            "root (through `..` or a symbolic link): never read or tested for existence"
+        ),
+        "Refer to a path inside the repository; evalfix-ls never looks outside it.",
     ),
     "source-outside-evals": RuleDoc(
         "a source path absolute or leaving `evals/`",
@@ -545,6 +559,20 @@ RULE_DOCS: dict[str, RuleDoc] = {
             "the ref is exactly `docs/plans`, `docs/validation`, `.claude`, `.codex`, `.agents/skills`"
         ),
         "Cite the source path itself, or mark the ref `historical`.",
+    ),
+    "fixture_outside_repository": RuleDoc(
+        "the file resolves (through a symbolic link or `..`) outside the repository root: not read",
+        (
+            "Keep the fixture inside the repository (replace the link by the file), or run the check with "
+            "`--root` at a directory that contains it."
+        ),
+    ),
+    "path_outside_repository": RuleDoc(
+        (
+            "a source ref resolves outside the repository root (through `..` or a symbolic link): its "
+            "existence is not tested, so `source_ref_missing` is not decided"
+        ),
+        "Refer to a path inside the repository; evalfix-ls never looks outside it.",
     ),
     "source_ref_outside_repo": RuleDoc(
         (

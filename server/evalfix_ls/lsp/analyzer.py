@@ -100,7 +100,7 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
         from ..workspace.files import read_file
 
         assert job.path is not None
-        file_text = read_file(job.path)
+        file_text = read_file(job.path, job.repo.root if job.repo is not None else None)
         text = file_text.text
     repo = job.repo
     try:

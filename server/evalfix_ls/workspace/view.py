@@ -12,7 +12,11 @@ import os
 import stat
 from pathlib import Path
 
+from .confine import resolve_within
+from .files import NotRegularFile, TooLarge, read_regular
+
 _GENERATIONS = itertools.count(1)
+_OUTSIDE = -1  # a _kind: the path leaves the repository root (never looked at)
 
 
 class FileSystemView:
@@ -20,6 +24,8 @@ class FileSystemView:
 
     def __init__(self) -> None:
         self._stat_cache: dict[str, int] = {}  # path → 0 missing, 1 file, 2 dir, 3 other
+        # (root, path) → the real path inside root, or None when it leaves root (confine.py)
+        self._resolved: dict[tuple[str, str], str | None] = {}
         # Changes whenever cached facts are dropped; results computed from this view (e.g. cached
         # per-case findings) are valid only for the generation they were computed in. Unique
         # across views, so a new view never matches an old one's results.
@@ -41,24 +47,55 @@ class FileSystemView:
             return 0
         return 1 if stat.S_ISREG(mode) else 2 if stat.S_ISDIR(mode) else 3
 
-    def exists(self, path: str | Path) -> bool:
-        return self._kind(os.fspath(path)) != 0
+    def resolve(self, path: str | Path, root: str | Path) -> str | None:
+        """Where ``path`` really leads when that is inside ``root`` (``..`` and links resolved
+        without looking outside it), else None: the path leaves the repository."""
+        key = (os.fspath(root), os.fspath(path))
+        if key not in self._resolved:
+            self._resolved[key] = resolve_within(path, root)
+        return self._resolved[key]
 
-    def is_file(self, path: str | Path) -> bool:
-        return self._kind(os.fspath(path)) == 1
+    def leaves(self, path: str | Path, root: str | Path | None) -> bool:
+        """True when ``path`` resolves outside the repository ``root`` (never with no root)."""
+        return root is not None and self.resolve(path, root) is None
 
-    def is_dir(self, path: str | Path) -> bool:
-        return self._kind(os.fspath(path)) == 2
+    def _confined_kind(self, path: str | Path, root: str | Path | None) -> int:
+        if root is None:
+            return self._kind(os.fspath(path))
+        resolved = self.resolve(path, root)
+        if resolved is None:
+            return _OUTSIDE
+        kind = self._kind(resolved)
+        # Resolution drops a trailing slash; the OS then wants a directory (``SKILL.md/`` is missing).
+        return 0 if kind != 2 and os.fspath(path).endswith(("/", os.sep)) else kind
 
-    def read_text(self, path: str | Path, limit: int = 64 * 1024) -> str | None:
-        """The first ``limit`` bytes of a small file as UTF-8 text, or None when it cannot be read.
+    # With a ``root``, a path that leaves it is neither a file nor missing: it is never looked
+    # at, and these answer False; rules ask ``leaves`` first to say so.
+    def exists(self, path: str | Path, root: str | Path | None = None) -> bool:
+        return self._confined_kind(path, root) > 0
+
+    def is_file(self, path: str | Path, root: str | Path | None = None) -> bool:
+        return self._confined_kind(path, root) == 1
+
+    def is_dir(self, path: str | Path, root: str | Path | None = None) -> bool:
+        return self._confined_kind(path, root) == 2
+
+    def read_text(
+        self, path: str | Path, limit: int = 64 * 1024, root: str | Path | None = None
+    ) -> str | None:
+        """The first ``limit`` bytes of a small regular file as UTF-8 text, or None when it cannot
+        be read, is not a regular file (a FIFO would block) or, with a ``root``, leaves it.
 
         Deliberately not cached (so never stale): rules read only small files such as a SKILL.md
         front matter, once per analysis."""
+        target = path if root is None else self.resolve(path, root)
+        if target is None:
+            return None
         try:
-            with open(path, "rb") as handle:
-                return handle.read(limit).decode("utf-8", "replace")
-        except (OSError, ValueError):
+            return read_regular(target, limit).decode("utf-8", "replace")
+        except TooLarge:
+            return None
+        except (NotRegularFile, OSError, ValueError):
             return None
 
     def revalidate(self) -> bool:
@@ -68,6 +105,10 @@ class FileSystemView:
         changed = [path for path, kind in list(self._stat_cache.items()) if self._stat(path) != kind]
         for path in changed:
             self._stat_cache.pop(path, None)
+        moved = [key for key, real in list(self._resolved.items()) if resolve_within(key[1], key[0]) != real]
+        for key in moved:
+            self._resolved.pop(key, None)
+        changed += [path for _, path in moved]
         if changed:
             self.generation = next(_GENERATIONS)
         return bool(changed)
@@ -75,6 +116,7 @@ class FileSystemView:
     def invalidate(self, path: str | Path | None = None) -> None:
         """Forget cached facts (all of them, or those at and below ``path``)."""
         self.generation = next(_GENERATIONS)
+        self._resolved.clear()  # a link created, changed or removed anywhere changes resolutions
         if path is None:
             self._stat_cache.clear()
             return

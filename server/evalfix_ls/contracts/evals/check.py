@@ -92,7 +92,7 @@ def check(ctx: AnalysisContext) -> list[Finding]:
             "`evals` is empty: the suite loads, but nothing will run.",
         )
         return findings
-    _check_cases(findings, evals, SuitePaths(ctx.path, ctx.fs), ctx)
+    _check_cases(findings, evals, SuitePaths(ctx.path, ctx.fs, ctx.repo_root), ctx)
     return findings
 
 
@@ -162,6 +162,18 @@ def _check_top_members(top: Scope, root: Node) -> None:
 
 
 def _check_discovery(top: Scope, root: Node, ctx: AnalysisContext) -> None:
+    skill_md = ctx.path.parent.parent / "SKILL.md"
+    if ctx.path.parent.name == "evals" and ctx.fs.leaves(skill_md, ctx.repo_root):
+        top.emit(
+            "path-outside-repository",
+            root.start,
+            root.start + 1,
+            (),
+            "The SKILL.md beside evals/ leaves the repository: it is a symbolic link to a path outside the "
+            "repository root, so it was not read (nor whether it exists tested): discovery and the "
+            "skill name are not checked against it.",
+            {"path": "../SKILL.md"},
+        )
     problems = discovery_problems(ctx.path, ctx.repo_root, ctx.fs)
     if problems:
         top.emit(
@@ -180,7 +192,7 @@ def _check_skill_name(top: Scope, root: Node, ctx: AnalysisContext) -> None:
     skill_name = root.get("skill_name")
     if skill_name is None or skill_name.kind != STRING or skill_name.value == "":
         return
-    declared = skill_md_name(ctx.path.parent.parent, ctx.fs)
+    declared = skill_md_name(ctx.path.parent.parent, ctx.fs, ctx.repo_root)
     if declared is not None and declared != skill_name.value:
         top.at(
             "skill-name-mismatch",

@@ -38,18 +38,27 @@ def leaves_directory(path: str) -> bool:
 
 
 class SuitePaths:
-    """Existence facts relative to a suite's ``evals/`` directory (None for an unsaved buffer)."""
+    """Existence facts relative to a suite's ``evals/`` directory (None for an unsaved buffer).
 
-    __slots__ = ("evals_dir", "skill_dir", "fs")
+    Confined to the repository root: a path that resolves outside it (``..``, an absolute path, a
+    symbolic link) is never tested — ``leaves_repository`` says so, and the ``exists_*`` answer False.
+    """
 
-    def __init__(self, file_path: Path | None, fs: FileSystemView) -> None:
+    __slots__ = ("evals_dir", "skill_dir", "fs", "repo_root")
+
+    def __init__(self, file_path: Path | None, fs: FileSystemView, repo_root: Path | None = None) -> None:
         self.evals_dir = None if file_path is None else file_path.parent
         self.skill_dir = None if file_path is None else file_path.parent.parent
         self.fs = fs
+        self.repo_root = repo_root
 
     @property
     def checkable(self) -> bool:
         return self.evals_dir is not None
+
+    def leaves_repository(self, path: str) -> bool:
+        """True when ``path`` (relative to ``evals/``) resolves outside the repository root."""
+        return self.evals_dir is not None and self.fs.leaves(_joined(self.evals_dir, path), self.repo_root)
 
     def exists_in_evals(self, path: str) -> bool:
         return self._exists(self.evals_dir, path)
@@ -60,8 +69,12 @@ class SuitePaths:
     def _exists(self, base: Path | None, path: str) -> bool:
         if base is None:
             return True
-        # os.path.join keeps an absolute path as it is, like path.resolve does.
-        return self.fs.exists(os.path.normpath(os.path.join(base, path)))
+        return self.fs.exists(_joined(base, path), root=self.repo_root)
+
+
+def _joined(base: Path, path: str) -> str:
+    # os.path.join keeps an absolute path as it is, like path.resolve does.
+    return os.path.normpath(os.path.join(base, path))
 
 
 def discovery_problems(path: Path, repo_root: Path | None, fs: FileSystemView) -> list[str]:
@@ -74,7 +87,8 @@ def discovery_problems(path: Path, repo_root: Path | None, fs: FileSystemView) -
         return ["it is not at <skill>/evals/evals.json"]
     skill_dir = path.parent.parent
     problems = []
-    if not fs.is_file(skill_dir / "SKILL.md"):
+    skill_md = skill_dir / "SKILL.md"
+    if not fs.leaves(skill_md, repo_root) and not fs.is_file(skill_md, root=repo_root):
         problems.append(f"there is no SKILL.md beside evals/ (in {skill_dir.name or skill_dir}/)")
     if repo_root is None:
         return problems
@@ -89,7 +103,9 @@ def discovery_problems(path: Path, repo_root: Path | None, fs: FileSystemView) -
     # Every directory above the skill, from the repository root down: a skill there stops the walk.
     for depth in range(len(parts)):
         ancestor = repo_root.joinpath(*parts[:depth])
-        if fs.is_file(ancestor / "SKILL.md") and fs.is_file(ancestor / "evals" / "evals.json"):
+        if fs.is_file(ancestor / "SKILL.md", root=repo_root) and fs.is_file(
+            ancestor / "evals" / "evals.json", root=repo_root
+        ):
             shown = "/".join(parts[:depth]) or "."
             problems.append(f"it lies inside the skill '{shown}', and the walk does not enter a skill")
             break
@@ -99,10 +115,11 @@ def discovery_problems(path: Path, repo_root: Path | None, fs: FileSystemView) -
 _FRONT_MATTER_NAME = re.compile(r"^name:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
 
 
-def skill_md_name(skill_dir: Path, fs: FileSystemView) -> str | None:
-    """The ``name`` of SKILL.md's YAML front matter (a ``---`` block at the top), if any."""
+def skill_md_name(skill_dir: Path, fs: FileSystemView, repo_root: Path | None = None) -> str | None:
+    """The ``name`` of SKILL.md's YAML front matter (a ``---`` block at the top), if any; never
+    read when SKILL.md resolves outside the repository."""
     read = getattr(fs, "read_text", None)  # views without reading support skip the rule
-    text = read(skill_dir / "SKILL.md") if read is not None else None
+    text = read(skill_dir / "SKILL.md", root=repo_root) if read is not None else None
     if not text or not text.startswith("---"):
         return None
     end = text.find("\n---", 3)

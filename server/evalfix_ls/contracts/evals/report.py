@@ -82,6 +82,7 @@ CODES: dict[str, tuple[Severity, bool]] = {
     "target-file-empty": (WARN, False),
     "assertion-path-escapes": (WARN, False),
     "path-not-found": (WARN, False),
+    "path-outside-repository": (WARN, False),
     "source-outside-evals": (WARN, False),
     "setup-destination-escapes": (WARN, False),
     "files-skill-root-relative": (WARN, False),  # a hint when existence cannot be checked

@@ -230,7 +230,19 @@ def check_copy_paths(
             f"{quote(source)} lies outside the evals/ directory: the spec says sources are paths inside "
             "evals/ (arc-skill-eval copies from anywhere on the host, so the run depends on that machine).",
         )
-    if paths.checkable and not paths.exists_in_evals(source):
+    if not paths.checkable:
+        return
+    if paths.leaves_repository(source):
+        scope.at(
+            "path-outside-repository",
+            node,
+            tokens,
+            f"{quote(source)} leaves the repository: it resolves (through '..', an absolute path or a "
+            "symbolic link) outside the repository root, so evalfix-ls neither reads it nor tests whether "
+            "it exists. Copy what the case needs below evals/.",
+            {"path": source},
+        )
+    elif not paths.exists_in_evals(source):
         scope.at(
             "path-not-found",
             node,

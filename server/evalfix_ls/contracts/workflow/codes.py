@@ -24,6 +24,8 @@ WORKFLOW_CODES: dict[str, Severity] = {
     "duplicate_case_id": ERR,
     "invalid_json": ERR,
     "fixture_unreadable": ERR,
+    "fixture_outside_repository": ERR,
+    "path_outside_repository": WARN,
     "json_syntax": WARN,
     "duplicate_json_key": WARN,
     "list_item_dropped": WARN,

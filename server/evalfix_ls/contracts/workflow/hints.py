@@ -149,7 +149,7 @@ def _case_hints(
     _outcome_shadowed(case, hints)
     _authority_override(nf, case, file_has_refs, hints)
     for ref in case.source_refs:
-        ref_hints(case, ref, hints)
+        ref_hints(case, ref, hints, root, fs)
     historical_without_anchor(case, root, fs, hints)
     _id_synthesized(case, hints)
     if nf.canonical:

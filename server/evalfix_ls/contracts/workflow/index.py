@@ -184,8 +184,8 @@ class WorkflowIndex:
             self.load_from_disk()
 
     def _read(self, rel_path: str) -> str | None:
-        file_text = read_file(self.repo_root / rel_path)
-        if file_text.error is not None or file_text.too_large:
+        file_text = read_file(self.repo_root / rel_path, self.repo_root)
+        if file_text.unavailable:
             return None
         return file_text.text
 

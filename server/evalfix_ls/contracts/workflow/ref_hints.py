@@ -18,6 +18,7 @@ from .refs import (
     is_invalid_ref,
     lexical_normal,
     ref_exists,
+    ref_leaves,
     ref_path,
 )
 from .values import Located
@@ -29,7 +30,9 @@ _DRIVE_LETTER = re.compile(r"^[A-Za-z]:(?:/|$)")
 _BARE_GENERATED_DIRS = frozenset(prefix.rstrip("/") for prefix in GENERATED_OR_HISTORICAL_PREFIXES)
 
 
-def ref_hints(case: NormalizedCase, ref: Located, hints: Hints) -> None:
+def ref_hints(
+    case: NormalizedCase, ref: Located, hints: Hints, root: Path | None, fs: FileSystemView
+) -> None:
     path = ref_path(ref.value)
     if is_invalid_ref(path):
         return  # already an invalid_source_ref error
@@ -50,7 +53,17 @@ def ref_hints(case: NormalizedCase, ref: Located, hints: Hints) -> None:
             case_index,
         )
     normal = lexical_normal(path)
-    if normal == ".." or normal.startswith("../"):
+    checked = case.authority.is_source and root is not None  # its existence would be tested
+    if checked and ref_leaves(root, path, fs):
+        hints.add(
+            "path_outside_repository",
+            f"'{ref.value}' leaves the repository: it resolves (through '..' or a symbolic link) outside "
+            "the repository root, so evalfix-ls does not test whether it exists (the reference would); "
+            "cite a path inside the repository",
+            ref.anchor,
+            case_index,
+        )
+    elif normal == ".." or normal.startswith("../"):
         hints.add(
             "source_ref_outside_repo",
             f"'{ref.value}' leaves the repository root; source refs should be repository-relative",

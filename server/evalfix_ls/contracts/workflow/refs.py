@@ -56,8 +56,14 @@ def node_join(root: Path | str, relative: str) -> str:
 
 def ref_exists(root: Path, path: str, fs: FileSystemView) -> bool:
     """``fs.existsSync(path.join(root, path))`` (symbolic links followed; a path with a NUL or any
-    other path the OS refuses does not exist)."""
-    return fs.exists(node_join(root, path))
+    other path the OS refuses does not exist) — for a path inside the repository only: one that
+    leaves it is never tested (False)."""
+    return fs.exists(node_join(root, path), root=root)
+
+
+def ref_leaves(root: Path, path: str, fs: FileSystemView) -> bool:
+    """True when ``path.join(root, path)`` resolves outside the repository (``..`` or a link)."""
+    return fs.leaves(node_join(root, path), root)
 
 
 def ref_errors(
@@ -74,7 +80,9 @@ def ref_errors(
     errors = []
     if generated_prefix(path) is not None:
         errors.append((NOT_SOURCE_AUTHORITY, f"source_ref requires historical/advisory authority: {ref}"))
-    if root is not None and not ref_exists(root, path, fs):
+    # A ref that leaves the repository is never tested: whether the reference would find it is not
+    # decided (warning path_outside_repository), so a crafted ref cannot probe the machine's files.
+    if root is not None and not ref_leaves(root, path, fs) and not ref_exists(root, path, fs):
         errors.append((SOURCE_REF_MISSING, f"source_ref path does not exist: {ref}"))
     return errors
 

@@ -1,0 +1,151 @@
+"""`--check` on a repository nobody vetted (CI runs it on pull requests from strangers and publishes
+its output): special files must not block or exhaust it, and nothing outside the repository may be
+read or probed. Each run is a real subprocess with a timeout, so a hang fails the test instead of
+stopping the suite."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SECRET = "SECRET-5eed"
+TIMEOUT = 120  # seconds; a correct run takes about one
+
+
+def check(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "evalfix_ls", "--check", *args],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"--check {' '.join(args)} did not finish in {TIMEOUT} s (blocked?): {exc}")
+
+
+def findings(result: subprocess.CompletedProcess[str]) -> dict[str, list[tuple[str, str]]]:
+    report = json.loads(result.stdout)
+    return {f["path"]: [(x["code"], x["message"]) for x in f["findings"]] for f in report["files"]}
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "skills/demo/evals").mkdir(parents=True)
+    (root / "skills/demo/SKILL.md").write_text("---\nname: demo\n---\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "x.json").write_text(
+        json.dumps({"skill_name": SECRET, "evals": [{"id": SECRET, "prompt": 1}]})
+    )
+    (outside / "SKILL.md").write_text(f"---\nname: {SECRET}\n---\n")
+    return root
+
+
+def test_a_fifo_at_evals_json_is_reported_not_opened(repo: Path) -> None:
+    os.mkfifo(repo / "skills/demo/evals/evals.json")
+    result = check(repo, "--format", "json")
+    assert result.returncode == 1, result.stderr
+    [(code, message)] = findings(result)["skills/demo/evals/evals.json"]
+    assert code == "file-unreadable" and "named pipe (FIFO)" in message
+
+
+def test_a_fifo_as_workflow_fixture_or_skill_md_does_not_block(repo: Path) -> None:
+    os.mkfifo(repo / "skills/demo/evals/cases.json")
+    (repo / "skills/demo/SKILL.md").unlink()
+    os.mkfifo(repo / "skills/demo/SKILL.md")
+    (repo / "skills/demo/evals/evals.json").write_text(
+        '{"skill_name": "demo", "evals": [{"id": "a", "prompt": "p"}]}'
+    )
+    result = check(repo, "--format", "json")
+    found = findings(result)
+    assert [code for code, _ in found["skills/demo/evals/cases.json"]] == ["fixture_unreadable"]
+    assert "named pipe (FIFO)" in found["skills/demo/evals/cases.json"][0][1]
+    assert "skills/demo/evals/evals.json" in found  # analysed; SKILL.md (a FIFO) was not read
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/stdin"])
+def test_a_link_to_a_device_is_not_read(repo: Path, device: str) -> None:
+    (repo / "skills/demo/evals/evals.json").symlink_to(device)
+    result = check(repo, "--format", "json")
+    assert result.returncode == 1, result.stderr
+    assert [code for code, _ in findings(result)["skills/demo/evals/evals.json"]] == [
+        "file-outside-repository"
+    ]
+
+
+def test_nothing_outside_the_repository_reaches_the_output(repo: Path) -> None:
+    outside = repo.parent / "outside"
+    (repo / "skills/linked/evals").mkdir(parents=True)
+    (repo / "skills/linked/SKILL.md").write_text("---\nname: linked\n---\n")
+    (repo / "skills/linked/evals/evals.json").symlink_to(outside / "x.json")
+    (repo / "skills/demo/SKILL.md").unlink()
+    (repo / "skills/demo/SKILL.md").symlink_to(outside / "SKILL.md")
+    (repo / "skills/demo/evals/evals.json").write_text(
+        '{"skill_name": "demo", "evals": [{"id": "a", "prompt": "p"}]}'
+    )
+    for output in ("text", "json"):
+        result = check(repo, "--format", output)
+        assert SECRET not in result.stdout + result.stderr
+    found = findings(check(repo, "--format", "json"))
+    assert [code for code, _ in found["skills/linked/evals/evals.json"]] == ["file-outside-repository"]
+    assert "path-outside-repository" in {code for code, _ in found["skills/demo/evals/evals.json"]}
+
+
+def outside_paths_report(repo: Path, target: str) -> str:
+    """--check output for a suite and a workflow fixture naming ``target`` outside the repository."""
+    (repo / "skills/demo/evals/evals.json").write_text(
+        json.dumps(
+            {
+                "skill_name": "demo",
+                "evals": [
+                    {
+                        "id": "a",
+                        "prompt": "p",
+                        "setup": {
+                            "kind": "seeded",
+                            "sources": [f"../../../../{target}", {"from": f"../../../../{target}"}],
+                        },
+                        "files": [f"../../../../{target}"],
+                    }
+                ],
+            }
+        )
+    )
+    (repo / "skills/demo/evals/cases.json").write_text(
+        json.dumps(
+            {
+                "schema_version": "spec-first.workflow-eval-fixtures.v1",
+                "skill": "demo",
+                "source_ref_authority": "source",
+                "cases": [
+                    {
+                        "id": "c",
+                        "input": "i",
+                        "coverage_tags": ["trigger"],
+                        "expected_outcome": "o",
+                        "source_refs": [f"../{target}"],
+                    }
+                ],
+            }
+        )
+    )
+    result = check(repo)
+    return result.stdout.replace(target, "TARGET") + f"exit {result.returncode}"
+
+
+def test_outside_paths_are_never_probed(repo: Path) -> None:
+    existing = outside_paths_report(repo, "outside/x.json")
+    missing = outside_paths_report(repo, "outside/y.json")  # same length: same columns
+    assert existing == missing  # an existing outside file cannot be told from a missing one
+    assert "path-outside-repository" in existing and "path_outside_repository" in existing
+    assert "source_ref_missing" not in existing and "path-not-found" not in existing
