@@ -195,11 +195,11 @@ clean_documents = st.fixed_dictionaries(
 @given(clean_documents)
 def test_duplicate_ids_match_the_oracle(doc: object) -> None:
     text = json.dumps(doc, ensure_ascii=False)
-    expected = Counter(oracle.loader_issues(text))
+    expected = Counter(oracle.loader_verdicts(text))
     assert loader_findings(text) == expected
     keys = [oracle_id_key(case["id"]) for case in doc["evals"]]  # type: ignore[index]
     duplicates = len(keys) - len(set(keys))
-    assert sum(n for (code, _), n in expected.items() if code == "duplicate-id") == duplicates
+    assert sum(n for (code, _, _), n in expected.items() if code == "duplicate-id") == duplicates
 
 
 def oracle_id_key(value: object) -> str:

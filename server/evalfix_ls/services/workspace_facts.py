@@ -115,12 +115,19 @@ class WorkspaceFacts:
         return candidate
 
     def exists(self, path: Path) -> bool:
-        return self.repo_root is not None and _inside(path, self.repo_root) and self.fs.exists(path)
+        # Confined: a link inside the repository that leads out of it is not followed (nor tested).
+        return (
+            self.repo_root is not None
+            and _inside(path, self.repo_root)
+            and self.fs.exists(path, root=self.repo_root)
+        )
 
     def list_dir(self, directory: Path) -> list[DirEntry]:
         """The entries of a folder inside the repository (sorted, folders first, at most
         ``MAX_DIR_ENTRIES``; dot-entries left out); empty when it is not a folder."""
         if self.repo_root is None or not _inside(directory, self.repo_root):
+            return []
+        if self.fs.leaves(directory, self.repo_root):  # a linked folder outside: never listed
             return []
         try:
             with os.scandir(directory) as entries:

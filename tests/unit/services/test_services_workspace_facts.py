@@ -72,3 +72,15 @@ def test_no_repository_no_facts() -> None:
 def test_skill_of() -> None:
     assert skill_of("skills/alpha/evals/x.json") == "alpha"
     assert skill_of("evals/evals.json") is None and skill_of(None) is None
+
+
+def test_a_link_out_of_the_repository_is_neither_followed_nor_listed(tmp_path: Path) -> None:
+    root, outside = tmp_path / "repo", tmp_path / "outside"
+    (root / "docs").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "secret.md").write_text("x")
+    (root / "docs/link").symlink_to(outside, target_is_directory=True)
+    facts = facts_for(root)
+    assert not facts.exists(root / "docs/link/secret.md")  # lexically inside, really outside
+    assert facts.list_dir(root / "docs/link") == []
+    assert [entry.name for entry in facts.list_dir(root / "docs")] == ["link"]
