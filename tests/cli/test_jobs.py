@@ -107,3 +107,21 @@ def test_jobs_must_be_positive(tree: Path) -> None:
     assert proc.returncode == 2
     assert "--jobs: must be a whole number of at least 1" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_workers_share_one_index_build(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ids index is built once for all workers (in parallel), not loaded again by each worker:
+    a worker that loaded it itself would raise here (the forked workers inherit the patch)."""
+    from evalfix_ls.batch.run import plan
+    from evalfix_ls.config import ProjectConfigs
+    from evalfix_ls.contracts.workflow.index import WorkflowIndex
+    from evalfix_ls.workspace.view import FileSystemView
+
+    def refuse(self: WorkflowIndex) -> None:
+        raise AssertionError("a worker loaded the index itself")
+
+    monkeypatch.setattr(WorkflowIndex, "load_from_disk", refuse)
+    _, tasks = plan([tree], root=tree, cwd=tree, configs=ProjectConfigs())
+    results = list(parallel.analyse_all(tasks, Analyser(FileSystemView()), 2))
+    codes = [f.code for _, analysis in results for f in analysis.findings]
+    assert codes.count("duplicate_case_id") == FILES // 2 - 5  # 24 files, 5 distinct ids

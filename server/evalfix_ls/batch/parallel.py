@@ -2,9 +2,15 @@
 
 Results come back in the planned order (``Executor.map`` yields them in submission order, each
 as soon as it and those before it are done), so the report, and the streamed text, are the same
-for every N. Workers share nothing: each has its own ``Analyser`` (file-system view, workflow
-indexes), which reads the same files from disk as the parent would. A worker sends back
-only what the output needs (kind, text, findings), not the contract's ``extra`` results.
+for every N. A worker sends back only what the output needs (kind, text, findings), not the
+contract's ``extra`` results.
+
+The cross-file rule (``duplicate_case_id``) needs, per repository, the ids of every fixture file
+(``WorkflowIndex``): building it parses every file below ``skills/``, more work than checking the
+files. So it is built once, in parallel too: a first pool computes the entries (ids only, cheap
+to send back), the parent assembles the indexes, and the workers that check the files get them
+at start-up. The parent's own ``Analyser`` keeps its lazily loaded, complete indexes for the
+readiness report.
 """
 
 from __future__ import annotations
@@ -13,9 +19,13 @@ import multiprocessing
 import os
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.context import BaseContext
+from pathlib import Path
 
 from ..analysis import Analysis
-from ..workspace.view import FileSystemView
+from ..contracts.detection import is_workflow_path
+from ..contracts.workflow.index import IndexedFile, WorkflowIndex, discover, index_file
+from ..workspace.view import FileSystemView, relative_posix
 from .analyse import Analyser, FileTask
 
 # Below this many files per extra worker, starting processes costs more than it saves.
@@ -42,13 +52,41 @@ def analyse_all(tasks: list[FileTask], analyser: Analyser, jobs: int) -> Iterato
         for task in tasks:
             yield task, analyser.analyse(task)
         return
+    context = _context()
+    indexes = shared_indexes(tasks, workers, context)
     # Chunks small enough that the first lines appear early and the load stays balanced.
     chunksize = max(1, min(64, len(tasks) // (workers * 8)))
-    with ProcessPoolExecutor(workers, mp_context=_context(), initializer=_start_worker) as pool:
+    with ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_start_worker, initargs=(indexes,)
+    ) as pool:
         yield from zip(tasks, pool.map(_analyse, tasks, chunksize=chunksize), strict=True)
 
 
-def _context() -> multiprocessing.context.BaseContext:
+def shared_indexes(tasks: list[FileTask], workers: int, context: BaseContext) -> dict[Path, WorkflowIndex]:
+    """The ids index of every repository root that holds a workflow fixture to check, built by
+    ``workers`` processes."""
+    roots = sorted({t.repo_root for t in tasks if _is_workflow(t)})
+    jobs = [(root, rel) for root in roots for rel in discover(root)]
+    if not jobs:
+        return {}
+    chunksize = max(1, min(256, len(jobs) // (workers * 4)))
+    fs = FileSystemView()
+    indexes = {root: WorkflowIndex(root, fs) for root in roots}
+    entries: dict[Path, list[IndexedFile]] = {root: [] for root in roots}
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        for (root, _rel), entry in zip(jobs, pool.map(_index_entry, jobs, chunksize=chunksize), strict=True):
+            entries[root].append(entry)
+    for root, index in indexes.items():
+        index.adopt(entries[root])
+    return indexes
+
+
+def _is_workflow(task: FileTask) -> bool:
+    rel = relative_posix(task.path, task.repo_root)
+    return rel is not None and is_workflow_path(rel)
+
+
+def _context() -> BaseContext:
     # fork: the workers inherit the imported modules (no second interpreter start-up); --check
     # runs no threads that a fork could break. Elsewhere the platform default.
     if "fork" in multiprocessing.get_all_start_methods():
@@ -56,9 +94,15 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context()
 
 
-def _start_worker() -> None:
+def _index_entry(job: tuple[Path, str]) -> IndexedFile:
+    root, rel = job
+    return index_file(root, rel, keep_normalized=False)
+
+
+def _start_worker(indexes: dict[Path, WorkflowIndex]) -> None:
     global _worker
     _worker = Analyser(FileSystemView())
+    _worker.indexes.update(indexes)
 
 
 def _analyse(task: FileTask) -> Analysis:

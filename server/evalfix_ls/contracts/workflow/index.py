@@ -16,7 +16,8 @@ import hashlib
 import json
 import os
 import stat
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...parser import parse, reject_constant
@@ -131,6 +132,15 @@ class WorkflowIndex:
         self._overlays.discard(rel_path)
         self._drop(rel_path)
 
+    def adopt(self, entries: Iterable[IndexedFile]) -> None:
+        """Take the entries ``index_file`` built for every discovered file (in other processes:
+        ``--check --jobs``) as the disk state, instead of ``load_from_disk``."""
+        for entry in entries:
+            if entry.rel_path not in self._overlays:
+                self._files[entry.rel_path] = entry
+        self._loaded = True
+        self._invalidate()
+
     # -- queries -----------------------------------------------------------------------------
     def files(self) -> list[str]:
         """Fixture paths in batch order."""
@@ -184,14 +194,10 @@ class WorkflowIndex:
             self.load_from_disk()
 
     def _read(self, rel_path: str) -> str | None:
-        file_text = read_file(self.repo_root / rel_path, self.repo_root)
-        if file_text.unavailable:
-            return None
-        return file_text.text
+        return _read_text(self.repo_root, rel_path)
 
     def _store(self, rel_path: str, text: str | None, *, keep_parsed: bool = False) -> None:
-        digest = hashlib.blake2b((text or "").encode("utf-8", "surrogatepass"), digest_size=16).digest()
-        digest = (b"\x01" if text is not None else b"\x00") + digest
+        digest = _digest(text)
         old = self._files.get(rel_path)
         if old is not None and old.digest == digest:
             return
@@ -244,6 +250,27 @@ def _without_case_array(text: str) -> bool:
         and not isinstance(value.get("cases"), list)
         and not isinstance(value.get("examples"), list)
     )
+
+
+def index_file(repo_root: Path, rel_path: str, *, keep_normalized: bool = True) -> IndexedFile:
+    """What ``load_from_disk`` stores for one file. It depends on nothing else, so worker processes
+    can build an index's entries in parallel; without ``keep_normalized`` the entry carries only
+    the ids (what ``earlier_site`` reads), which is cheap to send between processes."""
+    text = _read_text(repo_root, rel_path)
+    entry = _index_text(rel_path, text, _digest(text))
+    return entry if keep_normalized else replace(entry, normalized=None)
+
+
+def _read_text(repo_root: Path, rel_path: str) -> str | None:
+    file_text = read_file(repo_root / rel_path, repo_root)
+    if file_text.unavailable:
+        return None
+    return file_text.text
+
+
+def _digest(text: str | None) -> bytes:
+    digest = hashlib.blake2b((text or "").encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    return (b"\x01" if text is not None else b"\x00") + digest
 
 
 def _index_text(rel_path: str, text: str | None, digest: bytes) -> IndexedFile:
