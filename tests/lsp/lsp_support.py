@@ -320,12 +320,12 @@ class RawClient:
         self._next_id = 0
 
     @classmethod
-    async def start(cls, *args: str) -> RawClient:
+    async def start(cls, *args: str, stderr: int = asyncio.subprocess.DEVNULL) -> RawClient:
         process = await asyncio.create_subprocess_exec(
             *(args or SERVER),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.DEVNULL,
+            stderr=stderr,
         )
         return cls(process.stdout, process.stdin, process)
 
@@ -362,6 +362,21 @@ class RawClient:
 
     def notify(self, method: str, params: Any = None) -> None:
         self.send({"method": method, "params": params})
+
+    def send_raw(self, data: bytes) -> None:
+        """Bytes as they are (broken framing, bodies that are not JSON-RPC)."""
+        self.writer.write(data)
+
+    async def next_response(self) -> dict[str, Any]:
+        """The next response (or array of responses) the server sends; notifications are kept."""
+        while True:
+            message = await self.receive()
+            if isinstance(message, list) or "method" not in message:
+                return message
+            if "id" in message:
+                self.send({"id": message["id"], "result": None})
+            else:
+                self.notifications.append(message)
 
     async def initialize(self, root: Path | None = None) -> dict[str, Any]:
         params: dict[str, Any] = {"processId": None, "capabilities": {}}

@@ -5,17 +5,29 @@
 * A request whose params do not match the LSP types is answered with ``InvalidParams`` (pygls
   drops it without a response, leaving the client waiting forever).
 * Requests before ``initialize`` get ``ServerNotInitialized``; requests after ``shutdown`` get
-  ``InvalidRequest`` (pygls drops them silently).
+  ``InvalidRequest`` (pygls drops them silently); so does a second ``initialize`` (pygls would
+  negotiate again and forget what the first one set up).
+* Bodies come from ``transport.py`` (pygls' reader is not used): a body that is not UTF-8 or not
+  JSON is answered with ``-32700``, a batch or an invalid JSON-RPC message with ``-32600`` (see
+  ``envelope.py``); nothing a client sends is answered with silence or raises a popup.
+* An internal error (``-32603``) is answered with a plain message: pygls puts the Python
+  traceback, with the install paths, in ``data``; it stays in the log.
+* ``exit`` stops the transport instead of calling ``sys.exit`` inside a handler, which tore down
+  the event loop under pending tasks (``CancelledError`` tracebacks on stderr).
 """
 
 from __future__ import annotations
 
+import json
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.protocol import LanguageServerProtocol, lsp_method
+
+from . import envelope
 
 if TYPE_CHECKING:
     from .host import Host
@@ -47,12 +59,79 @@ def _describe_structure_error(exc: BaseException) -> str:
     return str(cause) or type(cause).__name__
 
 
+_INTERNAL_ERROR_MESSAGE = "evalfix-ls hit an internal error handling this request; details are in its log"
+
+
 class EvalfixProtocol(LanguageServerProtocol):
     _server: Host
 
     def __init__(self, server: Host, converter: Any) -> None:
         super().__init__(server, converter)
         self.initialize_received = False
+        self.exit_received = False
+        self.on_exit: Callable[[], None] = lambda: None  # set by the transport: stop reading
+
+    # -- bodies from the transport ---------------------------------------------------------------
+
+    def receive_body(self, body: bytes) -> None:
+        """Decode, check and dispatch one framed message; every failure is answered or logged."""
+        try:
+            data = json.loads(body.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            self.reject_unreadable(f"the message is not UTF-8 (byte {exc.start}: {exc.reason})")
+            return
+        except ValueError as exc:
+            self.reject_unreadable(f"the message is not JSON ({exc})")
+            return
+        if isinstance(data, list):
+            self._reject_batch(data)
+            return
+        invalid = envelope.check(data)
+        if invalid is not None:
+            self._reject_invalid(invalid)
+            return
+        self._dispatch(data)
+
+    def reject_unreadable(self, reason: str) -> None:
+        logger.warning("Unreadable message: %s", reason)
+        self._send_error(None, types.ErrorCodes.ParseError, f"Parse error: {reason}")
+
+    def _reject_invalid(self, invalid: envelope.Invalid) -> None:
+        if invalid.is_response:
+            logger.warning("Ignoring an invalid response: %s", invalid.reason)
+            return
+        logger.warning("Invalid message: %s", invalid.reason)
+        self._send_error(
+            invalid.answer_id, types.ErrorCodes.InvalidRequest, f"Invalid request: {invalid.reason}"
+        )
+
+    def _reject_batch(self, batch: list[Any]) -> None:
+        """LSP has no batches: each request in one gets an ``InvalidRequest`` answer with its id,
+        in one array as JSON-RPC answers a batch (an empty or id-less batch: one answer, id null)."""
+        logger.warning("Rejected a JSON-RPC batch of %d messages (LSP has no batches)", len(batch))
+        message = "Invalid request: the Language Server Protocol has no JSON-RPC batches"
+        error = {"code": int(types.ErrorCodes.InvalidRequest), "message": message}
+        ids = [item.get("id") if isinstance(item, dict) else None for item in batch]
+        answers = [
+            {"jsonrpc": "2.0", "id": msg_id if envelope.valid_id(msg_id) else None, "error": error}
+            for msg_id, item in zip(ids, batch, strict=True)
+            if not (isinstance(item, dict) and "id" not in item and "method" in item)  # notifications
+        ]
+        self._send_data(answers or {"jsonrpc": "2.0", "id": None, "error": error})
+
+    def _dispatch(self, data: dict[str, Any]) -> None:
+        method = data.get("method")
+        try:
+            message = self.structure_message(data)
+        except Exception as exc:  # noqa: BLE001 - a response we cannot read
+            logger.warning("Ignoring an unreadable message (%s): %s", method or "response", exc)
+            return
+        try:
+            self.handle_message(message)
+        except Exception:  # noqa: BLE001 - logged, and a request still gets an answer
+            logger.exception("Failed to handle %s", method or "a response")
+            if method is not None and "id" in data:
+                self._send_error(data["id"], types.ErrorCodes.InternalError, _INTERNAL_ERROR_MESSAGE)
 
     # -- message intake --------------------------------------------------------------------------
 
@@ -77,21 +156,47 @@ class EvalfixProtocol(LanguageServerProtocol):
         if method is None:  # a response to one of our requests
             super().handle_message(message)
             return
+        if method != types.EXIT and self._shutdown:
+            if is_request:
+                self._send_error(msg_id, types.ErrorCodes.InvalidRequest, "server is shutting down")
+            return
         if method == types.INITIALIZE:
+            if self.initialize_received:
+                logger.warning("A second initialize was refused (the first negotiation stays)")
+                if is_request:
+                    self._send_error(
+                        msg_id, types.ErrorCodes.InvalidRequest, "initialize was already received"
+                    )
+                return
             self.initialize_received = True
-        elif method != types.EXIT:
-            if self._shutdown:
-                if is_request:
-                    self._send_error(msg_id, types.ErrorCodes.InvalidRequest, "server is shutting down")
-                return
-            if not self.initialize_received:
-                if is_request:
-                    self._send_error(msg_id, types.ErrorCodes.ServerNotInitialized, "server not initialized")
-                return
+        elif method != types.EXIT and not self.initialize_received:
+            if is_request:
+                self._send_error(msg_id, types.ErrorCodes.ServerNotInitialized, "server not initialized")
+            return
         super().handle_message(message)
 
     def _send_error(self, msg_id: Any, code: int, message: str) -> None:
         self._send_response(msg_id, error=types.ResponseError(code=int(code), message=message))
+
+    def _send_response(
+        self, msg_id: Any, result: Any = None, error: types.ResponseError | None = None
+    ) -> None:
+        if error is not None and error.code == int(types.ErrorCodes.InternalError):
+            # pygls' message is the exception's text and its data the traceback: both stay in
+            # the log (pygls logged them); the client gets a plain sentence.
+            error = types.ResponseError(code=error.code, message=_INTERNAL_ERROR_MESSAGE)
+        if error is not None and msg_id is None:  # pygls' converter would drop ``"id": null``
+            self._send_data(
+                {"jsonrpc": "2.0", "id": None, "error": {"code": error.code, "message": error.message}}
+            )
+            return
+        super()._send_response(msg_id, result, error)
+
+    @lsp_method(types.EXIT)
+    def lsp_exit(self, *args: Any) -> None:
+        """Stop reading; ``server.start`` returns the exit code (0 after ``shutdown``, else 1)."""
+        self.exit_received = True
+        self.on_exit()
 
     # -- text synchronisation --------------------------------------------------------------------
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -28,12 +30,14 @@ from .documents import DocumentStore, Snapshot, UnknownDocument
 from .log import forward_logs_to_client
 from .protocol import EvalfixProtocol
 from .settings import Settings
+from .transport import serve_stdio, serve_tcp
 from .workspace_index import WorkspaceIndex
 
 logger = logging.getLogger("evalfix_ls")
 
 ANALYSIS_WORKERS = 2  # analyses run here, off the event loop
-PYGLS_WORKERS = 4  # pygls' pool also runs the stdin reader: keep it at two or more
+EXIT_GRACE_SECONDS = 5.0  # after the session, running analyses get this long to finish
+PYGLS_WORKERS = 4  # pygls runs thread handlers here (stdin has its own reader thread, see transport.py)
 
 
 class EvalfixServer(LanguageServer):
@@ -166,16 +170,18 @@ class EvalfixServer(LanguageServer):
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """A failed request was already logged by pygls and answered with an error response.
-        Anything else (a notification handler, a message that could not be read) is logged here;
-        the log reaches the client as ``window/logMessage``. At most one popup per session."""
-        from pygls.exceptions import FeatureRequestError
+        A failed notification handler (a bug of ours) is logged here and shown once per session;
+        anything else (a message that could not be sent) is only logged: what a client sends
+        wrong is answered or logged by ``EvalfixProtocol``, never shown as a popup. The log
+        reaches the client as ``window/logMessage``."""
+        from pygls.exceptions import FeatureNotificationError, FeatureRequestError
 
         if source is FeatureRequestError:
             return
         data = getattr(error, "data", None)
         trace = "".join(data.get("traceback", ())) if isinstance(data, dict) else ""
         logger.error("internal error (%s): %s\n%s", getattr(source, "__name__", source), error, trace)
-        if self._error_popup_shown:
+        if self._error_popup_shown or source is not FeatureNotificationError:
             return
         self._error_popup_shown = True
         with contextlib.suppress(Exception):  # never let error reporting fail the server
@@ -210,18 +216,35 @@ def parse_tcp(value: str) -> tuple[str, int]:
 
 
 def start(tcp: str | None = None) -> int:
-    """Serve until the client says ``exit`` (or the connection closes). Returns the process exit
-    code the protocol asks for: 0 after ``shutdown`` + ``exit``, 1 otherwise."""
+    """Serve until the client says ``exit``, closes the connection or goes away. Returns the
+    process exit code the protocol asks for: 0 after ``shutdown``, 1 otherwise — and 1, with one
+    line on stderr saying why, when the input broke off inside a message."""
+    address = None
     if tcp is not None:
         try:
-            host, port = parse_tcp(tcp)
+            address = parse_tcp(tcp)
         except ValueError as exc:
             print(f"evalfix-ls: error: {exc}", file=sys.stderr)
             return 2
-        server = create_server()
-        server.start_tcp(host, port)
-    else:
-        server = create_server()
-        server.start_io()
+    server = create_server()
+    try:
+        if address is not None:
+            broken = serve_tcp(server, *address)
+        else:
+            broken = serve_stdio(server, sys.stdin.buffer, sys.stdout.buffer)
+    except KeyboardInterrupt:
+        broken = "interrupted"
     server.executor.shutdown(wait=False, cancel_futures=True)
-    return 0 if server.protocol._shutdown else 1
+    code = 0 if server.protocol._shutdown and broken is None else 1
+    if broken is not None:
+        print(f"evalfix-ls: {broken}", file=sys.stderr)
+    _exit_anyway_after(EXIT_GRACE_SECONDS, code)
+    return code
+
+
+def _exit_anyway_after(seconds: float, code: int) -> None:
+    """Python waits for running worker threads before the process ends; an analysis stuck in a
+    read must not keep a server alive that its client has left."""
+    timer = threading.Timer(seconds, os._exit, args=(code,))
+    timer.daemon = True
+    timer.start()

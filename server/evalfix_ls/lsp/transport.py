@@ -1,0 +1,223 @@
+"""The connection: bytes in through ``framing.Framer``, bodies to the protocol, answers out.
+
+Replaces pygls' reader loop and writer, which (besides the framing defects ``framing.py`` lists)
+read stdin on pygls' thread pool (a blocked read keeps the process alive at exit), raise
+``BrokenPipeError`` tracebacks when the client has gone (Neovim 0.11 exits right after sending
+``shutdown``), and end the event loop with ``sys.exit`` under pending tasks.
+
+Here stdin is read by one daemon thread handing chunks to the loop (with back-pressure); a
+client that went away ends the session quietly; ``exit`` and end of input stop the reading, then
+every pending task is cancelled and awaited before the loop closes. ``serve`` returns why the
+input broke off, if it did, for the one line ``server.start`` prints.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any, BinaryIO
+
+from .framing import Body, Framer, Rejected, Skipped
+
+logger = logging.getLogger(__name__)
+
+CHUNK_BYTES = 1 << 16
+STALL_SECONDS = 0.5  # a body that stops arriving for this long is checked for a wrong length
+_QUEUED_CHUNKS = 8  # read ahead at most this much (back-pressure on a client that floods us)
+
+
+class StreamWriter:
+    """A blocking binary stream as pygls' writer; thread-safe. Once the client is gone, writes
+    are dropped and ``on_lost`` is called once (pygls would raise ``BrokenPipeError`` from
+    wherever the write happened)."""
+
+    def __init__(self, stream: BinaryIO, on_lost: Callable[[], None]) -> None:
+        self._stream = stream
+        self._on_lost = on_lost
+        self._lock = threading.Lock()
+        self.lost = False
+
+    def write(self, data: bytes) -> None:
+        with self._lock:
+            if self.lost:
+                return
+            try:
+                self._stream.write(data)
+                self._stream.flush()
+            except (OSError, ValueError):  # broken pipe, closed stream
+                self.lost = True
+        if self.lost:
+            self._on_lost()
+
+    def close(self) -> None:
+        with self._lock, contextlib.suppress(OSError, ValueError):
+            self._stream.close()
+
+
+class SocketWriter:
+    """An asyncio stream writer as pygls' writer (writes happen on the loop)."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self._writer = writer
+
+    def write(self, data: bytes) -> None:
+        if not self._writer.is_closing():
+            self._writer.write(data)
+
+    def close(self) -> None:
+        self._writer.close()
+
+
+def _read_stdin(fd: int, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[bytes]) -> None:
+    """The reader thread: chunks into the queue until end of input or the loop is gone."""
+    while True:
+        try:
+            chunk = os.read(fd, CHUNK_BYTES)
+        except OSError:
+            chunk = b""
+        try:
+            asyncio.run_coroutine_threadsafe(queue.put(chunk), loop).result()
+        except Exception:  # noqa: BLE001 - the loop has closed: the session is over
+            return
+        if not chunk:
+            return
+
+
+class Connection:
+    """Reads one client's messages until ``exit``, end of input, or the client going away."""
+
+    def __init__(self, protocol: Any, read: Callable[[], Awaitable[bytes]]) -> None:
+        self.protocol = protocol
+        self._read = read
+        self._framer = Framer()
+        self._stopped = asyncio.Event()
+        protocol.on_exit = self.stop
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    def stop_threadsafe(self, loop: asyncio.AbstractEventLoop) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is already closed
+            loop.call_soon_threadsafe(self.stop)
+
+    async def run(self) -> str | None:
+        """Serve; why the input broke off in the middle of a message, or None."""
+        while not self._stopped.is_set():
+            chunk = await self._next_chunk()
+            if chunk is None:
+                if self._stopped.is_set():
+                    return None
+                events = self._framer.stalled()
+            elif not chunk:
+                return self._framer.eof()
+            else:
+                events = self._framer.feed(chunk)
+            for event in events:
+                self._deliver(event)
+                if self._stopped.is_set():
+                    return None
+        return None
+
+    async def _next_chunk(self) -> bytes | None:
+        """The next chunk (b"" at end of input); None when stopped or stalled mid-body."""
+        read = asyncio.ensure_future(self._read())
+        stop = asyncio.ensure_future(self._stopped.wait())
+        timeout = STALL_SECONDS if self._framer.reading_body else None
+        try:
+            await asyncio.wait({read, stop}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+        if read.done():
+            return read.result()
+        read.cancel()  # the queue keeps the chunk for the next read
+        with contextlib.suppress(asyncio.CancelledError):
+            await read
+        return None
+
+    def _deliver(self, event: Body | Rejected | Skipped) -> None:
+        if isinstance(event, Body):
+            if event.warning:
+                logger.warning("Framing: %s", event.warning)
+            self.protocol.receive_body(event.data)
+        elif isinstance(event, Rejected):
+            self.protocol.reject_unreadable(f"{event.reason}; looking for the next message")
+        else:
+            logger.warning("Framing: skipped %d bytes outside any message", event.size)
+
+
+async def _cancel_pending() -> None:
+    """Cancel and await every other task, so none is destroyed pending (or logs a traceback)."""
+    current = asyncio.current_task()
+    tasks = [task for task in asyncio.all_tasks() if task is not current]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _quiet_exception_handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """Late failures of callbacks go to the log, not to stderr."""
+    exc = context.get("exception")
+    if isinstance(exc, asyncio.CancelledError | ConnectionError):
+        return
+    logger.error("event loop: %s", context.get("message"), exc_info=exc)
+
+
+def serve_stdio(server: Any, stdin: BinaryIO, stdout: BinaryIO) -> str | None:
+    """Serve LSP over the process's stdin/stdout until the session ends."""
+
+    async def main() -> str | None:
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(_quiet_exception_handler)
+        queue: asyncio.Queue[bytes] = asyncio.Queue(_QUEUED_CHUNKS)
+        connection = Connection(server.protocol, queue.get)
+        server.protocol.set_writer(StreamWriter(stdout, lambda: connection.stop_threadsafe(loop)))
+        reader = threading.Thread(
+            target=_read_stdin, args=(stdin.fileno(), loop, queue), name="evalfix-stdin", daemon=True
+        )
+        reader.start()
+        try:
+            return await connection.run()
+        finally:
+            await _cancel_pending()
+
+    return asyncio.run(main())
+
+
+def serve_tcp(server: Any, host: str, port: int) -> str | None:
+    """Serve one client over TCP (the first connection) until the session ends."""
+
+    async def main() -> str | None:
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(_quiet_exception_handler)
+        connected: asyncio.Future[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = loop.create_future()
+
+        def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            if not connected.done():
+                connected.set_result((reader, writer))
+            else:
+                writer.close()  # one client per server, as with stdio
+
+        listener = await asyncio.start_server(on_connect, host, port)
+        try:
+            reader, writer = await connected
+        finally:
+            listener.close()
+        server.protocol.set_writer(SocketWriter(writer))
+
+        async def read() -> bytes:
+            try:
+                return await reader.read(CHUNK_BYTES)
+            except ConnectionError:
+                return b""
+
+        try:
+            return await Connection(server.protocol, read).run()
+        finally:
+            writer.close()
+            await _cancel_pending()
+
+    return asyncio.run(main())
