@@ -48,6 +48,10 @@ class Job:
     def version(self) -> int | None:
         return self.snapshot.version if self.snapshot is not None else None
 
+    @property
+    def revision(self) -> int | None:
+        return self.snapshot.revision if self.snapshot is not None else None
+
 
 @dataclass(slots=True)
 class Result:
@@ -61,6 +65,11 @@ class Result:
     fingerprint: tuple[Any, ...]
     analysis: Any = None  # the core's Analysis (tree, findings, extra) for other features
     affected: set[Path] = field(default_factory=set)  # other fixture files to re-check
+    revision: int | None = None  # the snapshot (exact text) it was computed from; None: disk
+
+    def is_for(self, snapshot: Snapshot | None) -> bool:
+        """Computed from this very text (a version number alone can be reused)."""
+        return snapshot is not None and self.revision == snapshot.revision
 
 
 # Finds the open buffer of a path: (uri, line index) or None. Set by the server (reads the store).
@@ -133,7 +142,7 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
         diagnostics = [_internal_error_diagnostic(exc)]
         return Result(
             job.uri, job.path, job.version, job.key, text, "unknown", diagnostics, fingerprint(diagnostics),
-            affected=affected,
+            affected=affected, revision=job.revision,
         )  # fmt: skip
     return Result(
         job.uri,
@@ -146,6 +155,7 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
         fingerprint(diagnostics),
         analysis=analysis,
         affected=affected,
+        revision=job.revision,
     )
 
 

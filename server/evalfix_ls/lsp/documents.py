@@ -11,6 +11,7 @@ worker threads.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
@@ -20,11 +21,13 @@ from typing import Any
 
 from ..parser.line_index import _LINE_BREAK, Encoding, LineIndex
 
+_REVISIONS = itertools.count(1)
+
 
 class Snapshot:
     """One version of one document. Immutable; the line index is built on first use, once."""
 
-    __slots__ = ("uri", "path", "version", "text", "language_id", "edit", "_index", "_lock")
+    __slots__ = ("uri", "path", "version", "text", "language_id", "edit", "revision", "_index", "_lock")
 
     def __init__(
         self,
@@ -43,6 +46,9 @@ class Snapshot:
         self.language_id = language_id
         # What changed since the previous version (None: unknown, e.g. a full replacement).
         self.edit = edit
+        # Unique per text the store ever held: versions can be reused by a client (v5, v4, v5
+        # again), so results are matched to the snapshot they were computed from by this.
+        self.revision = next(_REVISIONS)
         self._index = index
         self._lock = threading.Lock()
 

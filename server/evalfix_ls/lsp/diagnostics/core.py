@@ -44,6 +44,7 @@ class ResultCore:
         self._on_affected = on_affected
         self.results: dict[str, Result] = {}  # open documents: the latest result of the current text
         self._disk_results: dict[Path, Result] = {}  # closed workspace files
+        # uri -> (snapshot revision, key, the running analysis): shared by identical requests
         self._inflight: dict[str, tuple[int, tuple[Any, ...], asyncio.Future[Result]]] = {}
         self._result_ids: dict[str, tuple[tuple[Any, ...], str]] = {}
         self._id_counter = itertools.count(1)
@@ -51,9 +52,11 @@ class ResultCore:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.settings_ready = asyncio.Event()
         # Per open document: findings of unchanged cases, and the edits since the last result
-        # (from version, to version, edit) so the next parse can start from that result's tree.
+        # (from revision, to revision, edit) so the next parse can start from that result's tree.
+        # Revisions, not versions: a client may send the same version number for two texts.
         self._case_caches: dict[str, Any] = {}
         self._edits: dict[str, list[tuple[int, int, Edit | None]]] = {}
+        self._latest_revision: dict[str, int] = {}
 
     # -- small helpers ---------------------------------------------------------------------------
 
@@ -99,17 +102,24 @@ class ResultCore:
         self._case_caches[uri] = CaseCache()
         self._edits[uri] = []
         self.results.pop(uri, None)
+        snapshot = self.server.documents.get(uri)
+        if snapshot is not None:
+            self._latest_revision[uri] = snapshot.revision
 
-    def note_edit(self, snapshot: Snapshot, previous_version: int) -> None:
+    def note_edit(self, snapshot: Snapshot) -> None:
         edits = self._edits.setdefault(snapshot.uri, [])
         if len(edits) >= MAX_TRACKED_EDITS:  # nobody asked for a while: start from scratch
             edits.clear()
-        edits.append((previous_version, snapshot.version, snapshot.edit))
+        previous = self._latest_revision.get(snapshot.uri)
+        if previous is not None:
+            edits.append((previous, snapshot.revision, snapshot.edit))
+        self._latest_revision[snapshot.uri] = snapshot.revision
 
     def document_closed(self, uri: str) -> None:
         self.results.pop(uri, None)
         self._case_caches.pop(uri, None)
         self._edits.pop(uri, None)
+        self._latest_revision.pop(uri, None)
 
     # -- jobs ------------------------------------------------------------------------------------
 
@@ -154,23 +164,23 @@ class ResultCore:
         cache = self._case_caches.get(uri)
         base = self.results.get(uri)
         tree = getattr(base.analysis, "tree", None) if base is not None else None
-        if tree is None or base is None or base.version is None:
+        if tree is None or base is None or base.revision is None:
             return replace(job, case_cache=cache)
         if base.text == snapshot.text:
             return replace(job, case_cache=cache, tree=tree)
-        version, edits = base.version, []
-        for from_version, to_version, edit in self._edits.get(uri, ()):
-            if from_version == version:
+        revision, edits = base.revision, []
+        for from_revision, to_revision, edit in self._edits.get(uri, ()):
+            if from_revision == revision:
                 edits.append(edit)
-                version = to_version
-        if version != snapshot.version:
+                revision = to_revision
+        if revision != snapshot.revision:
             return replace(job, case_cache=cache)
         return replace(job, case_cache=cache, prev_tree=tree, edit=compose(edits))
 
-    def _forget_edits_until(self, uri: str, version: int | None) -> None:
+    def _forget_edits_until(self, uri: str, revision: int | None) -> None:
         edits = self._edits.get(uri)
-        if edits is not None and version is not None:
-            edits[:] = [entry for entry in edits if entry[1] > version]
+        if edits is not None and revision is not None:
+            edits[:] = [entry for entry in edits if entry[1] > revision]
 
     def _open_lookup(self, path: Path) -> Snapshot | None:
         return self.server.documents.for_path(path)
@@ -193,24 +203,24 @@ class ResultCore:
         job = self._job(uri, snapshot.path, snapshot)
         cached = self.results.get(uri)
         if cached is not None and cached.key == job.key and cached.text == snapshot.text:
-            if cached.version != snapshot.version:
-                cached = self.results[uri] = replace(cached, version=snapshot.version)
+            if not cached.is_for(snapshot):  # the same text again (undo): the same findings
+                cached = replace(cached, version=snapshot.version, revision=snapshot.revision)
+                self.results[uri] = cached
             return cached
         inflight = self._inflight.get(uri)
-        if inflight is not None and inflight[0] == snapshot.version and inflight[1] == job.key:
+        if inflight is not None and inflight[0] == snapshot.revision and inflight[1] == job.key:
             return await asyncio.shield(inflight[2])
         future: asyncio.Future[Result] = asyncio.ensure_future(self._run_one(job))
-        self._inflight[uri] = (snapshot.version, job.key, future)
+        self._inflight[uri] = (snapshot.revision, job.key, future)
         try:
             result = await asyncio.shield(future)
         finally:
             if self._inflight.get(uri, (None, None, None))[2] is future:
                 del self._inflight[uri]
-        current = self.server.documents.get(uri)
-        if current is not None and current.version == result.version:
+        if result.is_for(self.server.documents.get(uri)):
             previous = self.results.get(uri)
             self.results[uri] = result
-            self._forget_edits_until(uri, result.version)
+            self._forget_edits_until(uri, result.revision)
             if previous is None or previous.fingerprint != result.fingerprint:
                 self.notify_changed()
         return result

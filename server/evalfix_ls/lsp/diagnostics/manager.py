@@ -91,7 +91,7 @@ class DiagnosticsManager:
             self.push.schedule(snapshot.uri, delay=0.0)
 
     def document_changed(self, snapshot: Snapshot, previous_version: int) -> None:
-        self.core.note_edit(snapshot, previous_version)
+        self.core.note_edit(snapshot)
         self._note_text(snapshot, snapshot.text)
         if self.pull_mode:
             self.core.notify_changed()

@@ -38,8 +38,7 @@ class PullHandlers:
             result = await self.core.result_for_open(uri)
             if result is None:
                 raise JsonRpcInvalidParams(message=f"document was closed: {uri}")
-            current = self.server.documents.get(uri)
-            if current is not None and current.version == result.version:
+            if result.is_for(self.server.documents.get(uri)):
                 break
         else:  # edited faster than we can analyse: let the client ask again
             raise JsonRpcException(

@@ -71,7 +71,7 @@ class PushScheduler:
             current = self.server.documents.get(uri)
             if result is None or current is None:
                 return
-            if current.version == result.version:
+            if result.is_for(current):
                 self.publish(uri, result.diagnostics, result.version, fingerprint=result.fingerprint)
             elif not state.again:  # defensive: a change always sets ``again``
                 state.again = True

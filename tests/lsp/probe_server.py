@@ -1,0 +1,77 @@
+"""The real server plus one test-only request, ``evalfix/test/state``, answering what the server's
+own per-document structures hold and how many analyses are still alive (each analysis carries a
+weakly referenced marker, so an analysis that nothing uses any more but that is kept alive anyway
+— e.g. frozen garbage — still counts).
+
+An analysis of a text containing ``PLANTED_SLOW_ANALYSIS`` logs "slow analysis started" and takes
+a second: long enough for a test to change the document meanwhile, without guessing at timing.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+import weakref
+from typing import Any
+
+import evalfix_ls.lsp.diagnostics.core as core
+from evalfix_ls.cli import main
+from evalfix_ls.lsp import server as server_module
+
+_run_job = core.run_job
+_alive: weakref.WeakSet[Any] = weakref.WeakSet()
+_log = logging.getLogger("evalfix_ls.probe")
+
+
+class _Marker:
+    """Lives exactly as long as the analysis whose ``extra`` holds it."""
+
+
+def run_job(job: Any, lookup: Any) -> Any:
+    text = job.snapshot.text if job.snapshot is not None else ""
+    if "PLANTED_SLOW_ANALYSIS" in text:
+        _log.info("slow analysis started")
+        time.sleep(1.0)
+    result = _run_job(job, lookup)
+    if result.analysis is not None:
+        marker = _Marker()
+        result.analysis.extra["probe-marker"] = marker
+        _alive.add(marker)
+    return result
+
+
+def state(ls: Any) -> dict[str, Any]:
+    diagnostics = ls.diagnostics
+    core_state = diagnostics.core
+    per_uri = {
+        "documents": list(ls.documents._docs),
+        "pygls documents": list(ls.protocol.workspace.text_documents),
+        "results": list(core_state.results),
+        "inflight": list(core_state._inflight),
+        "case caches": list(core_state._case_caches),
+        "edits": list(core_state._edits),
+        "push pipelines": list(diagnostics.push._push),
+    }
+    return {
+        "per_uri": per_uri,
+        "tasks": len(core_state._tasks),
+        "request futures": len(ls.protocol._request_futures),
+        "alive analyses": len(_alive),
+    }
+
+
+core.run_job = run_job
+_create = server_module.create_server
+
+
+def create_server() -> Any:
+    server = _create()
+    server.feature("evalfix/test/state")(lambda ls, params: state(ls))
+    return server
+
+
+server_module.create_server = create_server
+
+if __name__ == "__main__":
+    sys.exit(main([]))
