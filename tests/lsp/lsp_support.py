@@ -389,3 +389,13 @@ class RawClient:
     async def wait(self) -> int:
         assert self.process is not None
         return await asyncio.wait_for(self.process.wait(), TIMEOUT)
+
+    async def close(self) -> None:
+        """Kill the server if it still runs and release its pipes while the loop is alive (a
+        transport collected after the loop closed raises from ``__del__``)."""
+        if self.process is None:
+            return
+        if self.process.returncode is None:
+            self.process.kill()
+        await self.process.wait()
+        self.writer.close()

@@ -9,6 +9,7 @@ a second: long enough for a test to change the document meanwhile, without guess
 
 from __future__ import annotations
 
+import gc
 import logging
 import sys
 import time
@@ -18,6 +19,7 @@ from typing import Any
 import evalfix_ls.lsp.diagnostics.core as core
 from evalfix_ls.cli import main
 from evalfix_ls.lsp import server as server_module
+from evalfix_ls.parser import gcpause
 
 _run_job = core.run_job
 _alive: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -41,6 +43,11 @@ def run_job(job: Any, lookup: Any) -> Any:
     return result
 
 
+def frozen_state() -> dict[str, int]:
+    with gcpause._lock:  # not in the middle of an idle collection
+        return {"frozen objects": gc.get_freeze_count(), "idle collections": gcpause.idle_collections()}
+
+
 def state(ls: Any) -> dict[str, Any]:
     diagnostics = ls.diagnostics
     core_state = diagnostics.core
@@ -52,12 +59,21 @@ def state(ls: Any) -> dict[str, Any]:
         "case caches": list(core_state._case_caches),
         "edits": list(core_state._edits),
         "push pipelines": list(diagnostics.push._push),
+        "result ids": list(core_state._result_ids),
+    }
+    caches = {
+        "repo roots": len(ls.workspace_index._repo_root_cache),
+        "configs": len(ls.settings._configs),
+        "disk results": len(core_state._disk_results),
+        "caseless": len(ls.workspace_index._caseless),
     }
     return {
         "per_uri": per_uri,
+        "caches": caches,
         "tasks": len(core_state._tasks),
-        "request futures": len(ls.protocol._request_futures),
+        "request futures": [str(key) for key in ls.protocol._request_futures],
         "alive analyses": len(_alive),
+        **frozen_state(),
     }
 
 

@@ -71,8 +71,7 @@ async def test_the_server_keeps_serving_after_broken_framing(name: str) -> None:
         stderr = (await client.process.stderr.read()).decode()
         assert "Traceback" not in stderr and "MemoryError" not in stderr, stderr
     finally:
-        if client.process is not None and client.process.returncode is None:
-            client.process.kill()
+        await client.close()
 
 
 async def test_a_long_length_at_the_end_of_what_was_sent_is_still_answered() -> None:
@@ -82,8 +81,7 @@ async def test_a_long_length_at_the_end_of_what_was_sent_is_still_answered() -> 
         answer = await client.next_response()
         assert answer["id"] == 100 and answer["error"]["code"] == METHOD_NOT_FOUND
     finally:
-        if client.process is not None and client.process.returncode is None:
-            client.process.kill()
+        await client.close()
 
 
 @pytest.mark.parametrize(
@@ -107,5 +105,4 @@ async def test_input_ending_inside_a_message_is_one_line_and_status_1(tail: byte
         lines = stderr.splitlines()
         assert len(lines) == 1 and lines[0].startswith("evalfix-ls: input ended"), stderr
     finally:
-        if client.process is not None and client.process.returncode is None:
-            client.process.kill()
+        await client.close()

@@ -37,11 +37,6 @@ async def finish(client: RawClient) -> str:
     return (await client.process.stderr.read()).decode()
 
 
-def kill(client: RawClient) -> None:
-    if client.process is not None and client.process.returncode is None:
-        client.process.kill()
-
-
 @pytest.mark.parametrize(
     ("body", "code", "answer_id"),
     [
@@ -79,7 +74,7 @@ async def test_invalid_messages_are_answered(body: bytes, code: int, answer_id: 
         assert answer["error"]["code"] == code and answer["id"] == answer_id, answer
         assert (await finish(client)) == ""  # and the server still serves, and said nothing on stderr
     finally:
-        kill(client)
+        await client.close()
 
 
 async def test_a_batch_gets_one_answer_per_request() -> None:
@@ -101,7 +96,7 @@ async def test_a_batch_gets_one_answer_per_request() -> None:
         ]
         await finish(client)  # the shutdown inside the batch was not executed
     finally:
-        kill(client)
+        await client.close()
 
 
 MALFORMED_NOTIFICATIONS: list[dict[str, Any]] = [
@@ -159,7 +154,7 @@ async def test_malformed_input_is_logged_never_a_popup() -> None:
         assert "window/showMessage" not in methods
         assert any(n["method"] == "window/logMessage" for n in client.notifications)  # logged instead
     finally:
-        kill(client)
+        await client.close()
 
 
 async def test_an_internal_error_answer_carries_no_traceback(tmp_path: Path) -> None:
@@ -177,7 +172,7 @@ async def test_an_internal_error_answer_carries_no_traceback(tmp_path: Path) -> 
         assert "/" not in error["message"]  # no paths at all
         await finish(client)
     finally:
-        kill(client)
+        await client.close()
 
 
 async def test_a_second_initialize_is_refused_and_changes_nothing(
@@ -223,7 +218,7 @@ async def test_ending_while_configuration_is_pending_is_quiet(ending: str) -> No
         stderr = (await client.process.stderr.read()).decode()
         assert stderr == "", stderr
     finally:
-        kill(client)
+        await client.close()
 
 
 def _message(payload: dict[str, Any]) -> bytes:

@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from collections.abc import Callable
@@ -174,6 +175,35 @@ class EvalfixProtocol(LanguageServerProtocol):
                 self._send_error(msg_id, types.ErrorCodes.ServerNotInitialized, "server not initialized")
             return
         super().handle_message(message)
+
+    def _execute_handler(
+        self,
+        msg_id: Any,
+        handler: Any,
+        callback: Any,
+        args: tuple[Any, ...] | None = None,
+        kwargs: dict[str, Any] | None = None,
+    ) -> None:
+        """pygls keeps the future of every coroutine or thread handler that a built-in method
+        delegates to (``initialized``, configuration changes …) under a generated id, forever;
+        forget each one when it is done, with the task, frames and results it holds."""
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        future = self._request_futures.get(msg_id)
+        if future is not None:
+            future.add_done_callback(lambda done: self._forget_future(msg_id, done))
+
+    def _forget_future(self, msg_id: Any, done: Any) -> None:
+        # Later, on the loop: a cancellation (``shutdown`` cancels them all while iterating the
+        # table) runs this callback at once, and other threads may finish a future too.
+        loop = self._server.loop
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            loop.call_soon_threadsafe(self._drop_future, msg_id, done)
+
+    def _drop_future(self, msg_id: Any, done: Any) -> None:
+        if self._request_futures.get(msg_id) is done:
+            del self._request_futures[msg_id]
 
     def _send_error(self, msg_id: Any, code: int, message: str) -> None:
         self._send_response(msg_id, error=types.ResponseError(code=int(code), message=message))

@@ -27,6 +27,7 @@ logger = logging.getLogger(__name__)
 
 CHUNK_BYTES = 1 << 16
 STALL_SECONDS = 0.5  # a body that stops arriving for this long is checked for a wrong length
+LOST_GRACE_SECONDS = 1.0  # after the client stopped reading: what it already sent is still read
 _QUEUED_CHUNKS = 8  # read ahead at most this much (back-pressure on a client that floods us)
 
 
@@ -95,21 +96,28 @@ class Connection:
         self._read = read
         self._framer = Framer()
         self._stopped = asyncio.Event()
+        self._lost = False
         protocol.on_exit = self.stop
 
     def stop(self) -> None:
         self._stopped.set()
 
-    def stop_threadsafe(self, loop: asyncio.AbstractEventLoop) -> None:
+    def output_lost(self) -> None:
+        """The client no longer reads (Neovim 0.11 sends ``shutdown`` and exits): handle what it
+        already sent — the ``shutdown`` decides the exit code — then end at its end of input or
+        when nothing more comes."""
+        self._lost = True
+
+    def output_lost_threadsafe(self, loop: asyncio.AbstractEventLoop) -> None:
         with contextlib.suppress(RuntimeError):  # the loop is already closed
-            loop.call_soon_threadsafe(self.stop)
+            loop.call_soon_threadsafe(self.output_lost)
 
     async def run(self) -> str | None:
         """Serve; why the input broke off in the middle of a message, or None."""
         while not self._stopped.is_set():
             chunk = await self._next_chunk()
             if chunk is None:
-                if self._stopped.is_set():
+                if self._stopped.is_set() or self._lost:
                     return None
                 events = self._framer.stalled()
             elif not chunk:
@@ -126,7 +134,7 @@ class Connection:
         """The next chunk (b"" at end of input); None when stopped or stalled mid-body."""
         read = asyncio.ensure_future(self._read())
         stop = asyncio.ensure_future(self._stopped.wait())
-        timeout = STALL_SECONDS if self._framer.reading_body else None
+        timeout = LOST_GRACE_SECONDS if self._lost else STALL_SECONDS if self._framer.reading_body else None
         try:
             await asyncio.wait({read, stop}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -174,7 +182,7 @@ def serve_stdio(server: Any, stdin: BinaryIO, stdout: BinaryIO) -> str | None:
         loop.set_exception_handler(_quiet_exception_handler)
         queue: asyncio.Queue[bytes] = asyncio.Queue(_QUEUED_CHUNKS)
         connection = Connection(server.protocol, queue.get)
-        server.protocol.set_writer(StreamWriter(stdout, lambda: connection.stop_threadsafe(loop)))
+        server.protocol.set_writer(StreamWriter(stdout, lambda: connection.output_lost_threadsafe(loop)))
         reader = threading.Thread(
             target=_read_stdin, args=(stdin.fileno(), loop, queue), name="evalfix-stdin", daemon=True
         )

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import gc
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+IDLE_SECONDS = 1.0  # no job for this long: frozen objects are collected once (see ``settle``)
 
 _lock = threading.Lock()
 _depth = 0
@@ -39,12 +42,63 @@ def gc_paused() -> Iterator[None]:
 
 
 def settle() -> None:
-    """Hide everything alive now from future collections (``gc.freeze``).
+    """Hide everything alive now from future collections (``gc.freeze``), and collect what was
+    frozen once the server has been idle for ``IDLE_SECONDS``.
 
-    The server keeps large trees alive between edits; without this, every full collection walks
-    all of them again (tens of milliseconds per keystroke on a 2 MB suite). Trees are acyclic and
-    freed by reference counting when replaced, so freezing them loses nothing; the cost is that
-    cyclic garbage alive at this moment is never collected — small, since the server's long-lived
-    state is acyclic too.
+    The server keeps large trees alive between edits; without the freeze, every full collection
+    walks all of them again (tens of milliseconds per keystroke on a 2 MB suite). But frozen
+    objects are never collected: cyclic garbage alive at this moment (a cancelled request's task
+    and frames, the cycles a job leaves) and anything frozen that later becomes part of a garbage
+    cycle would stay for good — memory grew with every cancelled pull and every closed document.
+    So when no job has run for a while, the frozen objects are unfrozen, collected once and the
+    survivors frozen again: one full collection per pause in typing, none per keystroke.
     """
     gc.freeze()
+    _idle.job_done()
+
+
+class _IdleCollector:
+    """A daemon thread that runs ``collect_frozen`` once the jobs have stopped for a while."""
+
+    def __init__(self) -> None:
+        self._last_job = 0.0
+        self._pending = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._start_lock = threading.Lock()
+        self.collections = 0  # how many idle collections ran (for tests)
+
+    def job_done(self) -> None:
+        self._last_job = time.monotonic()
+        self._pending.set()
+        with self._start_lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="evalfix-gc-idle", daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            self._pending.wait()
+            while (remaining := self._last_job + IDLE_SECONDS - time.monotonic()) > 0:
+                time.sleep(remaining)
+            with _lock:
+                if _depth > 0:  # a job is running: its own settle asks again
+                    continue
+                self._pending.clear()
+                collect_frozen()
+                self.collections += 1
+
+
+def collect_frozen() -> None:
+    """Collect everything, frozen objects included, then freeze the survivors again. The caller
+    holds ``_lock`` or knows no job is running (a job's half-built objects are not garbage, but
+    collecting them would cost what the pause saves)."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+
+
+_idle = _IdleCollector()
+
+
+def idle_collections() -> int:
+    return _idle.collections

@@ -120,6 +120,8 @@ class ResultCore:
         self._case_caches.pop(uri, None)
         self._edits.pop(uri, None)
         self._latest_revision.pop(uri, None)
+        # A closed workspace file gets a new id with its disk findings; anything else none.
+        self._result_ids.pop(uri, None)
 
     # -- jobs ------------------------------------------------------------------------------------
 

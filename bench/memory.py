@@ -1,0 +1,169 @@
+"""Memory across editing cycles: the server's RSS while pulls are cancelled, after close, and over
+many open/edit/close cycles of small documents (issue 14). Prints figures; asserts nothing.
+
+Scenarios (the real server over stdio, a pull client like VS Code):
+
+* ``cancelled``: a large suite (``--size``, default 2.4 MB) is opened; ``--rounds`` times a
+  character is typed, a ``textDocument/diagnostic`` is sent and cancelled right away (typing never
+  stops); then one pull is answered, the document is closed and the server left idle.
+* ``typing``: the same suite, ``--rounds`` edits each answered by a pull, then close and idle.
+* ``cycles``: ``--cycles`` small suites opened, edited, pulled and closed one after another.
+
+RSS is read from ``/proc/<pid>/status`` (Linux). Run: ``python -m bench.memory`` (``--quick``:
+a 200 KB suite and 60 cycles).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # python bench/memory.py
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import evalfix_ls_command, fmt_mb, save_results
+from bench.generate import generate_suite, write_suite_tree
+from bench.lsp import client_capabilities
+from bench.lspclient import LspClient, file_uri
+
+IDLE_SECONDS = 3.0  # after close: long enough for the server's idle clean-up
+TIMEOUT = 120.0
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+async def started(root: Path) -> LspClient:
+    client = LspClient(evalfix_ls_command(), cwd=root)
+    await client.start()
+    params = {
+        "processId": None,
+        "rootUri": file_uri(root),
+        "workspaceFolders": [{"uri": file_uri(root), "name": root.name}],
+        "capabilities": client_capabilities(pull=True),
+    }
+    await client.request("initialize", params, timeout=TIMEOUT)
+    await client.notify("initialized", {})
+    return client
+
+
+def _did_change(uri: str, version: int, offset_line: int) -> dict[str, Any]:
+    position = {"line": offset_line, "character": 0}
+    return {
+        "textDocument": {"uri": uri, "version": version},
+        "contentChanges": [{"range": {"start": position, "end": position}, "text": " "}],
+    }
+
+
+async def edit_session(root: Path, path: Path, rounds: int, *, cancel: bool) -> list[tuple[str, int]]:
+    """RSS after open, after each round, after close and after idling."""
+    client = await started(root)
+    uri = file_uri(path)
+    text = path.read_text(encoding="utf-8")
+    samples = []
+    try:
+        await client.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}},
+        )
+        await client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}}, timeout=TIMEOUT)
+        samples.append(("opened", rss_kib(client.pid)))
+        for n in range(rounds):
+            await client.notify("textDocument/didChange", _did_change(uri, n + 2, 2 + n))
+            pull = client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}}, timeout=TIMEOUT)
+            if cancel:
+                task = asyncio.ensure_future(pull)
+                await asyncio.sleep(0.05)  # the analysis has started
+                await client.notify("$/cancelRequest", {"id": client._next_id})
+                await asyncio.wait({task}, timeout=TIMEOUT)
+            else:
+                await pull
+            samples.append((f"round {n + 1}", rss_kib(client.pid)))
+        await client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}}, timeout=TIMEOUT)
+        samples.append(("answered", rss_kib(client.pid)))
+        await client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        await asyncio.sleep(0.5)
+        samples.append(("closed", rss_kib(client.pid)))
+        await asyncio.sleep(IDLE_SECONDS)
+        samples.append(("idle", rss_kib(client.pid)))
+    finally:
+        await client.stop()
+    return samples
+
+
+async def cycles_session(root: Path, cycles: int) -> list[tuple[str, int]]:
+    client = await started(root)
+    samples = []
+    small = json.dumps(
+        {"skill_name": "bench-skill", "evals": [{"id": f"c{n}", "prompt": f"写 🎉 {n}"} for n in range(20)]},
+        ensure_ascii=False,
+        indent=2,
+    )
+    try:
+        for n in range(cycles):
+            uri = file_uri(root / "skills" / f"doc{n}" / "evals" / "evals.json")
+            item = {"uri": uri, "languageId": "json", "version": 1, "text": small}
+            await client.notify("textDocument/didOpen", {"textDocument": item})
+            await client.notify("textDocument/didChange", _did_change(uri, 2, 1))
+            await client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}}, timeout=TIMEOUT)
+            await client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+            if (n + 1) % max(1, cycles // 6) == 0:
+                samples.append((f"{n + 1} closed", rss_kib(client.pid)))
+        await asyncio.sleep(IDLE_SECONDS)
+        samples.append(("idle", rss_kib(client.pid)))
+    finally:
+        await client.stop()
+    return samples
+
+
+def show(title: str, samples: list[tuple[str, int]]) -> None:
+    print(f"\n{title}")
+    for label, kib in samples:
+        print(f"  {label:<14} {fmt_mb(kib):>10}")
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    size = int(float(args.size) * 1024 * 1024)
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="evalfix-memory-") as tmp:
+        root = Path(tmp)
+        (root / ".git").mkdir()
+        suite = generate_suite(size)
+        path = write_suite_tree(root, suite)
+        print(f"suite: {suite.size / 1024 / 1024:.1f} MB, {args.rounds} rounds, {args.cycles} cycles")
+        for name, cancel in (("cancelled", True), ("typing", False)):
+            samples = await edit_session(root, path, args.rounds, cancel=cancel)
+            show(f"{name}: pulls {'cancelled' if cancel else 'answered'} while typing, then close", samples)
+            results[name] = samples
+        samples = await cycles_session(root, args.cycles)
+        show("cycles: small documents opened, edited, pulled and closed", samples)
+        results["cycles"] = samples
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=formatter)
+    parser.add_argument("--size", default="2.4", help="suite size in MB (default 2.4)")
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--cycles", type=int, default=300)
+    parser.add_argument("--quick", action="store_true", help="a 0.2 MB suite and 60 cycles")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.size, args.cycles = "0.2", 60
+    results = asyncio.run(run(args))
+    print(f"\nresults: {save_results('memory', results)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

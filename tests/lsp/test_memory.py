@@ -1,0 +1,153 @@
+"""Memory that is given back (issue 14): cancelled and superseded analyses release what they hold,
+a closed document leaves nothing in the server's own structures, and open/close cycles do not
+accumulate. Checked on the server's structures and on how many analyses are still alive (the
+probe server marks each one; see ``probe_server.py``), not on RSS, which is noisy."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from lsp_support import TIMEOUT, RawClient, make_repo, write_json
+
+PROBE_SERVER = [sys.executable, str(Path(__file__).with_name("probe_server.py"))]
+PULL_CAPABILITIES = {"textDocument": {"diagnostic": {"dynamicRegistration": False}}}
+
+
+def suite(cases: int, marker: str = "") -> dict[str, Any]:
+    return {
+        "skill_name": "demo",
+        "evals": [
+            {"id": f"case-{n}", "prompt": f"写一个测试 🎉 {marker} {n}", "setup": {"kind": "Empty"}}
+            for n in range(cases)
+        ],
+    }
+
+
+async def probe(root: Path) -> RawClient:
+    client = await RawClient.start(*PROBE_SERVER)
+    params = {
+        "processId": None,
+        "capabilities": PULL_CAPABILITIES,
+        "workspaceFolders": [{"uri": root.as_uri(), "name": "repo"}],
+    }
+    assert "result" in await client.request("initialize", params)
+    client.notify("initialized", {})
+    return client
+
+
+async def state(client: RawClient) -> dict[str, Any]:
+    return (await client.request("evalfix/test/state", {}))["result"]
+
+
+async def settled(client: RawClient, alive: int) -> dict[str, Any]:
+    """The server's state once nothing per document is left and ``alive`` analyses remain (or
+    the last state seen when that does not happen in time)."""
+    deadline = asyncio.get_running_loop().time() + TIMEOUT
+    while True:
+        current = await state(client)
+        empty = not any(current["per_uri"].values())
+        if (empty and current["alive analyses"] <= alive) or asyncio.get_running_loop().time() > deadline:
+            return current
+        await asyncio.sleep(0.1)
+
+
+def open_doc(client: RawClient, uri: str, text: str) -> None:
+    client.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}},
+    )
+
+
+def change(client: RawClient, uri: str, version: int, text: str) -> None:
+    client.notify(
+        "textDocument/didChange",
+        {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]},
+    )
+
+
+async def logged(client: RawClient, text: str, count: int) -> None:
+    """Read until ``count`` log messages holding ``text`` have arrived."""
+
+    def seen() -> int:
+        return sum(text in n.get("params", {}).get("message", "") for n in client.notifications)
+
+    while seen() < count:
+        message = await client.receive()
+        if "method" in message and "id" in message:
+            client.send({"id": message["id"], "result": None})
+        elif "method" in message:
+            client.notifications.append(message)
+
+
+async def test_cancelled_pulls_and_a_closed_document_leave_nothing_behind(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo")
+    path = write_json(root / "evals" / "evals.json", suite(400))
+    client = await probe(root)
+    try:
+        uri = path.as_uri()
+        open_doc(client, uri, path.read_text(encoding="utf-8"))
+        for version in range(2, 6):  # typing never stops: each pull is cancelled while it runs
+            text = json.dumps(suite(400, marker=f"PLANTED_SLOW_ANALYSIS {version}"), ensure_ascii=False)
+            change(client, uri, version, text)
+            client.send(
+                {
+                    "id": 1000 + version,
+                    "method": "textDocument/diagnostic",
+                    "params": {"textDocument": {"uri": uri}},
+                }
+            )
+            await logged(client, "slow analysis started", version - 1)
+            client.notify("$/cancelRequest", {"id": 1000 + version})
+        change(client, uri, 6, json.dumps(suite(400, marker="last"), ensure_ascii=False))
+        final = await client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+        assert final["result"]["items"]
+        client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        after = await settled(client, alive=0)
+        assert not any(after["per_uri"].values()), after
+        assert after["alive analyses"] == 0, after
+        assert after["tasks"] == 0 and not after["request futures"], after
+    finally:
+        await client.close()
+
+
+async def edit_close_cycles(client: RawClient, root: Path, names: range) -> None:
+    for n in names:
+        path = write_json(root / "skills" / f"s{n}" / "evals" / "evals.json", suite(20))
+        uri = path.as_uri()
+        open_doc(client, uri, path.read_text(encoding="utf-8"))
+        change(client, uri, 2, json.dumps(suite(21), ensure_ascii=False))
+        assert "result" in await client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+        client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+
+
+async def after_idle_collection(client: RawClient, before: int) -> dict[str, Any]:
+    """The state once the server has had an idle collection after the ``before``-th."""
+    deadline = asyncio.get_running_loop().time() + TIMEOUT
+    while (current := await state(client))["idle collections"] <= before:
+        assert asyncio.get_running_loop().time() < deadline, "no idle collection"
+        await asyncio.sleep(0.2)
+    return current
+
+
+async def test_open_edit_close_cycles_reach_a_plateau(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo")
+    client = await probe(root)
+    try:
+        # The same ten documents over and over (new files would add workspace-index entries).
+        await edit_close_cycles(client, root, range(10))  # warm-up: imports, caches, the index
+        first = await after_idle_collection(client, (await state(client))["idle collections"])
+        for _round in range(3):
+            await edit_close_cycles(client, root, range(10))
+        second = await after_idle_collection(client, first["idle collections"])
+        assert not any(second["per_uri"].values()), second
+        assert second["alive analyses"] == 0, second
+        # Objects kept for good (frozen) stay as they were; cyclic garbage that was frozen
+        # grew by ~300 objects per cycle.
+        growth = (second["frozen objects"] - first["frozen objects"]) / 30
+        assert growth < 10, (first["frozen objects"], second["frozen objects"])
+    finally:
+        await client.close()
