@@ -10,7 +10,8 @@ Scenarios (the real server over stdio, a pull client like VS Code):
 * ``cycles``: ``--cycles`` small suites opened, edited, pulled and closed one after another.
 
 RSS is read from ``/proc/<pid>/status`` (Linux). Run: ``python -m bench.memory`` (``--quick``:
-a 200 KB suite and 60 cycles).
+a 200 KB suite and 60 cycles). The server is the ``evalfix-ls`` next to the interpreter that runs
+the benchmark, so another checkout's venv python measures that checkout's server.
 """
 
 from __future__ import annotations
@@ -85,6 +86,8 @@ async def edit_session(root: Path, path: Path, rounds: int, *, cancel: bool) -> 
                 await asyncio.sleep(0.05)  # the analysis has started
                 await client.notify("$/cancelRequest", {"id": client._next_id})
                 await asyncio.wait({task}, timeout=TIMEOUT)
+                if task.done() and not task.cancelled():
+                    task.exception()  # the expected "request cancelled" answer (or a late result)
             else:
                 await pull
             samples.append((f"round {n + 1}", rss_kib(client.pid)))
