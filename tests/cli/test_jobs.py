@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from sarif_support import workflow_fixture, write
 
+from evalfix_ls.analysis import Analysis
 from evalfix_ls.batch import parallel
-from evalfix_ls.batch.analyse import Analyser
+from evalfix_ls.batch.analyse import Analyser, FileTask
 from evalfix_ls.batch.run import FileReport, check_paths
 
 FILES = 48
@@ -86,7 +87,7 @@ def test_each_file_is_handed_on_before_the_next_is_analysed(
     events: list[tuple[str, str]] = []
     original = Analyser.analyse
 
-    def analyse(self: Analyser, task):  # type: ignore[no-untyped-def]
+    def analyse(self: Analyser, task: FileTask) -> Analysis:
         events.append(("analyse", task.display))
         return original(self, task)
 
