@@ -27,4 +27,4 @@ if ! "$BIN" --version >/dev/null 2>&1; then
   echo "sarif.sh: $BIN was installed but does not run (missing platform package @microsoft/sarif-multitool-linux?)" >&2
   exit 1
 fi
-echo "sarif.sh: installed $("$BIN" --version 2>/dev/null | head -1)"
+echo "sarif.sh: installed $("$BIN" --version 2>&1 | grep -m1 Multitool)"
