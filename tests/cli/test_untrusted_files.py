@@ -149,3 +149,18 @@ def test_outside_paths_are_never_probed(repo: Path) -> None:
     assert existing == missing  # an existing outside file cannot be told from a missing one
     assert "path-outside-repository" in existing and "path_outside_repository" in existing
     assert "source_ref_missing" not in existing and "path-not-found" not in existing
+
+
+def test_a_file_named_outside_the_given_root_is_still_checked(repo: Path, tmp_path: Path) -> None:
+    """The command line, not the repository, chose it (output paths may start with ../)."""
+    other = tmp_path / "other"
+    (other / ".git").mkdir(parents=True)
+    suite = other / "skills/x/evals/evals.json"
+    suite.parent.mkdir(parents=True)
+    suite.write_text('{"skill_name": "x", "evals": [{"id": "a"}]}')
+    found = findings(check(repo, "--format", "json", "--root", str(repo), str(suite)))
+    # Read and checked; what it names beside it (its SKILL.md) lies outside --root, so is not looked at.
+    assert sorted(code for code, _ in found["../other/skills/x/evals/evals.json"]) == [
+        "path-outside-repository",
+        "prompt-required",
+    ]

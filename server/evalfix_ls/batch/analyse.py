@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..analysis import Analysis, analyze
+from ..workspace.confine import is_inside
 from ..workspace.files import read_file
-from ..workspace.view import FileSystemView
+from ..workspace.view import FileSystemView, find_repo_root
 
 if TYPE_CHECKING:
     from ..contracts.workflow.index import WorkflowIndex
@@ -35,7 +37,7 @@ class Analyser:
         index = self.indexes.get(task.repo_root)
         if index is None:
             index = self.indexes[task.repo_root] = WorkflowIndex(task.repo_root, self.fs)
-        file_text = read_file(task.path, task.repo_root)
+        file_text = read_file(task.path, _read_root(task))
         analysis = analyze(
             file_text.text,
             path=task.path,
@@ -49,3 +51,12 @@ class Analyser:
         # No output format reads the parse tree: a report of 10,000 files would only hold it.
         analysis.tree = None
         return analysis
+
+
+def _read_root(task: FileTask) -> Path:
+    """The directory a fixture's own path must not resolve out of: its repository root — or, for a
+    file named (or walked) outside a given ``--root``, the repository it lies in (the command line
+    chose it; a link inside it still may not lead elsewhere)."""
+    if is_inside(os.path.abspath(task.path), os.path.abspath(task.repo_root)):
+        return task.repo_root
+    return find_repo_root(task.path)
