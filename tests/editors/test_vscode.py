@@ -24,6 +24,7 @@ NODE_BIN = CACHE / "node24" / "bin"
 CODE_SERVER = CACHE / "code-server" / "node_modules" / "code-server"
 OUTPUT = EXTENSION / ".test-output"
 FIXTURE_WORKSPACE = EXTENSION / "test-fixtures" / "workspace"
+PYTHON_STANDIN = EXTENSION / "test-fixtures" / "python-extension-standin"
 VSIX = EXTENSION / "evalfix-ls.vsix"
 SERVER = Path(sys.executable).parent / "evalfix-ls"
 
@@ -212,8 +213,12 @@ def test_integration_in_the_extension_host(packaged: Path, real_vscode: str, tmp
         EVALFIX_TEST_REPORT=str(report_file),
         EVALFIX_EXPECTED_VERSION=__version__,
         EVALFIX_EXPECTED_SERVER=str(SERVER),
+        EVALFIX_TEST_PYTHON=sys.executable,
+        EVALFIX_TEST_PYTHON_WITHOUT_SERVER=str(python_without_server(tmp_path)),
     )
     workspace = workspace_copy(tmp_path, str(SERVER))
+    # The Python extension cannot be had offline: a stand-in with the part of its API we use.
+    shutil.copytree(PYTHON_STANDIN, tmp_path / "vscode" / "extensions" / "ms-python.python-0.0.1-standin")
     args = [
         "--code-server",
         str(CODE_SERVER),
@@ -228,8 +233,13 @@ def test_integration_in_the_extension_host(packaged: Path, real_vscode: str, tmp
     assert report_file.is_file(), f"the Mocha suite wrote no report:\n{output}"
     report = json.loads(report_file.read_text())
     print_seen(report)
+    # The extension's output channel, as the extension host wrote it: errors only where expected.
+    logs = sorted((tmp_path / "vscode").glob("user/logs/*/exthost*/evalfix.evalfix-ls/evalfix-ls.log"))
+    assert logs, f"the extension wrote no output-channel log:\n{output}"
+    log = logs[-1].read_text(encoding="utf-8")
+    print("output channel:", log, sep="\n")
     outcomes = {test["title"].removeprefix("evalfix-ls in VS Code "): test for test in report["tests"]}
-    assert len(outcomes) == 7, outcomes
+    assert len(outcomes) == 8, outcomes
     for title, test in outcomes.items():
         if test["state"] == "skipped":
             capability = CAPABILITY_GATED.get(title)
@@ -237,15 +247,19 @@ def test_integration_in_the_extension_host(packaged: Path, real_vscode: str, tmp
         else:
             assert test["state"] == "passed", f"{title}: {test.get('error')}\n{output}"
     assert result.returncode == 0, output
-    # The extension's output channel, as the extension host wrote it: errors only where expected.
-    logs = sorted((tmp_path / "vscode").glob("user/logs/*/exthost*/evalfix.evalfix-ls/evalfix-ls.log"))
-    assert logs, "the extension wrote no output-channel log"
-    log = logs[-1].read_text(encoding="utf-8")
-    print("output channel:", log, sep="\n")
     errors = [
         line for line in log.splitlines() if "[error]" in line and "language server was not found" not in line
     ]
     assert not errors, log
+
+
+def python_without_server(tmp_path: Path) -> Path:
+    """An interpreter as one without evalfix-ls installed answers `python -m evalfix_ls --version`."""
+    python = tmp_path / "bin" / "python"
+    python.parent.mkdir()
+    python.write_text('#!/bin/sh\necho "$0: No module named evalfix_ls" >&2\nexit 1\n')
+    python.chmod(0o755)
+    return python
 
 
 def print_seen(report: dict) -> None:

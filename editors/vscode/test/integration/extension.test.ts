@@ -283,8 +283,37 @@ suite("evalfix-ls in VS Code", () => {
     report.seen["skills/fix-skill/evals/trigger-cases.json (after the quick fix)"] = ours(document.uri);
   });
 
+  test("without evalfix.server.path, the Python extension's interpreter runs `python -m evalfix_ls`", async () => {
+    const evalfix = await api();
+    assert.ok(vscode.extensions.getExtension("ms-python.python"), "the Python extension (stand-in) is installed");
+    const settings = vscode.workspace.getConfiguration("evalfix");
+    await settings.update("server.path", "", vscode.ConfigurationTarget.Workspace);
+    try {
+      await waitFor(
+        "the server started through the Python extension",
+        () => (evalfix.state === "ready" && evalfix.server?.source === "python" ? true : undefined),
+        () => [evalfix.state, evalfix.server],
+      );
+      const server = evalfix.server!;
+      report.server.viaPython = server;
+      assert.deepEqual([server.command, ...server.args], [process.env.EVALFIX_TEST_PYTHON, "-m", "evalfix_ls"]);
+      assert.equal(evalfix.version, process.env.EVALFIX_EXPECTED_VERSION);
+    } finally {
+      await settings.update("server.path", process.env.EVALFIX_EXPECTED_SERVER, vscode.ConfigurationTarget.Workspace);
+    }
+    await waitFor(
+      "the server from evalfix.server.path again",
+      () => (evalfix.state === "ready" && evalfix.server?.source === "setting" ? true : undefined),
+      () => [evalfix.state, evalfix.server],
+    );
+  });
+
   test("a server that cannot be found gives one notification with Install with pip and Open settings", async () => {
     const evalfix = await api();
+    // The Python extension's interpreter lacks the server (the stand-in reads this variable).
+    const python = process.env.EVALFIX_TEST_PYTHON;
+    const withoutServer = process.env.EVALFIX_TEST_PYTHON_WITHOUT_SERVER!;
+    process.env.EVALFIX_TEST_PYTHON = withoutServer;
     const shownBefore = evalfix.notifications.length;
     const settings = vscode.workspace.getConfiguration("evalfix");
     await settings.update("server.path", "/nonexistent/evalfix-ls", vscode.ConfigurationTarget.Workspace);
@@ -295,9 +324,11 @@ suite("evalfix-ls in VS Code", () => {
       assert.equal(shown.length, 1, JSON.stringify(shown));
       assert.deepEqual(shown[0].items, ["Install with pip", "Open settings"]);
       assert.match(shown[0].message, /not found/);
-      assert.match(shown[0].message, /pip install evalfix-ls/);
+      // "Install with pip" installs for the selected interpreter.
+      assert.ok(shown[0].message.includes(`${withoutServer} -m pip install evalfix-ls`), shown[0].message);
       assert.equal(evalfix.client, undefined);
     } finally {
+      process.env.EVALFIX_TEST_PYTHON = python;
       await settings.update("server.path", process.env.EVALFIX_EXPECTED_SERVER, vscode.ConfigurationTarget.Workspace);
     }
     await waitForState(evalfix, "ready");
