@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -121,8 +122,35 @@ def test_workers_share_one_index_build(tree: Path, monkeypatch: pytest.MonkeyPat
     def refuse(self: WorkflowIndex) -> None:
         raise AssertionError("a worker loaded the index itself")
 
+    if parallel._context().get_start_method() != "fork":
+        pytest.skip("workers inherit the patch only when forked (this process has threads)")
     monkeypatch.setattr(WorkflowIndex, "load_from_disk", refuse)
     _, tasks = plan([tree], root=tree, cwd=tree, configs=ProjectConfigs())
     results = list(parallel.analyse_all(tasks, Analyser(FileSystemView()), 2))
     codes = [f.code for _, analysis in results for f in analysis.findings]
     assert codes.count("duplicate_case_id") == FILES // 2 - 5  # 24 files, 5 distinct ids
+
+
+def test_a_host_with_threads_does_not_fork(tree: Path) -> None:
+    """Forking copies locks that other threads may hold: with a second thread running, the
+    workers start from a fork server instead, and give the same results."""
+    from evalfix_ls.batch.run import plan
+    from evalfix_ls.config import ProjectConfigs
+    from evalfix_ls.workspace.view import FileSystemView
+
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert parallel._context().get_start_method() != "fork"
+        _, tasks = plan([tree], root=tree, cwd=tree, configs=ProjectConfigs())
+        parallel_run = [
+            (t.display, a.findings) for t, a in parallel.analyse_all(tasks, Analyser(FileSystemView()), 2)
+        ]
+    finally:
+        stop.set()
+        thread.join()
+    sequential = [
+        (t.display, a.findings) for t, a in parallel.analyse_all(tasks, Analyser(FileSystemView()), 1)
+    ]
+    assert parallel_run == sequential

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing.context import BaseContext
@@ -87,11 +88,13 @@ def _is_workflow(task: FileTask) -> bool:
 
 
 def _context() -> BaseContext:
-    # fork: the workers inherit the imported modules (no second interpreter start-up); --check
-    # runs no threads that a fork could break. Elsewhere the platform default.
-    if "fork" in multiprocessing.get_all_start_methods():
+    # fork: the workers inherit the imported modules (no second interpreter start-up). Only from
+    # a single-threaded process (the command line), since a fork copies locks other threads may
+    # hold; a host with threads (a test runner, an embedding program) gets forkserver or spawn.
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
         return multiprocessing.get_context("fork")
-    return multiprocessing.get_context()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else None)
 
 
 def _index_entry(job: tuple[Path, str]) -> IndexedFile:
