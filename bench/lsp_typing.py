@@ -182,7 +182,12 @@ async def run_typing_size(
 
 
 def _share(values: list[float]) -> str:
-    return "—" if not values else f"{100 * min(values):.1f} % min, {100 * median(values):.1f} % p50"
+    if not values:
+        return "—"
+    below = sum(value < KEPT_TARGET for value in values)
+    return (
+        f"{100 * min(values):.1f} % min, {100 * median(values):.1f} % p50, {below}/{len(values)} below 95 %"
+    )
 
 
 def report_typing(

@@ -11,6 +11,7 @@ placeholders', or about the document as a whole) are guesses and are dropped by 
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
@@ -99,14 +100,14 @@ class _Intactness:
         return view
 
 
+_INDENT = re.compile(r"[ \t]*")
+
+
 def _indent_of_line(text: str, offset: int) -> tuple[int, int]:
     """(start of the line holding ``offset``, its indentation)."""
     newline = text.rfind("\n", 0, offset)
     line = max(newline, text.rfind("\r", newline + 1, offset)) + 1
-    indent = line
-    while indent < offset and text[indent] in " \t":
-        indent += 1
-    return line, indent - line
+    return line, _INDENT.match(text, line, offset).end() - line
 
 
 def _aligned(text: str, opener: int, closer: int) -> bool:
