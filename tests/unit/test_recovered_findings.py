@@ -164,3 +164,18 @@ def test_the_placeholder_of_a_broken_workflow_case_is_nobody_s_duplicate(tmp_pat
     assert "invalid_json" in codes and "duplicate_case_id" not in codes
     clean = analyze(text.replace('"typing"', '"case-1"'), path=path, repo_root=tmp_path)
     assert "duplicate_case_id" in [f.code for f in clean.findings]  # the rule does fire on real duplicates
+
+
+def test_a_quote_typed_before_an_assertion_object_leaves_the_later_cases_intact() -> None:
+    # '"' before an assertion object's '{' hides that brace in a string; the object's '}' is then
+    # a stray closer, and so (one line further) is the case's. Neither may close the document.
+    cases = (
+        {"id": "first", "prompt": "a", "assertions": [{"type": "file-exists", "path": "x.md"}]},
+        {"id": "three", "prompt": "", "files": "x"},  # prompt-required, files-not-array
+    )
+    text = suite(*cases)
+    at = text.index('{\n          "type"')
+    broken = text[:at] + '"' + text[at:]
+    result = analyze(broken, kind=EVALS, recover=True)
+    assert {"prompt-required", "files-not-array"} <= {f.code for f in result.findings}
+    assert [f.severity for f in result.findings if f.code in SYNTAX].count(Severity.ERROR) == 1

@@ -381,8 +381,8 @@ class TolerantParser:
         elif value == "}":
             self.errors.append(SyntaxIssue("expected a value before '}'", start, end))
             self._close_to(len(self.stack) - 1, end)
-        elif value == "]" and _has_open(self.stack, ARRAY):
-            self._close_to(_innermost(self.stack, ARRAY), end)
+        elif value == "]" and (target := self._closing_target(ARRAY, start)) is not None:
+            self._close_to(target, end)
         else:
             self.errors.append(SyntaxIssue(f"unexpected '{value}'; expected a value", start, end))
 
@@ -407,8 +407,8 @@ class TolerantParser:
             frame[1] = _OBJ_COLON
             return
         self.errors.append(SyntaxIssue(f"unexpected '{value}'; expected a property name or '}}'", start, end))
-        if value == "]" and _has_open(self.stack, ARRAY):
-            self._close_to(_innermost(self.stack, ARRAY), end)
+        if value == "]" and (target := self._closing_target(ARRAY, start)) is not None:
+            self._close_to(target, end)
         elif node is not None:  # '{' or '[' where a name belongs: keep it as a value
             self._nameless_member(frame, node, start)
 
@@ -453,8 +453,8 @@ class TolerantParser:
                 self.errors.append(SyntaxIssue(MISSING_COMMA_BEFORE_PROPERTY, start, end))
             self.pending = self._add_member(frame[0], node.value, start, end)
             frame[1] = _OBJ_COLON
-        elif value == "]" and _has_open(self.stack, ARRAY):
-            self._close_to(_innermost(self.stack, ARRAY), end)
+        elif value == "]" and (target := self._closing_target(ARRAY, start)) is not None:
+            self._close_to(target, end)
         else:
             if tkind != _T_BAD:
                 self.errors.append(
@@ -491,8 +491,8 @@ class TolerantParser:
                 self.errors.append(SyntaxIssue(MISSING_COMMA_BEFORE_VALUE, start, end))
             frame[0].items.append(node)
             self._enter_or_next(frame, node)
-        elif value == "}" and _has_open(self.stack, OBJECT):
-            self._close_to(_innermost(self.stack, OBJECT), end)
+        elif value == "}" and (target := self._closing_target(OBJECT, start)) is not None:
+            self._close_to(target, end)
         else:
             self.errors.append(SyntaxIssue(f"unexpected '{value}'; expected ',' or ']'", start, end))
 
@@ -504,8 +504,8 @@ class TolerantParser:
             if frame[1] == _ARR_VALUE:
                 self.errors.append(SyntaxIssue("trailing comma before ']'", frame[2], frame[2] + 1))
             self._close_to(len(self.stack) - 1, end)
-        elif value == "}" and _has_open(self.stack, OBJECT):
-            self._close_to(_innermost(self.stack, OBJECT), end)
+        elif value == "}" and (target := self._closing_target(OBJECT, start)) is not None:
+            self._close_to(target, end)
         else:
             self.errors.append(SyntaxIssue(f"unexpected '{value}'; expected a value", start, end))
 
@@ -548,6 +548,30 @@ class TolerantParser:
             SyntaxIssue(f"missing '{closer}' to close this {node.kind}", node.start, node.start + 1)
         )
         self.unclosed.append(node.start)
+
+    def _closing_target(self, kind: str, start: int) -> int | None:
+        """The stack index of the container a closer that does not match the innermost container
+        closes (the ones above it had no closer), or None to skip the closer as a stray one.
+
+        On one line, the innermost container of its kind. A closer that starts a line closes the
+        innermost container of its kind whose opening line is indented like it, and none if there
+        is no such container: a case's closing brace left over after its assertion object lost its
+        opening brace (a '"' typed before it) must not close the whole document."""
+        stack = self.stack
+        if not _has_open(stack, kind):
+            return None
+        text = self.text
+        line = _line_start(text, start)
+        if _INDENT.match(text, line).end() != start:
+            return _innermost(stack, kind)
+        column = start - line
+        for index in range(len(stack) - 1, -1, -1):
+            node = stack[index][0]
+            if node.kind == kind:
+                opener_line = _line_start(text, node.start)
+                if _INDENT.match(text, opener_line).end() - opener_line == column:
+                    return index
+        return None
 
     def _close_left_open(self, frame: list, start: int) -> list:
         """Layout recovery, for a '{' or '[' that starts a line.
