@@ -25,9 +25,12 @@ def _target_uri(link: Link) -> str:
 
 
 def links(ctx: FeatureContext, params: types.DocumentLinkParams) -> list[types.DocumentLink]:
+    tooltips = bool(ctx.client.supports("text_document", "document_link", "tooltip_support"))
     return [
         types.DocumentLink(
-            range=ctx.range(link.start, link.end), target=_target_uri(link), tooltip=link.tooltip or None
+            range=ctx.range(link.start, link.end),
+            target=_target_uri(link),
+            tooltip=(link.tooltip or None) if tooltips else None,
         )
         for link in document_links(ctx.document, ctx.facts)
     ]
