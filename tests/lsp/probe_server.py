@@ -30,7 +30,11 @@ class _Marker:
     """Lives exactly as long as the analysis whose ``extra`` holds it."""
 
 
+_jobs_run = [0]
+
+
 def run_job(job: Any, lookup: Any) -> Any:
+    _jobs_run[0] += 1
     text = job.snapshot.text if job.snapshot is not None else ""
     if "PLANTED_SLOW_ANALYSIS" in text:
         _log.info("slow analysis started")
@@ -73,6 +77,7 @@ def state(ls: Any) -> dict[str, Any]:
         "tasks": len(core_state._tasks),
         "request futures": [str(key) for key in ls.protocol._request_futures],
         "alive analyses": len(_alive),
+        "jobs run": _jobs_run[0],
         **frozen_state(),
     }
 

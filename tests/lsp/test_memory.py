@@ -14,7 +14,11 @@ from typing import Any
 from lsp_support import TIMEOUT, RawClient, make_repo, write_json
 
 PROBE_SERVER = [sys.executable, str(Path(__file__).with_name("probe_server.py"))]
-PULL_CAPABILITIES = {"textDocument": {"diagnostic": {"dynamicRegistration": False}}}
+PULL_CAPABILITIES = {
+    "textDocument": {"diagnostic": {"dynamicRegistration": False}},
+    # with file events, results do not expire (without them the disk is re-checked after a while)
+    "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}},
+}
 
 
 def suite(cases: int, marker: str = "") -> dict[str, Any]:
@@ -110,6 +114,29 @@ async def test_cancelled_pulls_and_a_closed_document_leave_nothing_behind(tmp_pa
         assert not any(after["per_uri"].values()), after
         assert after["alive analyses"] == 0, after
         assert after["tasks"] == 0 and not after["request futures"], after
+    finally:
+        await client.close()
+
+
+async def test_an_analysis_whose_pull_was_cancelled_is_kept_not_run_again(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo")
+    path = write_json(root / "evals" / "evals.json", suite(50, marker="PLANTED_SLOW_ANALYSIS"))
+    client = await probe(root)
+    try:
+        uri = path.as_uri()
+        open_doc(client, uri, path.read_text(encoding="utf-8"))
+        client.send(
+            {"id": 900, "method": "textDocument/diagnostic", "params": {"textDocument": {"uri": uri}}}
+        )
+        await logged(client, "slow analysis started", 1)
+        client.notify("$/cancelRequest", {"id": 900})
+        deadline = asyncio.get_running_loop().time() + TIMEOUT
+        while uri not in (current := await state(client))["per_uri"]["results"]:
+            assert asyncio.get_running_loop().time() < deadline, f"the analysis was thrown away: {current}"
+            await asyncio.sleep(0.1)
+        answer = await client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+        assert answer["result"]["items"]
+        assert (await state(client))["jobs run"] == current["jobs run"]  # answered from it
     finally:
         await client.close()
 

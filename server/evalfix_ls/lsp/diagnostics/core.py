@@ -214,18 +214,24 @@ class ResultCore:
             return await asyncio.shield(inflight[2])
         future: asyncio.Future[Result] = asyncio.ensure_future(self._run_one(job))
         self._inflight[uri] = (snapshot.revision, job.key, future)
-        try:
-            result = await asyncio.shield(future)
-        finally:
-            if self._inflight.get(uri, (None, None, None))[2] is future:
-                del self._inflight[uri]
+        # Kept when it ends even if every request that waited for it was cancelled (clients
+        # cancel pulls while typing): the analysis of the current text is not thrown away and
+        # then run again, and it releases the previous result and the edits it covers.
+        future.add_done_callback(lambda done: self._analysis_done(uri, done))
+        return await asyncio.shield(future)
+
+    def _analysis_done(self, uri: str, future: asyncio.Future[Result]) -> None:
+        if self._inflight.get(uri, (None, None, None))[2] is future:
+            del self._inflight[uri]
+        if future.cancelled() or future.exception() is not None:
+            return
+        result = future.result()
         if result.is_for(self.server.documents.get(uri)):
             previous = self.results.get(uri)
             self.results[uri] = result
             self._forget_edits_until(uri, result.revision)
             if previous is None or previous.fingerprint != result.fingerprint:
                 self.notify_changed()
-        return result
 
     async def _run_one(self, job: Job) -> Result:
         return (await self._run([job]))[0]
