@@ -82,7 +82,7 @@ def _read_stdin(fd: int, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[b
             chunk = b""
         try:
             asyncio.run_coroutine_threadsafe(queue.put(chunk), loop).result()
-        except Exception:  # noqa: BLE001 - the loop has closed: the session is over
+        except BaseException:  # noqa: BLE001 - closed or cancelled at the end: the session is over
             return
         if not chunk:
             return
@@ -182,7 +182,8 @@ def serve_stdio(server: Any, stdin: BinaryIO, stdout: BinaryIO) -> str | None:
         loop.set_exception_handler(_quiet_exception_handler)
         queue: asyncio.Queue[bytes] = asyncio.Queue(_QUEUED_CHUNKS)
         connection = Connection(server.protocol, queue.get)
-        server.protocol.set_writer(StreamWriter(stdout, lambda: connection.output_lost_threadsafe(loop)))
+        writer = StreamWriter(stdout, lambda: connection.output_lost_threadsafe(loop))
+        server.protocol.set_writer(writer)
         reader = threading.Thread(
             target=_read_stdin, args=(stdin.fileno(), loop, queue), name="evalfix-stdin", daemon=True
         )
@@ -191,8 +192,19 @@ def serve_stdio(server: Any, stdin: BinaryIO, stdout: BinaryIO) -> str | None:
             return await connection.run()
         finally:
             await _cancel_pending()
+            if writer.lost:
+                _discard_output(stdout)
 
     return asyncio.run(main())
+
+
+def _discard_output(stdout: BinaryIO) -> None:
+    """The client closed our output: what is still buffered would fail again when Python flushes
+    it at exit ("Exception ignored … BrokenPipeError" on stderr); let it go to /dev/null."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stdout.fileno())
+        os.close(devnull)
 
 
 def serve_tcp(server: Any, host: str, port: int) -> str | None:
