@@ -23,6 +23,10 @@ class ClientFeatures:
     configuration: bool = False  # workspace/configuration
     configuration_dynamic: bool = False  # workspace/didChangeConfiguration registration
     work_done_progress: bool = False
+    snippets: bool = False  # completion items may carry snippet syntax
+    completion_markdown: bool = False  # completion documentation may be markdown
+    hover_markdown: bool = False
+    vscode: bool = False  # knows VS Code's own commands (editor.action.triggerSuggest)
     capabilities: Any = None  # the client's whole ClientCapabilities, for feature-specific checks
 
     def supports(self, *names: str) -> Any:
@@ -31,7 +35,7 @@ class ClientFeatures:
         return _get(self.capabilities, *names)
 
     @classmethod
-    def from_capabilities(cls, caps: Any) -> ClientFeatures:
+    def from_capabilities(cls, caps: Any, client_info: Any = None) -> ClientFeatures:
         related = _get(caps, "text_document", "publish_diagnostics", "related_information")
         return cls(
             pull=_get(caps, "text_document", "diagnostic") is not None,
@@ -45,4 +49,20 @@ class ClientFeatures:
             ),
             work_done_progress=bool(_get(caps, "window", "work_done_progress")),
             capabilities=caps,
+            snippets=bool(_get(caps, "text_document", "completion", "completion_item", "snippet_support")),
+            completion_markdown=_markdown(
+                _get(caps, "text_document", "completion", "completion_item", "documentation_format")
+            ),
+            hover_markdown=_markdown(_get(caps, "text_document", "hover", "content_format")),
+            vscode=_is_vscode(getattr(client_info, "name", None)),
         )
+
+
+def _markdown(formats: Any) -> bool:
+    return bool(formats) and any(str(getattr(f, "value", f)) == "markdown" for f in formats)
+
+
+def _is_vscode(name: Any) -> bool:
+    """VS Code and its forks name themselves "Visual Studio Code", "code-server", "VSCodium" …"""
+    lowered = str(name or "").lower()
+    return "visual studio code" in lowered or "code-server" in lowered or "vscod" in lowered

@@ -51,7 +51,7 @@ def register(server: Host) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: Host, params: types.InitializeParams) -> None:
         ls.loop = asyncio.get_running_loop()
-        ls.client_features = ClientFeatures.from_capabilities(params.capabilities)
+        ls.client_features = ClientFeatures.from_capabilities(params.capabilities, params.client_info)
         ls.encoding = negotiated_encoding(ls.workspace.position_encoding)
         # Without file events, existence facts cannot be cached (decided before any repository).
         ls.workspace_index.watching = ls.client_features.watch_dynamic

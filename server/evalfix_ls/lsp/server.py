@@ -29,6 +29,7 @@ from .diagnostics.manager import DiagnosticsManager
 from .documents import DocumentStore, Snapshot, UnknownDocument
 from .log import forward_logs_to_client
 from .protocol import EvalfixProtocol
+from .quick_tree import QuickTrees
 from .settings import Settings
 from .transport import serve_stdio, serve_tcp
 from .workspace_index import WorkspaceIndex
@@ -58,6 +59,7 @@ class EvalfixServer(LanguageServer):
             max_workers=ANALYSIS_WORKERS, thread_name_prefix="evalfix-analysis"
         )
         self.diagnostics = DiagnosticsManager(self)
+        self.quick_trees = QuickTrees(self.diagnostics.core)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._error_popup_shown = False
 
@@ -86,6 +88,7 @@ class EvalfixServer(LanguageServer):
     def on_did_close(self, params: types.DidCloseTextDocumentParams) -> None:
         snapshot = self.documents.close(params.text_document.uri)
         self.protocol.workspace.remove_text_document(params.text_document.uri)
+        self.quick_trees.forget(params.text_document.uri)
         if snapshot is None:
             logger.warning("didClose for a document that is not open: %s (ignored)", params.text_document.uri)
             return
@@ -111,6 +114,19 @@ class EvalfixServer(LanguageServer):
         """The immutable context of a feature request on an open document: its snapshot and the
         analysis of exactly that text (the one diagnostics use), encoding, settings, workspace."""
         snapshot, analysis = await self.analysis_for(uri)
+        return self._feature_context(snapshot, analysis)
+
+    async def feature_context_now(self, uri: str) -> FeatureContext:
+        """Like ``feature_context``, without waiting for the analysis of the current text: its
+        tree comes from a local re-parse of the last tree around the edits since (no findings).
+        Waits only when there is no earlier tree (a document just opened)."""
+        snapshot = self.snapshot_for(uri)
+        analysis = self.quick_trees.analysis_now(snapshot)
+        if analysis is None:
+            return await self.feature_context(uri)
+        return self._feature_context(snapshot, analysis)
+
+    def _feature_context(self, snapshot: Snapshot, analysis: Any) -> FeatureContext:
         repo = None
         if snapshot.path is not None:
             config = self.settings.config_for(snapshot.path)

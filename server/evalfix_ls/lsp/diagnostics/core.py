@@ -179,6 +179,16 @@ class ResultCore:
             return replace(job, case_cache=cache)
         return replace(job, case_cache=cache, prev_tree=tree, edit=compose(edits))
 
+    def edit_between(self, uri: str, from_revision: int, to_revision: int) -> Edit | None:
+        """The span the edits from snapshot ``from_revision`` to ``to_revision`` changed (None when
+        they are not all remembered), for features that update an earlier tree cheaply."""
+        revision, edits = from_revision, []
+        for start, end, edit in self._edits.get(uri, ()):
+            if start == revision:
+                edits.append(edit)
+                revision = end
+        return compose(edits) if revision == to_revision else None
+
     def _forget_edits_until(self, uri: str, revision: int | None) -> None:
         edits = self._edits.get(uri)
         if edits is not None and revision is not None:

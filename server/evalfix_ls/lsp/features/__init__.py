@@ -31,13 +31,18 @@ from ..context import FeatureContext
 Handler = Callable[[FeatureContext, Any], Any]
 
 
-def feature(server: Any, method: str, options: Any = None) -> Callable[[Handler], Handler]:
+def feature(
+    server: Any, method: str, options: Any = None, *, wait_for_analysis: bool = True
+) -> Callable[[Handler], Handler]:
     """Register ``handler(ctx, params)`` for ``method``; ``params.text_document.uri`` names the
-    document (an ``InvalidParams`` error answers a document that is not open)."""
+    document (an ``InvalidParams`` error answers a document that is not open). With
+    ``wait_for_analysis=False`` the context's tree is a cheap local re-parse of the current text
+    (no findings) instead of its full analysis: for requests sent while typing (completion)."""
 
     def decorate(handler: Handler) -> Handler:
         async def run(ls: Any, params: Any) -> Any:
-            ctx = await ls.feature_context(params.text_document.uri)
+            uri = params.text_document.uri
+            ctx = await (ls.feature_context(uri) if wait_for_analysis else ls.feature_context_now(uri))
             # The collector is paused while a handler runs: a few thousand small allocations next
             # to a million-node tree otherwise trigger full collections that walk the whole tree
             # (document symbols of a 10 MB suite: 1.25 s with the collector, 10 ms without).

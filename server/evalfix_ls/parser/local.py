@@ -1,0 +1,110 @@
+"""A cheap tree of a new version for editing features, built from an earlier version's tree.
+
+A completion request arrives right after the keystroke that made the text invalid (``"kind":
+"em``), long before the analysis of a 10 MB suite is done; it must not parse the whole text again.
+``reparse_local`` keeps the earlier tree and re-parses only the region around the edit with the
+recovering parser: the innermost value that contains the edit when it is small, else the children
+of the innermost container between the last untouched one before the edit and the first
+untouched one after it. Everything before is shared, everything after shifted (lazily).
+
+The result is for features only (completion, hover): its ``errors`` are those of the re-parsed
+region, not of the document, and duplicate names are not tracked.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+
+from .incremental import _enclosing_chain, _rebuild, _shift_copy, _shift_member, reparse, shifted
+from .tolerant import parse_tolerant
+from .tree import ARRAY, OBJECT, Member, Node, ParseResult, SyntaxIssue
+
+LOCAL_LIMIT = 16384  # code points re-parsed by the recovering parser (about 2 ms)
+_CLOSER = {OBJECT: "}", ARRAY: "]"}
+_OPENER = {OBJECT: "{", ARRAY: "["}
+
+
+def reparse_local(prev: ParseResult, new_text: str, start: int, old_end: int) -> ParseResult | None:
+    """The tree of ``new_text`` (``prev.text`` with ``[start, old_end)`` replaced), re-parsing
+    only around the edit; None when no small enough region can be found (the caller then parses
+    the whole text)."""
+    if prev.root is None:
+        return None
+    exact = reparse(prev, new_text, start, old_end) if not prev.errors else None
+    if exact is not None:
+        return exact
+    delta = len(new_text) - len(prev.text)
+    chain = _enclosing_chain(prev.root, start, old_end)
+    if not chain:
+        return None
+    for depth in range(len(chain) - 1, -1, -1):
+        target = chain[depth]
+        if target.kind not in _CLOSER or not _bracketed(target, new_text, delta):
+            continue
+        if target.end + delta - target.start <= LOCAL_LIMIT:
+            replacement, errors = _reparse_value(target, new_text, delta)
+        else:
+            window = _reparse_window(target, new_text, start, old_end, delta)
+            if window is None:
+                return None
+            replacement, errors = window
+        return ParseResult(new_text, _rebuild(chain[: depth + 1], replacement, delta), errors, [])
+    return None
+
+
+def _bracketed(node: Node, text: str, delta: int) -> bool:
+    """The container's first and last characters are still its brackets in the new text."""
+    end = node.end + delta
+    return 0 <= node.start < end <= len(text) and (
+        text[node.start] == _OPENER[node.kind] and text[end - 1] == _CLOSER[node.kind]
+    )
+
+
+def _reparse_value(target: Node, text: str, delta: int) -> tuple[Node, list[SyntaxIssue]]:
+    local = parse_tolerant(text[target.start : target.end + delta])
+    root = local.root
+    if root is None:  # pragma: no cover - a bracketed text always yields a container
+        root = Node(target.kind, 0, target.end + delta - target.start)
+    return _shift_copy(root, target.start), _shift_errors(local.errors, target.start)
+
+
+def _reparse_window(
+    target: Node, text: str, start: int, old_end: int, delta: int
+) -> tuple[Node, list[SyntaxIssue]] | None:
+    """A big container: keep its children before and after the edit, re-parse those between."""
+    if target.kind == ARRAY:
+        spans = [(item.start, item.end) for item in target.items or ()]
+    else:
+        spans = [
+            (m.key_start, m.value.end if m.value is not None else m.key_end) for m in target.members or ()
+        ]
+    ends = [end for _, end in spans]
+    starts = [begin for begin, _ in spans]
+    before = bisect_right(ends, start)  # children ending at or before the edit
+    after = bisect_left(starts, old_end)  # the first child starting at or after its end
+    gap_start = spans[before - 1][1] if before else target.start + 1
+    gap_end = (spans[after][0] if after < len(spans) else target.end - 1) + delta
+    if gap_end - gap_start > LOCAL_LIMIT or gap_end < gap_start:
+        return None
+    opener = _OPENER[target.kind]
+    local = parse_tolerant(opener + text[gap_start:gap_end] + _CLOSER[target.kind])
+    if local.root is None or local.root.kind != target.kind:
+        return None
+    middle = _shift_copy(local.root, gap_start - 1)
+    copy = Node(target.kind, target.start, target.end + delta, target.value)
+    if target.kind == ARRAY:
+        items = target.items or []
+        copy.items = [*items[:before], *(middle.items or ()), *(shifted(i, delta) for i in items[after:])]
+    else:
+        members = target.members or []
+        kept: list[Member] = [
+            *members[:before],
+            *(middle.members or ()),
+            *(_shift_member(m, delta) for m in members[after:]),
+        ]
+        copy.members, copy.props = kept, {m.key: m for m in kept}
+    return copy, _shift_errors(local.errors, gap_start - 1)
+
+
+def _shift_errors(errors: list[SyntaxIssue], by: int) -> list[SyntaxIssue]:
+    return [SyntaxIssue(e.message, e.start + by, e.end + by) for e in errors]

@@ -1,0 +1,362 @@
+"""Values only the workspace knows: coverage tags in use, repository paths for ``source_refs``
+(segment by segment, ``#`` heading anchors of Markdown files), paths inside a suite's ``evals/``
+folder, the workspace files a case's setup creates, and the skill's folder name."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path, PurePosixPath
+
+from ..contracts.detection import EVALS, WORKFLOW
+from ..contracts.workflow.refs import GENERATED_OR_HISTORICAL_PREFIXES
+from ..parser.tree import OBJECT, STRING, Node
+from .completion import FILE, FOLDER, TAG, VALUE, Suggestion, replacing
+from .completion_context import CompletionContext
+from .cursor import JsonPath
+from .document import DocumentView
+from .schema_nodes import schema_for
+from .snippets import json_text
+from .workspace_facts import WorkspaceFacts, skill_of
+
+MAX_HEADINGS = 200
+HEADING_SCAN_BYTES = 256 * 1024  # a Markdown file's headings are read from its first 256 KiB
+MAX_WALKED_FILES = 300  # files listed below evals/ or below a seeded source
+_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+_CASE_ARRAYS = ("cases", "examples")
+
+
+def workspace_values(
+    document: DocumentView, ctx: CompletionContext, facts_of: Callable[[], WorkspaceFacts]
+) -> list[Suggestion] | None:
+    """The suggestions of a workspace-backed position, or None when the position is not one
+    (``facts_of`` is called only for a position that needs the workspace)."""
+    path = ctx.path
+    if document.kind == WORKFLOW:
+        if _is_tag_item(path):
+            return tag_suggestions(document, ctx, facts_of())
+        if _is_ref_item(path):
+            return ref_suggestions(document, ctx, facts_of())
+        if path == ("skill",):
+            return _skill_name(document, ctx)
+    if document.kind == EVALS:
+        if path == ("skill_name",):
+            return _skill_name(document, ctx)
+        if _is_suite_source(path):
+            return path_suggestions(document.text, ctx, facts_of(), _evals_dir(document))
+        if _is_assertion_path(path):
+            return _assertion_paths(document, ctx, facts_of())
+    return None
+
+
+# -- where ------------------------------------------------------------------------------------
+
+
+def _is_tag_item(path: JsonPath) -> bool:
+    return _list_item_of(path, "coverage_tags")
+
+
+def _is_ref_item(path: JsonPath) -> bool:
+    return _list_item_of(path, "source_refs")
+
+
+def _list_item_of(path: JsonPath, name: str) -> bool:
+    """``name`` at the top level or in a case, as a list item or as the single-string form."""
+    if path and isinstance(path[-1], int):
+        path = path[:-1]
+    return path == (name,) or (len(path) == 3 and path[0] in _CASE_ARRAYS and path[2] == name)
+
+
+def _is_suite_source(path: JsonPath) -> bool:
+    if len(path) < 3 or path[0] != "evals":
+        return False
+    rest = path[2:]
+    return (
+        (len(rest) == 2 and rest[0] == "files" and isinstance(rest[1], int))
+        or rest[:2] == ("setup", "sources")
+        and (len(rest) == 3 or rest[3:] == ("from",))
+        or rest == ("setup", "fixture", "source")
+    )
+
+
+def _is_assertion_path(path: JsonPath) -> bool:
+    if len(path) < 5 or path[0] != "evals" or path[2] != "assertions":
+        return False
+    return path[4:] in (("path",), ("target", "file"))
+
+
+# -- coverage tags ----------------------------------------------------------------------------
+
+
+def tag_suggestions(
+    document: DocumentView, ctx: CompletionContext, facts: WorkspaceFacts
+) -> list[Suggestion]:
+    """The documented tags (readiness buckets first) with what each requires, then every tag
+    used in the workspace's fixtures, most used first; never one the array already holds."""
+    known = _known_tags()
+    present = set(ctx.present_items)
+    out: list[Suggestion] = []
+    for order, (tag, doc) in enumerate(known.items()):
+        if tag not in present:
+            out.append(_tag_item(ctx, tag, f"0{order:03d}", "documented tag", doc))
+    uses = facts.coverage_tags(exclude_file=document.rel_path)
+    for order, use in enumerate(u for u in uses if u.tag not in known and u.tag not in present):
+        cases = f"{use.count} case{'s' if use.count != 1 else ''}"
+        doc = f"Used in {cases} of this workspace, e.g. `{use.example}`."
+        detail = f"used in {cases}"
+        out.append(_tag_item(ctx, use.tag, f"1{order:05d}", detail, doc))
+    return out
+
+
+def _known_tags() -> dict[str, str]:
+    """Tag → documentation, from the schema's ``KnownCoverageTag`` (the readiness buckets'
+    fuller ``ReadinessBucket`` texts where they exist)."""
+    defs = (schema_for(WORKFLOW) or {}).get("$defs", {})
+    known = defs.get("KnownCoverageTag", {})
+    texts = dict(zip(known.get("enum", ()), known.get("enumDescriptions", ()), strict=False))
+    buckets = defs.get("ReadinessBucket", {})
+    texts.update(zip(buckets.get("enum", ()), buckets.get("enumDescriptions", ()), strict=False))
+    return {tag: texts.get(tag, "") for tag in known.get("enum", ())}
+
+
+def _tag_item(ctx: CompletionContext, tag: str, sort: str, detail: str, doc: str) -> Suggestion:
+    return replacing(ctx, tag, TAG, json_text(tag), sort=sort, detail=detail, documentation=doc)
+
+
+# -- paths ------------------------------------------------------------------------------------
+
+
+def ref_suggestions(
+    document: DocumentView, ctx: CompletionContext, facts: WorkspaceFacts
+) -> list[Suggestion]:
+    """Repository-relative paths; under authority ``source`` the generated-mirror and plan
+    folders the contract forbids are left out."""
+    exclude = GENERATED_OR_HISTORICAL_PREFIXES if _authority_is_source(document, ctx) else ()
+    return path_suggestions(document.text, ctx, facts, facts.repo_root, exclude=exclude, anchors=True)
+
+
+def _authority_is_source(document: DocumentView, ctx: CompletionContext) -> bool:
+    """The effective authority of the refs at the cursor: the case's own value, else the file's,
+    else ``source`` (a falsy value means the default)."""
+    root = document.root
+    values: list[Node | None] = []
+    if len(ctx.path) >= 3 and ctx.path[0] in _CASE_ARRAYS and root is not None:
+        case = _at(root, ctx.path[:2])
+        values.append(case.get("source_ref_authority") if case is not None and case.kind == OBJECT else None)
+    values.append(root.get("source_ref_authority") if root is not None and root.kind == OBJECT else None)
+    for value in values:
+        if value is not None and value.value:  # falsy: absent
+            return not (value.kind == STRING and value.value in ("historical", "advisory"))
+    return True
+
+
+def path_suggestions(
+    text: str,
+    ctx: CompletionContext,
+    facts: WorkspaceFacts,
+    base: Path | None,
+    *,
+    exclude: tuple[str, ...] = (),
+    anchors: bool = False,
+) -> list[Suggestion]:
+    """The entries of the folder the typed path names so far (folders end with ``/`` and ask
+    for the next segment), or the headings of a Markdown file after ``#``. Each replaces only the
+    segment being typed, inside the string's quotes."""
+    if base is None:
+        return []
+    typed = ctx.token.prefix if ctx.token.quoted else ""
+    if anchors and "#" in typed:
+        return _anchor_suggestions(text, ctx, facts, base, typed)
+    folder, _, _partial = typed.rpartition("/")
+    directory = facts.resolve(folder, base) if folder else base
+    if directory is None:
+        return []
+    start = ctx.token.start + 1 + (len(folder) + 1 if folder else 0)
+    end = _segment_end(text, ctx)
+    out = []
+    for order, entry in enumerate(facts.list_dir(directory)):
+        rel = f"{folder}/{entry.name}" if folder else entry.name
+        if _excluded(rel, entry.is_dir, exclude):
+            continue
+        name = entry.name + ("/" if entry.is_dir else "")
+        out.append(
+            Suggestion(
+                label=name,
+                kind=FOLDER if entry.is_dir else FILE,
+                insert=name,
+                start=start,
+                end=end,
+                filter_text=name,
+                sort=f"{0 if entry.is_dir else 1}{order:04d}",
+                retrigger=entry.is_dir,
+            )
+        )
+    return out if ctx.token.quoted else []
+
+
+def _segment_end(text: str, ctx: CompletionContext) -> int:
+    """The end of the path segment the cursor is in: the next ``/`` or ``#``, else the end of
+    the string (its closing quote kept)."""
+    token = ctx.token
+    limit = token.end - 1 if token.closed else token.end
+    for index in range(ctx.offset, limit):
+        if text[index] in "/#":
+            return index
+    return max(ctx.offset, limit)
+
+
+def _excluded(rel: str, is_dir: bool, exclude: tuple[str, ...]) -> bool:
+    candidate = rel + ("/" if is_dir else "")
+    return any(candidate.startswith(prefix) for prefix in exclude)
+
+
+def _anchor_suggestions(
+    text: str, ctx: CompletionContext, facts: WorkspaceFacts, base: Path, typed: str
+) -> list[Suggestion]:
+    file_part = typed.split("#", 1)[0]
+    target = facts.resolve(file_part, base)
+    if target is None or target.suffix.lower() not in (".md", ".markdown") or not facts.exists(target):
+        return []
+    start = ctx.token.start + 1 + len(file_part) + 1
+    end = _segment_end(text, ctx)
+    return [
+        Suggestion(
+            label=heading,
+            kind=VALUE,
+            insert=heading,
+            start=start,
+            end=end,
+            filter_text=heading,
+            sort=f"{order:04d}",
+        )
+        for order, heading in enumerate(markdown_headings(target))
+    ]
+
+
+def markdown_headings(path: Path) -> list[str]:
+    """The ATX headings of a Markdown file (first ``HEADING_SCAN_BYTES``), in order, without
+    repeats; none when it cannot be read."""
+    try:
+        with path.open("rb") as handle:
+            text = handle.read(HEADING_SCAN_BYTES).decode("utf-8", errors="replace")
+    except OSError:
+        return []
+    seen: list[str] = []
+    for match in _HEADING.finditer(text):
+        heading = match.group(1).strip()
+        if heading and heading not in seen:
+            seen.append(heading)
+            if len(seen) >= MAX_HEADINGS:
+                break
+    return seen
+
+
+def _evals_dir(document: DocumentView) -> Path | None:
+    return document.path.parent if document.path is not None else None
+
+
+# -- the workspace files a case's setup creates --------------------------------------------------
+
+
+def _assertion_paths(
+    document: DocumentView, ctx: CompletionContext, facts: WorkspaceFacts
+) -> list[Suggestion]:
+    evals_dir = _evals_dir(document)
+    case = _at(document.root, ctx.path[:2])
+    created = created_paths(case, evals_dir) if evals_dir is not None else []
+    detail = "created by the case's setup" if created else "a file under evals/"
+    if not created and evals_dir is not None:
+        created = _walk(evals_dir)
+    return [
+        replacing(ctx, rel, FILE, json_text(rel), sort=f"{order:04d}", detail=detail)
+        for order, rel in enumerate(created)
+    ]
+
+
+def created_paths(case: Node | None, evals_dir: Path) -> list[str]:
+    """Workspace-relative files the case's ``setup`` (seeded sources) or legacy ``files`` copy
+    in, where they can be known from the file system; empty for other setups."""
+    if case is None or case.kind != OBJECT:
+        return []
+    pairs: list[tuple[str, str | None, bool]] = []  # (from, to, flatten)
+    setup = case.get("setup")
+    if setup is not None and setup.kind == OBJECT:
+        mode = setup.get("mountMode")
+        flatten = mode is not None and mode.value == "flatten-contents"
+        sources = setup.get("sources")
+        for source in sources.items or () if sources is not None else ():
+            pairs.extend(_source_pair(source, flatten))
+    files = case.get("files")
+    for item in files.items or () if files is not None else ():
+        if item.kind == STRING and item.value:
+            pairs.append((item.value, None, False))
+    out: list[str] = []
+    for source, to, flatten in pairs:
+        out.extend(p for p in _copied(evals_dir, source, to, flatten) if p not in out)
+    return out[:MAX_WALKED_FILES]
+
+
+def _source_pair(source: Node, flatten: bool) -> list[tuple[str, str | None, bool]]:
+    if source.kind == STRING and source.value:
+        return [(source.value, None, flatten)]
+    if source.kind == OBJECT:
+        origin, to = source.get("from"), source.get("to")
+        if origin is not None and origin.kind == STRING and origin.value:
+            return [(origin.value, to.value if to is not None and to.kind == STRING else None, flatten)]
+    return []
+
+
+def _copied(evals_dir: Path, source: str, to: str | None, flatten: bool) -> list[str]:
+    origin = Path(os.path.normpath(evals_dir / source))
+    if not origin.is_relative_to(evals_dir.parent):
+        return []
+    destination = to if to is not None else ("." if flatten else source)
+    if origin.is_file():
+        target = PurePosixPath(destination)
+        return [str(target / origin.name) if flatten or destination.endswith("/") else str(target)]
+    if origin.is_dir():
+        return [_clean(PurePosixPath(destination) / rel) for rel in _walk(origin)]
+    return []
+
+
+def _clean(path: PurePosixPath) -> str:
+    return os.path.normpath(str(path)).replace(os.sep, "/")
+
+
+def _walk(directory: Path) -> list[str]:
+    """Files below ``directory`` (relative POSIX paths, sorted, dot-entries skipped, bounded)."""
+    found: list[str] = []
+    for current, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            if name.startswith("."):
+                continue
+            found.append(Path(current, name).relative_to(directory).as_posix())
+            if len(found) >= MAX_WALKED_FILES:
+                return found
+    return found
+
+
+# -- the skill's name -----------------------------------------------------------------------------
+
+
+def _skill_name(document: DocumentView, ctx: CompletionContext) -> list[Suggestion]:
+    name = skill_of(document.rel_path)
+    if name is None and document.path is not None and document.path.parent.name == "evals":
+        name = document.path.parent.parent.name  # evals/evals.json outside skills/: its folder
+    if not name:
+        return []
+    return [replacing(ctx, name, VALUE, json_text(name), sort="0", detail="the skill folder's name")]
+
+
+def _at(root: Node | None, path: JsonPath) -> Node | None:
+    node = root
+    for key in path:
+        if node is None:
+            return None
+        if isinstance(key, int):
+            node = node.items[key] if node.items is not None and 0 <= key < len(node.items) else None
+        else:
+            node = node.get(key) if node.kind == OBJECT else None
+    return node

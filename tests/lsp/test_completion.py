@@ -1,0 +1,145 @@
+"""textDocument/completion against the real server over stdio, with each client profile (UTF-8,
+UTF-16, UTF-32): documents written with a ``|`` cursor marker, broken ones too; every edit range
+checked against an oracle in the client's own units."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cursor_marker import split_cursor
+from lsp_support import Session, as_tuple, capabilities_for, lsp_range, make_repo, position_of
+from lsprotocol import types
+
+SUITE = "skills/demo/evals/evals.json"
+FIXTURE = "skills/demo/evals/trigger.json"
+
+
+def suite_text(case_body: str) -> str:
+    """A suite whose second case is ``case_body``; CJK text and emoji come before the cursor."""
+    return (
+        '{\n  "skill_name": "demo",\n  "evals": [\n'
+        '    {"id": "一", "prompt": "日本語 🎉 prompt", "assertions": ["答え 😀"]},\n'
+        f"    {case_body}\n  ]\n}}\n"
+    )
+
+
+async def start(session: Session, root: Path) -> None:
+    make_repo(root)
+    (root / "skills/demo").mkdir(parents=True, exist_ok=True)
+    (root / "skills/demo/SKILL.md").write_text("---\nname: demo\n---\n# Demo\n\n## Usage\n", encoding="utf-8")
+    await session.initialize([root])
+
+
+async def complete(session: Session, uri: str, offset: int) -> list[types.CompletionItem]:
+    line, character = position_of(session.texts[uri], offset, session.encoding)
+    result = await session.client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=line, character=character),
+        )
+    )
+    assert isinstance(result, types.CompletionList)
+    return list(result.items)
+
+
+def open_marked(session: Session, root: Path, rel: str, marked: str) -> tuple[str, int]:
+    text, offset = split_cursor(marked)
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return session.open(path, text), offset
+
+
+def by_label(items: list[types.CompletionItem]) -> dict[str, types.CompletionItem]:
+    return {item.label: item for item in items}
+
+
+def edit_span(session: Session, uri: str, item: types.CompletionItem) -> tuple[int, int, int, int]:
+    assert isinstance(item.text_edit, types.TextEdit)
+    return as_tuple(item.text_edit.range)
+
+
+def expected_span(session: Session, uri: str, start: int, end: int) -> tuple[int, int, int, int]:
+    return as_tuple(lsp_range(session.texts[uri], start, end, session.encoding))
+
+
+async def test_the_server_advertises_completion(session: Session, tmp_path: Path) -> None:
+    await start(session, tmp_path)
+    provider = session.result.capabilities.completion_provider
+    assert provider is not None and {'"', ":", "/"} <= set(provider.trigger_characters)
+
+
+async def test_setup_kind_in_an_unterminated_string_after_cjk(session: Session, tmp_path: Path) -> None:
+    await start(session, tmp_path)
+    uri, offset = open_marked(session, tmp_path, SUITE, suite_text('{"id": "二 😀", "setup": {"kind": "em|'))
+    items = by_label(await complete(session, uri, offset))
+    assert {"empty", "seeded", "fixture"} <= set(items)
+    quote = session.texts[uri].rindex('"em')
+    # the edit replaces the opening quote and the partial word, exactly, in the client's units
+    assert edit_span(session, uri, items["empty"]) == expected_span(session, uri, quote, offset)
+    assert items["empty"].text_edit.new_text == '"empty"'
+    assert items["empty"].filter_text == '"empty"'
+    documentation = items["empty"].documentation
+    text = documentation if isinstance(documentation, str) else documentation.value
+    assert "empty temporary workspace" in text
+
+
+async def test_value_after_a_trailing_colon(session: Session, tmp_path: Path) -> None:
+    await start(session, tmp_path)
+    uri, offset = open_marked(session, tmp_path, SUITE, suite_text('{"id": "二", "sandbox": |}'))
+    items = by_label(await complete(session, uri, offset))
+    assert {"none", "just-bash"} <= set(items)
+    assert edit_span(session, uri, items["just-bash"]) == expected_span(session, uri, offset, offset)
+
+
+async def test_keys_after_a_missing_comma_add_the_comma(session: Session, tmp_path: Path) -> None:
+    await start(session, tmp_path)
+    uri, offset = open_marked(session, tmp_path, SUITE, suite_text('{"id": "二 😀" "|"}'))
+    items = by_label(await complete(session, uri, offset))
+    assert "id" not in items  # already present
+    prompt = items["prompt"]
+    quote = offset - 1
+    assert edit_span(session, uri, prompt) == expected_span(session, uri, quote, offset + 1)
+    comma_at = session.texts[uri].index('"二 😀"') + len('"二 😀"')
+    (comma,) = prompt.additional_text_edits
+    assert comma.new_text == "," and as_tuple(comma.range) == expected_span(session, uri, comma_at, comma_at)
+
+
+async def test_intent_methods_follow_the_kind_in_the_same_object(session: Session, tmp_path: Path) -> None:
+    await start(session, tmp_path)
+    body = '{"id": "二", "prompt": "p", "assertions": [{"id": "a", "kind": "workspace", "method": "|"}]}'
+    uri, offset = open_marked(session, tmp_path, SUITE, suite_text(body))
+    labels = set(by_label(await complete(session, uri, offset)))
+    assert {"file-exists", "file-contains", "json-valid", "snapshot-diff"} <= labels
+    assert "judge" not in labels  # an output method
+
+
+async def test_key_insertion_is_a_snippet_only_for_snippet_clients(tmp_path: Path, session: Session) -> None:
+    await start(session, tmp_path)
+    uri, offset = open_marked(session, tmp_path, SUITE, suite_text('{"id": "二", "setup": {|}}'))
+    kind = by_label(await complete(session, uri, offset))["kind"]
+    snippets = bool(
+        capabilities_for(session.profile).text_document.completion.completion_item.snippet_support
+    )
+    assert snippets == (session.profile != "emacs")  # eglot without yasnippet: plain text only
+    if snippets:
+        assert kind.insert_text_format == types.InsertTextFormat.Snippet
+        assert kind.text_edit.new_text == '"kind": "${1|empty,seeded,fixture|}"'
+    else:
+        assert kind.insert_text_format == types.InsertTextFormat.PlainText
+        assert kind.text_edit.new_text == '"kind": "empty"'
+
+
+async def test_completion_right_after_an_edit_answers_from_the_new_text(
+    session: Session, tmp_path: Path
+) -> None:
+    await start(session, tmp_path)
+    uri, offset = open_marked(session, tmp_path, SUITE, suite_text('{"id": "二 😀", "setup": {"kind": |}}'))
+    await session.diagnostics(uri)  # the first version is analysed
+    session.edit(uri, offset, offset, '"se')  # no wait: the request goes out right behind the edit
+    items = by_label(await complete(session, uri, offset + 3))
+    assert edit_span(session, uri, items["seeded"]) == expected_span(session, uri, offset, offset + 3)
+    session.edit(uri, offset + 3, offset + 3, 'eded", "')
+    keys = by_label(await complete(session, uri, offset + 11))
+    assert "sources" in keys and "kind" not in keys
+    assert edit_span(session, uri, keys["sources"]) == expected_span(session, uri, offset + 10, offset + 11)

@@ -1,0 +1,95 @@
+"""Completion items from the schemas: keys, values, enums, snippets (``|`` is the cursor)."""
+
+from __future__ import annotations
+
+from cursor_marker import document, split_cursor
+
+from evalfix_ls.contracts.detection import WORKFLOW
+from evalfix_ls.services.completion import PROPERTY, SNIPPET, complete
+
+
+def items(marked: str, kind: str = "evals", *, snippets: bool = True):
+    text, offset = split_cursor(marked)
+    found = complete(document(text, kind), offset, snippets=snippets)
+    return text, {item.label: item for item in found}
+
+
+def test_setup_kinds_with_their_descriptions() -> None:
+    text, found = items('{"evals": [{"setup": {"kind": "em|"}}]}')
+    assert list(found)[:3] == ["empty", "seeded", "fixture"]
+    empty = found["empty"]
+    assert text[empty.start : empty.end] == '"em"' and empty.insert == '"empty"'
+    assert "empty temporary workspace" in empty.documentation
+
+
+def test_keys_valid_at_the_path_and_never_present_ones() -> None:
+    _, found = items('{"evals": [{"id": "x", |}]}')
+    keys = {label for label, item in found.items() if item.kind == PROPERTY}
+    assert "id" not in keys and {"prompt", "setup", "assertions", "sandboxMocks"} <= keys
+    assert found["prompt"].sort < found["description"].sort  # required first
+
+
+def test_key_insertion_carries_a_typed_placeholder() -> None:
+    _, found = items('{"evals": [{"id": "x", |}]}')
+    assert found["assertions"].insert == '"assertions": [$1]'
+    assert found["sandbox"].insert == '"sandbox": "${1|none,just-bash|}"'
+    _, plain = items('{"evals": [{"id": "x", |}]}', snippets=False)
+    assert plain["assertions"].insert == '"assertions": []' and not plain["assertions"].snippet
+    assert plain["sandbox"].insert == '"sandbox": "none"'
+
+
+def test_only_the_name_when_a_colon_follows() -> None:
+    _, found = items('{"evals": [{"id": "x", "pro|": "p"}]}')
+    assert found["prompt"].insert == '"prompt"'
+
+
+def test_a_comma_follows_when_a_member_comes_next() -> None:
+    _, found = items('{"evals": [{|\n "id": "x"}]}', snippets=False)
+    assert found["prompt"].insert == '"prompt": "",'
+
+
+def test_methods_of_the_intent_kind_in_the_same_object() -> None:
+    _, found = items('{"evals": [{"assertions": [{"kind": "output", "method": "|"}]}]}')
+    assert set(found) >= {"judge", "regex", "exact"} and "file-contains" not in found
+
+
+def test_regex_target_offers_the_literal_and_the_file_form() -> None:
+    _, found = items('{"evals": [{"assertions": [{"type": "regex-match", "pattern": "x", "target": |}]}]}')
+    assert found["assistant-text"].insert == '"assistant-text"'
+    assert found["file"].kind == SNIPPET and '"file": "$1"' in found["file"].insert
+
+
+def test_assertion_snippets_in_an_empty_array_plain_for_plain_clients() -> None:
+    _, found = items('{"evals": [{"assertions": [|]}]}', snippets=False)
+    assert "$" not in found["regex-match (file)"].insert
+    assert '"flags": "i"' in found["regex-match (file)"].insert
+
+
+def test_spec_only_mount_mode_ranked_after_the_loaders_forms() -> None:
+    _, found = items('{"evals": [{"setup": {"kind": "seeded", "mountMode": "|"}}]}')
+    assert found["flatten-contents"].sort < found["flatten"].sort
+    assert "rejects" in found["flatten"].documentation
+
+
+def test_booleans() -> None:
+    _, found = items('{"evals": [{"setup": {"kind": "fixture", "fixture": {"initGit": |}}}]}')
+    assert found["true"].insert == "true" and found["false"].insert == "false"
+
+
+def test_workflow_case_snippets_and_authority() -> None:
+    _, found = items('{"cases": [|]}', WORKFLOW)
+    assert {"trigger case", "boundary case"} <= set(found)
+    assert '"boundary_note"' in found["boundary case"].insert
+    _, authority = items('{"cases": [{"source_ref_authority": "|"}]}', WORKFLOW)
+    assert list(authority) == ["source", "historical", "advisory"]
+
+
+def test_an_empty_workflow_file_offers_the_skeleton() -> None:
+    _, found = items("|", WORKFLOW)
+    (skeleton,) = found.values()
+    assert '"schema_version": "spec-first.workflow-eval-fixtures.v1"' in skeleton.insert
+
+
+def test_nothing_for_an_unknown_document() -> None:
+    _, found = items('{"a": |}', "unknown")
+    assert found == {}

@@ -1,0 +1,77 @@
+"""parser.local.reparse_local: the tree of a new version from an earlier one, re-parsing only
+around the edit, equal (where features look) to parsing the whole new text."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from evalfix_ls.parser import parse
+from evalfix_ls.parser.local import LOCAL_LIMIT, reparse_local
+from evalfix_ls.parser.tree import iter_nodes
+from evalfix_ls.services.cursor import locate
+
+
+def suite(cases: int) -> str:
+    body = [{"id": f"c{i}", "prompt": "日本語 🎉", "setup": {"kind": "empty"}} for i in range(cases)]
+    return json.dumps({"skill_name": "s", "evals": body}, ensure_ascii=False, indent=2)
+
+
+def shape(root) -> list[tuple]:
+    return [(n.kind, n.start, n.end, n.value if n.kind != "object" else None) for n in iter_nodes(root)]
+
+
+def edited(text: str, at: str, insert: str, occurrence: int = 0) -> tuple[str, int]:
+    index = -1
+    for _ in range(occurrence + 1):
+        index = text.index(at, index + 1)
+    return text[:index] + insert + text[index:], index
+
+
+@pytest.mark.parametrize("insert", ['"em', '"x": ', "tr", ', "', "1, "])
+@pytest.mark.parametrize("cases", [3, 400])
+def test_same_tree_as_a_full_parse(insert: str, cases: int) -> None:
+    old = suite(cases)
+    new, at = edited(old, '"kind"', insert, occurrence=cases // 2)
+    local = reparse_local(parse(old), new, at, at)
+    assert local is not None
+    full = parse(new)
+    # the region around the edit equals the full parse; elsewhere the trees are the same
+    assert shape(local.root) == shape(full.root)
+    assert locate(local.root, at + len(insert)).path == locate(full.root, at + len(insert)).path
+
+
+def test_an_edit_between_the_items_of_a_big_array_reparses_a_window() -> None:
+    old = suite(400)
+    assert len(old) > LOCAL_LIMIT
+    new, at = edited(old, '{\n      "id": "c200"', '{"id": "new", "pro')
+    local = reparse_local(parse(old), new, at, at)
+    assert local is not None
+    # the unterminated name swallows what follows on its line: the closing bracket added to the
+    # window here, the next case's brace in the full text
+    path = locate(local.root, at + 17).path
+    assert path[:2] == locate(parse(new).root, at + 17).path[:2] == ("evals", 200) and path[2].startswith(
+        "pro"
+    )
+    assert local.root.get("evals").items[-1].start == parse(new).root.get("evals").items[-1].start
+
+
+def test_a_later_edit_builds_on_a_recovered_tree() -> None:
+    old = suite(50)
+    first, at = edited(old, '"kind"', '"em', occurrence=10)
+    broken = reparse_local(parse(old), first, at, at)
+    second = first[: at + 3] + "p" + first[at + 3 :]
+    again = reparse_local(broken, second, at + 3, at + 3)
+    assert again is not None and shape(again.root) == shape(parse(second).root)
+
+
+def test_an_edit_on_a_closing_bracket_reparses_the_container_around_it() -> None:
+    old = '{"a": [1, 2], "b": {"c": 1}}'
+    new = '{"a": [1, 2}, "b": {"c": 1}}'  # the array's closing bracket replaced
+    local = reparse_local(parse(old), new, 11, 12)
+    assert local is not None and local.errors and shape(local.root) == shape(parse(new).root)
+
+
+def test_none_without_a_container_around_the_edit() -> None:
+    assert reparse_local(parse("[1]"), "[1]x", 3, 3) is None
