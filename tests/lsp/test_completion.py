@@ -4,10 +4,20 @@ checked against an oracle in the client's own units."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from cursor_marker import split_cursor
-from lsp_support import Session, as_tuple, capabilities_for, lsp_range, make_repo, position_of
+from lsp_support import (
+    Session,
+    as_tuple,
+    capabilities_for,
+    lsp_range,
+    make_repo,
+    position_of,
+    workflow_fixture,
+    write_json,
+)
 from lsprotocol import types
 
 SUITE = "skills/demo/evals/evals.json"
@@ -143,3 +153,82 @@ async def test_completion_right_after_an_edit_answers_from_the_new_text(
     keys = by_label(await complete(session, uri, offset + 11))
     assert "sources" in keys and "kind" not in keys
     assert edit_span(session, uri, keys["sources"]) == expected_span(session, uri, offset + 10, offset + 11)
+
+
+# -- workspace-learned values ----------------------------------------------------------------------
+
+
+async def test_coverage_tags_from_a_closed_file_and_never_repeated(session: Session, tmp_path: Path) -> None:
+    closed = workflow_fixture("demo", ["c1", "c2"])
+    closed["cases"][0]["coverage_tags"] = ["trigger", "team-only-tag"]
+    closed["cases"][1]["coverage_tags"] = ["trigger", "team-only-tag"]
+    write_json(tmp_path / "skills/demo/evals/closed.json", closed)  # on disk, never opened
+    await start(session, tmp_path)
+    marked = json.dumps(workflow_fixture("demo", ["o1"]), ensure_ascii=False).replace(
+        '"coverage_tags": ["trigger"]', '"coverage_tags": ["trigger", "|"]'
+    )
+    uri, offset = open_marked(session, tmp_path, FIXTURE, marked)
+    items = await complete(session, uri, offset)
+    labels = [item.label for item in items]
+    assert "trigger" not in labels  # already in this array
+    assert len(labels) == len(set(labels))
+    assert labels[:3] == ["boundary", "failure", "expected"]  # the readiness buckets first
+    team = by_label(items)["team-only-tag"]
+    assert team.detail == "used in 2 cases" and "skills/demo/evals/closed.json" in str(team.documentation)
+    boundary = by_label(items)["boundary"]
+    assert "boundary_note" in str(boundary.documentation)
+    quote = offset - 1
+    assert edit_span(session, uri, team) == expected_span(session, uri, quote, offset + 1)
+
+
+async def test_source_ref_paths_segment_by_segment(session: Session, tmp_path: Path) -> None:
+    (tmp_path / "docs/plans").mkdir(parents=True)
+    (tmp_path / "docs/guide.md").write_text("# Guide\n\n## Install 安装\n", encoding="utf-8")
+    await start(session, tmp_path)
+    marked = json.dumps(workflow_fixture("demo", ["o1"], refs=["|"]), ensure_ascii=False)
+    uri, offset = open_marked(session, tmp_path, FIXTURE, marked)
+    items = by_label(await complete(session, uri, offset))
+    assert {"docs/", "skills/"} <= set(items)
+    assert items["docs/"].kind == types.CompletionItemKind.Folder
+    # the next segment: the edit replaces only what follows "docs/", inside the quotes
+    text = session.edit(uri, offset, offset, "docs/")
+    items = by_label(await complete(session, uri, offset + 5))
+    assert "guide.md" in items
+    assert "plans/" not in items  # authority source: plan folders are not valid evidence
+    span = expected_span(session, uri, offset + 5, offset + 5)
+    assert edit_span(session, uri, items["guide.md"]) == span
+    session.edit(uri, offset + 5, offset + 5, "guide.md#")
+    anchors = by_label(await complete(session, uri, offset + 14))
+    assert {"Guide", "Install 安装"} <= set(anchors)
+    assert text.count("docs/") == 1
+
+
+async def test_suite_paths_are_relative_to_the_evals_folder(session: Session, tmp_path: Path) -> None:
+    (tmp_path / "skills/demo/evals/files/input").mkdir(parents=True)
+    (tmp_path / "skills/demo/evals/files/input/data 数据.txt").write_text("x", encoding="utf-8")
+    await start(session, tmp_path)
+    body = '{"id": "二", "prompt": "p", "setup": {"kind": "seeded", "sources": [{"from": "files/|"}]}}'
+    uri, offset = open_marked(session, tmp_path, SUITE, suite_text(body))
+    items = by_label(await complete(session, uri, offset))
+    assert set(items) == {"input/"}
+    assert edit_span(session, uri, items["input/"]) == expected_span(session, uri, offset, offset)
+
+
+async def test_assertion_paths_offer_what_the_setup_copies(session: Session, tmp_path: Path) -> None:
+    (tmp_path / "skills/demo/evals/files/repo").mkdir(parents=True)
+    (tmp_path / "skills/demo/evals/files/repo/app.py").write_text("x", encoding="utf-8")
+    await start(session, tmp_path)
+    body = (
+        '{"id": "二", "prompt": "p", "setup": {"kind": "seeded",'
+        ' "sources": [{"from": "files/repo", "to": "."}], "mountMode": "flatten-contents"},'
+        ' "assertions": [{"type": "file-exists", "path": "|"}]}'
+    )
+    uri, offset = open_marked(session, tmp_path, SUITE, suite_text(body))
+    assert [item.label for item in await complete(session, uri, offset)] == ["app.py"]
+
+
+async def test_the_skill_name_is_the_folders(session: Session, tmp_path: Path) -> None:
+    await start(session, tmp_path)
+    uri, offset = open_marked(session, tmp_path, SUITE, '{"skill_name": "|", "evals": []}')
+    (item,) = await complete(session, uri, offset)
+    assert item.label == "demo" and item.text_edit.new_text == '"demo"'

@@ -57,6 +57,17 @@ def test_an_edit_between_the_items_of_a_big_array_reparses_a_window() -> None:
     assert local.root.get("evals").items[-1].start == parse(new).root.get("evals").items[-1].start
 
 
+def test_a_window_keeps_the_untouched_items_and_places_the_new_ones_exactly() -> None:
+    old = suite(400)
+    prev = parse(old)
+    new, at = edited(old, '{\n      "id": "c200"', '{"id": "new 新", "prompt": "p"},\n    ')
+    local = reparse_local(prev, new, at, at)
+    assert local is not None and not local.errors
+    assert shape(local.root) == shape(parse(new).root)
+    # only the window was parsed again: the cases before the edit are the earlier tree's own
+    assert local.root.get("evals").items[199] is prev.root.get("evals").items[199]
+
+
 def test_a_later_edit_builds_on_a_recovered_tree() -> None:
     old = suite(50)
     first, at = edited(old, '"kind"', '"em', occurrence=10)

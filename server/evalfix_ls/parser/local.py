@@ -86,6 +86,11 @@ def _reparse_window(
     gap_end = (spans[after][0] if after < len(spans) else target.end - 1) + delta
     if gap_end - gap_start > LOCAL_LIMIT or gap_end < gap_start:
         return None
+    # The commas joining the window to the kept children on either side are theirs, not its.
+    if before:
+        gap_start = _past_comma(text, gap_start, gap_end)
+    if after < len(spans):
+        gap_end = _before_comma(text, gap_start, gap_end)
     opener = _OPENER[target.kind]
     local = parse_tolerant(opener + text[gap_start:gap_end] + _CLOSER[target.kind])
     if local.root is None or local.root.kind != target.kind:
@@ -104,6 +109,20 @@ def _reparse_window(
         ]
         copy.members, copy.props = kept, {m.key: m for m in kept}
     return copy, _shift_errors(local.errors, gap_start - 1)
+
+
+def _past_comma(text: str, start: int, end: int) -> int:
+    index = start
+    while index < end and text[index] in " \t\r\n":
+        index += 1
+    return index + 1 if index < end and text[index] == "," else start
+
+
+def _before_comma(text: str, start: int, end: int) -> int:
+    index = end - 1
+    while index >= start and text[index] in " \t\r\n":
+        index -= 1
+    return index if index >= start and text[index] == "," else end
 
 
 def _shift_errors(errors: list[SyntaxIssue], by: int) -> list[SyntaxIssue]:

@@ -9,48 +9,17 @@ descriptions come from ``schemas/``; nothing here carries contract text of its o
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from ..contracts.detection import UNKNOWN
 from .completion_context import KEY, CompletionContext, find_context, next_significant
+from .completion_workspace import workspace_values
 from .document import DocumentView
 from .schema_nodes import SchemaNode, schema_at
 from .snippets import json_text, render, value_placeholder
+from .suggestion import ENUM, KEYWORD, PROPERTY, SNIPPET, Suggestion, replacing
 from .workspace_facts import WorkspaceFacts, skill_of
-
-# Suggestion kinds (the LSP layer maps them to CompletionItemKind).
-PROPERTY = "property"
-VALUE = "value"
-ENUM = "enum"
-SNIPPET = "snippet"
-FILE = "file"
-FOLDER = "folder"
-TAG = "tag"
-KEYWORD = "keyword"
-
-
-@dataclass(frozen=True, slots=True)
-class Suggestion:
-    """One completion item: ``insert`` replaces ``[start, end)`` (code points); it is snippet
-    syntax when ``snippet``. ``extra_edits`` are ``(start, end, text)`` edits elsewhere (a comma
-    the previous member lacks). ``sort`` orders the list; ``retrigger`` asks the client for the
-    next completion right away (a folder of a path)."""
-
-    label: str
-    kind: str
-    insert: str
-    start: int
-    end: int
-    snippet: bool = False
-    filter_text: str | None = None
-    sort: str = ""
-    detail: str | None = None
-    documentation: str | None = None
-    extra_edits: tuple[tuple[int, int, str], ...] = ()
-    retrigger: bool = False
-    deprecated: bool = False
-
 
 FactsSource = WorkspaceFacts | Callable[[], WorkspaceFacts] | None
 
@@ -66,8 +35,6 @@ def complete(
     if ctx.at == KEY:
         found = key_suggestions(document, ctx, snippets=snippets)
     else:
-        from .completion_workspace import workspace_values
-
         found = workspace_values(document, ctx, _facts_of(facts))
         if found is None:
             found = value_suggestions(document, ctx, snippets=snippets)
@@ -199,15 +166,6 @@ def _enum_items(ctx: CompletionContext, schema: SchemaNode) -> list[Suggestion]:
 def _literal(ctx: CompletionContext, value: Any, kind: str, sort: str) -> Suggestion:
     text = json_text(value)
     return replacing(ctx, value if isinstance(value, str) else text, kind, text, sort=sort)
-
-
-def replacing(ctx: CompletionContext, label: str, kind: str, insert: str, **fields: Any) -> Suggestion:
-    """A suggestion replacing the context's partial token. Its filter text is, unless given, the
-    inserted text when the user typed the opening quote (so ``"em`` still matches), else the
-    label."""
-    token = ctx.token
-    fields.setdefault("filter_text", insert if token.quoted else label)
-    return Suggestion(label=label, kind=kind, insert=insert, start=token.start, end=token.end, **fields)
 
 
 def _snippet_item(

@@ -11,13 +11,13 @@ from pathlib import Path, PurePosixPath
 
 from ..contracts.detection import EVALS, WORKFLOW
 from ..contracts.workflow.refs import GENERATED_OR_HISTORICAL_PREFIXES
-from ..parser.tree import OBJECT, STRING, Node
-from .completion import FILE, FOLDER, TAG, VALUE, Suggestion, replacing
+from ..parser.tree import OBJECT, STRING, Node, join_pointer, resolve_pointer
 from .completion_context import CompletionContext
 from .cursor import JsonPath
 from .document import DocumentView
 from .schema_nodes import schema_for
 from .snippets import json_text
+from .suggestion import FILE, FOLDER, TAG, VALUE, Suggestion, replacing
 from .workspace_facts import WorkspaceFacts, skill_of
 
 MAX_HEADINGS = 200
@@ -351,12 +351,4 @@ def _skill_name(document: DocumentView, ctx: CompletionContext) -> list[Suggesti
 
 
 def _at(root: Node | None, path: JsonPath) -> Node | None:
-    node = root
-    for key in path:
-        if node is None:
-            return None
-        if isinstance(key, int):
-            node = node.items[key] if node.items is not None and 0 <= key < len(node.items) else None
-        else:
-            node = node.get(key) if node.kind == OBJECT else None
-    return node
+    return resolve_pointer(root, join_pointer("", *path))

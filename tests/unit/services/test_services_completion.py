@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from cursor_marker import document, split_cursor
 
 from evalfix_ls.contracts.detection import WORKFLOW
-from evalfix_ls.services.completion import PROPERTY, SNIPPET, complete
+from evalfix_ls.contracts.workflow.index import WorkflowIndex
+from evalfix_ls.services.completion import complete
+from evalfix_ls.services.suggestion import PROPERTY, SNIPPET
+from evalfix_ls.services.workspace_facts import WorkspaceFacts
+from evalfix_ls.workspace.view import FileSystemView
 
 
 def items(marked: str, kind: str = "evals", *, snippets: bool = True):
@@ -63,6 +70,8 @@ def test_assertion_snippets_in_an_empty_array_plain_for_plain_clients() -> None:
     _, found = items('{"evals": [{"assertions": [|]}]}', snippets=False)
     assert "$" not in found["regex-match (file)"].insert
     assert '"flags": "i"' in found["regex-match (file)"].insert
+    _, setups = items('{"evals": [{"setup": |}]}', snippets=False)
+    assert '"kind": "repo"' in setups["fixture"].insert  # a choice becomes its first value
 
 
 def test_spec_only_mount_mode_ranked_after_the_loaders_forms() -> None:
@@ -93,3 +102,50 @@ def test_an_empty_workflow_file_offers_the_skeleton() -> None:
 def test_nothing_for_an_unknown_document() -> None:
     _, found = items('{"a": |}', "unknown")
     assert found == {}
+
+
+def workspace(tmp_path: Path) -> WorkspaceFacts:
+    (tmp_path / ".git").mkdir(parents=True)
+    closed = {
+        "cases": [{"id": f"c{i}", "input": "x", "coverage_tags": ["trigger", "team-tag"]} for i in range(3)]
+    }
+    path = tmp_path / "skills/demo/evals/closed.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(closed), encoding="utf-8")
+    (tmp_path / "docs/plans").mkdir(parents=True)
+    (tmp_path / "docs/guide.md").write_text("# Guide\n## Install\n", encoding="utf-8")
+    fs = FileSystemView()
+    return WorkspaceFacts(tmp_path, fs, WorkflowIndex(tmp_path, fs))
+
+
+def workflow_items(tmp_path: Path, marked: str) -> list:
+    facts = workspace(tmp_path)
+    text, offset = split_cursor(marked)
+    view = document(text, root=tmp_path, rel_path="skills/demo/evals/open.json")
+    return text, complete(view, offset, facts)
+
+
+def test_tags_documented_then_used_never_repeated(tmp_path: Path) -> None:
+    _, found = workflow_items(tmp_path, '{"cases": [{"id": "o", "coverage_tags": ["boundary", "|"]}]}')
+    labels = [item.label for item in found]
+    assert labels[:3] == ["trigger", "failure", "expected"] and "boundary" not in labels
+    assert labels.index("team-tag") > labels.index("dispatch-boundary")
+    assert len(labels) == len(set(labels))
+    team = next(item for item in found if item.label == "team-tag")
+    assert team.detail == "used in 3 cases" and "closed.json" in team.documentation
+    _, again = workflow_items(tmp_path / "again", '{"cases": [{"coverage_tags": ["team-tag", "|"]}]}')
+    assert "team-tag" not in {item.label for item in again}
+
+
+def test_paths_segment_by_segment_without_plan_folders(tmp_path: Path) -> None:
+    text, found = workflow_items(tmp_path, '{"source_refs": ["docs/|"], "cases": []}')
+    labels = {item.label for item in found}
+    assert "guide.md" in labels and "plans/" not in labels
+    guide = next(item for item in found if item.label == "guide.md")
+    assert guide.start == guide.end == text.index("docs/") + 5  # only the segment, inside the quotes
+    _, historical = workflow_items(
+        tmp_path / "h", '{"source_ref_authority": "historical", "source_refs": ["docs/|"], "cases": []}'
+    )
+    assert "plans/" in {item.label for item in historical}
+    _, anchors = workflow_items(tmp_path / "a", '{"source_refs": ["docs/guide.md#|"], "cases": []}')
+    assert [item.label for item in anchors] == ["Guide", "Install"]

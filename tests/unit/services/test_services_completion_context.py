@@ -91,3 +91,9 @@ def test_a_string_earlier_on_the_line_is_not_the_token() -> None:
     text, offset = split_cursor('{"a": "x", |}')
     token = token_at(text, offset)
     assert not token.quoted and token.start == token.end == offset
+
+
+def test_a_lone_opening_quote_is_an_unclosed_string() -> None:
+    text, offset = split_cursor('{"evals": [{"setup": {"kind": "|\n}}]}')
+    token = token_at(text, offset)
+    assert token.quoted and not token.closed and (token.start, token.end) == (offset - 1, offset)

@@ -102,6 +102,18 @@ def skill_readiness(index: WorkflowIndex, skill_dir: str, root: Path, fs: FileSy
     return SkillReadiness(skill_dir, files, cases, buckets)
 
 
+def counted_buckets(case: NormalizedCase, rel: str, root: Path, fs: FileSystemView) -> dict[str, str]:
+    """The buckets one case counts for, each with its basis (a declared tag or the file-name
+    fallback): what the readiness report would count, for a hover on the case."""
+    out: dict[str, str] = {}
+    for name in readiness_buckets():
+        bucket = BucketCoverage()
+        _score(case, name, bucket, rel, root, fs)
+        if bucket.present:
+            out[name] = bucket.coverage_basis[0]
+    return out
+
+
 def _score(
     case: NormalizedCase, bucket_name: str, bucket: BucketCoverage, rel: str, root: Path, fs: FileSystemView
 ) -> None:

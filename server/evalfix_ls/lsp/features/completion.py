@@ -12,18 +12,8 @@ from typing import Any
 
 from lsprotocol import types
 
-from ...services.completion import (
-    ENUM,
-    FILE,
-    FOLDER,
-    KEYWORD,
-    PROPERTY,
-    SNIPPET,
-    TAG,
-    VALUE,
-    Suggestion,
-    complete,
-)
+from ...services.completion import complete
+from ...services.suggestion import ENUM, FILE, FOLDER, KEYWORD, PROPERTY, SNIPPET, TAG, VALUE, Suggestion
 from ..context import FeatureContext
 from . import feature
 

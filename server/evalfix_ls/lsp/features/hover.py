@@ -1,0 +1,24 @@
+"""``textDocument/hover``: the service's markdown with the range of the node it describes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+
+from ...services.hover import hover
+from ..context import FeatureContext
+from . import feature
+
+
+def register(server: Any) -> None:
+    @feature(server, types.TEXT_DOCUMENT_HOVER)
+    def on_hover(ctx: FeatureContext, params: types.HoverParams) -> types.Hover | None:
+        found = hover(ctx.document, ctx.offset(params.position), ctx.facts)
+        if found is None:
+            return None
+        kind = types.MarkupKind.Markdown if ctx.client.hover_markdown else types.MarkupKind.PlainText
+        return types.Hover(
+            contents=types.MarkupContent(kind=kind, value=found.markdown),
+            range=ctx.range(found.start, found.end),
+        )

@@ -1,0 +1,62 @@
+"""textDocument/hover against the real server over stdio with each client profile: markdown from
+the schemas and the analysis, ranges exact in the client's encoding after CJK text and emoji."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cursor_marker import split_cursor
+from lsp_support import Session, as_tuple, lsp_range, make_repo, position_of, workflow_fixture
+from lsprotocol import types
+
+
+async def hover_at(session: Session, uri: str, offset: int) -> types.Hover | None:
+    line, character = position_of(session.texts[uri], offset, session.encoding)
+    return await session.client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=line, character=character),
+        )
+    )
+
+
+def open_marked(session: Session, path: Path, marked: str) -> tuple[str, int]:
+    text, offset = split_cursor(marked)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return session.open(path, text), offset
+
+
+async def test_enum_value_after_cjk_and_emoji(session: Session, tmp_path: Path) -> None:
+    make_repo(tmp_path)
+    await session.initialize([tmp_path])
+    marked = (
+        '{"skill_name": "demo", "evals": [{"id": "日本 😀", "prompt": "🎉 p", "setup": {"kind": "em|pty"}}]}'
+    )
+    uri, offset = open_marked(session, tmp_path / "skills/demo/evals/evals.json", marked)
+    found = await hover_at(session, uri, offset)
+    assert found is not None and "empty temporary workspace" in found.contents.value
+    start = session.texts[uri].index('"empty"')
+    assert as_tuple(found.range) == as_tuple(
+        lsp_range(session.texts[uri], start, start + 7, session.encoding)
+    )
+
+
+async def test_workflow_case_shows_its_effective_values(session: Session, tmp_path: Path) -> None:
+    make_repo(tmp_path)
+    (tmp_path / "skills/demo").mkdir(parents=True)
+    (tmp_path / "skills/demo/SKILL.md").write_text("# Demo 演示\n", encoding="utf-8")
+    await session.initialize([tmp_path])
+    marked = json.dumps(workflow_fixture("demo", ["c1"]), ensure_ascii=False).replace(
+        '"id": "c1"', '"id": "c|1"'
+    )
+    uri, offset = open_marked(session, tmp_path / "skills/demo/evals/trigger.json", marked)
+    found = await hover_at(session, uri, offset)
+    assert found is not None
+    text = found.contents.value
+    assert "`routing` (inherited), `trigger`" in text and "counts for `trigger`" in text
+    start = session.texts[uri].index('"c1"')
+    assert as_tuple(found.range) == as_tuple(
+        lsp_range(session.texts[uri], start, start + 4, session.encoding)
+    )
