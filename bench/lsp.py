@@ -61,6 +61,7 @@ from bench.common import (
 )
 from bench.generate import SIZES, SUITE_REL_PATH, Planted, Suite, generate_suite, lsp_position, parse_sizes
 from bench.generate import write_suite_tree as write_tree
+from bench.lsp_editing import EDITING_PLANS, QUICK_EDITING_PLANS, EditingPlan, EditingResult, measure_editing
 from bench.lspclient import LspClient, LspError, Published, RssSampler, file_uri
 
 OURS, PEER = "evalfix-ls", "vscode-json"
@@ -77,10 +78,21 @@ class Plan:
     single_edits: int
     whole_edits: int
     bursts: int
+    editing: EditingPlan | None = None  # completion and hover (pull sessions)
 
 
-PLANS = {"20k": Plan(30, 10, 8), "200k": Plan(30, 10, 8), "2m": Plan(20, 8, 4), "10m": Plan(12, 5, 3)}
-QUICK_PLANS = {"20k": Plan(10, 4, 2), "200k": Plan(10, 4, 2), "2m": Plan(6, 3, 2), "10m": Plan(4, 2, 1)}
+PLANS = {
+    "20k": Plan(30, 10, 8, EDITING_PLANS["20k"]),
+    "200k": Plan(30, 10, 8, EDITING_PLANS["200k"]),
+    "2m": Plan(20, 8, 4, EDITING_PLANS["2m"]),
+    "10m": Plan(12, 5, 3, EDITING_PLANS["10m"]),
+}
+QUICK_PLANS = {
+    "20k": Plan(10, 4, 2, QUICK_EDITING_PLANS["20k"]),
+    "200k": Plan(10, 4, 2, QUICK_EDITING_PLANS["200k"]),
+    "2m": Plan(6, 3, 2, QUICK_EDITING_PLANS["2m"]),
+    "10m": Plan(4, 2, 1, QUICK_EDITING_PLANS["10m"]),
+}
 
 
 def timeouts_for(size: int) -> tuple[float, float]:
@@ -173,6 +185,11 @@ def client_capabilities(*, pull: bool, watch_files: bool = True) -> dict[str, An
     }
     if watch_files:
         workspace["didChangeWatchedFiles"] = {"dynamicRegistration": True, "relativePatternSupport": True}
+    text_document["completion"] = {
+        "completionItem": {"snippetSupport": True, "documentationFormat": ["markdown", "plaintext"]},
+        "contextSupport": True,
+    }
+    text_document["hover"] = {"contentFormat": ["markdown", "plaintext"]}
     if pull:
         text_document["diagnostic"] = {"dynamicRegistration": False, "relatedDocumentSupport": False}
         workspace["diagnostics"] = {"refreshSupport": True}
@@ -203,6 +220,7 @@ class SessionResult:
     server_requests: dict[str, int] = field(default_factory=dict)
     error: str | None = None
     profile: str | None = None  # the pstats file of a --profile-server run
+    editing: EditingResult | None = None  # completion and hover latency (pull sessions)
 
 
 class Session:
@@ -386,6 +404,8 @@ async def pull_workload(session: Session, plan: Plan) -> None:
         session.result.single_edits.append(await session.edit_pull(whole=False))
     for _ in range(plan.whole_edits):
         session.result.whole_edits.append(await session.edit_pull(whole=True))
+    if plan.editing is not None:
+        session.result.editing = await measure_editing(session, plan.editing)
 
 
 async def push_workload(session: Session, plan: Plan) -> None:
@@ -521,6 +541,17 @@ async def run_size(
     return run
 
 
+EDITING_METRICS = (
+    ("completion", "completion (settled)"),
+    ("completion_after_edit", "completion right after an edit"),
+    ("hover", "hover"),
+)
+
+
+def _editing(result: SessionResult, key: str) -> list[float]:
+    return getattr(result.editing, key) if result.editing is not None else []
+
+
 def _p(values: list[float], pct: float) -> float | None:
     return percentile(values, pct) if values else None
 
@@ -574,6 +605,10 @@ def report(runs: list[SizeRun], specs: list[ServerSpec]) -> dict[str, Any]:
                 f"typing → diagnostics (push) p{pct}",
                 {n: _p(r.typing, pct) for n, r in push.items()},
             )
+        for key, title in EDITING_METRICS:
+            for pct in (50, 95):
+                values = {n: _p(_editing(r, key), pct) for n, r in pull.items()}
+                add(run.label, f"{title} p{pct}", values)
         add(run.label, "peak RSS", {n: run.peak_rss(n) for n in names}, fmt_mb)
         counts = {n: _severity_counts(r.open_diagnostics) for n, r in pull.items()}
         add(run.label, "diagnostics on open E/W/I/H", counts, str, compare=False)
@@ -609,6 +644,8 @@ def _print_session_notes(runs: list[SizeRun], names: list[str]) -> None:
                     notes.append(f"FAILED: {result.error}")
                 if result.sync_kind == 1:
                     notes.append("full-document sync (every edit resends the text)")
+                if result.editing is not None and result.editing.failures:
+                    notes.append(f"{len(result.editing.failures)} bad answers: {result.editing.failures[0]}")
                 if mode == "push" and result.versioned_publishes is False:
                     notes.append("publishes carry no version (the first publish after the last key is taken)")
                 if notes:
@@ -668,6 +705,7 @@ def targets(runs: list[SizeRun], names: list[str]) -> dict[str, Any]:
         )
         print(f"      ({'; '.join(parts)})")
     if PEER in names:
+        completion_targets(runs, verdicts)
         ours_start, peer_start = _startups(runs, OURS), _startups(runs, PEER)
         if ours_start and peer_start:
             met = median(ours_start) <= median(peer_start)
@@ -685,6 +723,31 @@ def targets(runs: list[SizeRun], names: list[str]) -> dict[str, Any]:
         print(f"  peak memory ≤ peer at every size: {_verdict_word(met)}")
         print(f"      ({'; '.join(parts)})")
     return verdicts
+
+
+COMPLETION_ABSOLUTE = 0.010  # seconds: completion p50 on the 10 MB suite
+COMPLETION_RATIO_2M = 1.5  # completion p50 on the 2 MB suite, at most this many times the peer's
+
+
+def completion_targets(runs: list[SizeRun], verdicts: dict[str, Any]) -> None:
+    """Issue 8: completion p50 (settled and right after an edit) at 10 MB no slower than the peer
+    and under 10 ms; at 2 MB within 1.5x of the peer."""
+    for run in runs:
+        if run.label not in ("2m", "10m"):
+            continue
+        for key, title in EDITING_METRICS[:2]:
+            ours = _p(_editing(run.pull.get(OURS, SessionResult()), key), 50)
+            peer = _p(_editing(run.pull.get(PEER, SessionResult()), key), 50)
+            if run.label == "10m":
+                met = ours is not None and peer is not None and ours <= peer and ours < COMPLETION_ABSOLUTE
+                rule = f"≤ peer and < {COMPLETION_ABSOLUTE * 1000:.0f} ms"
+            else:
+                met = ours is not None and peer is not None and ours <= COMPLETION_RATIO_2M * peer
+                rule = f"≤ {COMPLETION_RATIO_2M}× peer"
+            verdicts[f"{key}_{run.label}"] = met
+            print(
+                f"  {run.label} {title} p50 {rule}: {_verdict_word(met)} ({fmt_ms(ours)} vs {fmt_ms(peer)})"
+            )
 
 
 def print_server_profiles(run: SizeRun, limit: int = 25) -> None:

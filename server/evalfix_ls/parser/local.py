@@ -14,8 +14,11 @@ region, not of the document, and duplicate names are not tracked.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
+from typing import overload
 
-from .incremental import _enclosing_chain, _rebuild, _shift_copy, _shift_member, reparse, shifted
+from .gcpause import gc_paused
+from .incremental import _enclosing_chain, _index_of, _shift_copy, _shift_member, shifted
 from .tolerant import parse_tolerant
 from .tree import ARRAY, OBJECT, Member, Node, ParseResult, SyntaxIssue
 
@@ -30,9 +33,11 @@ def reparse_local(prev: ParseResult, new_text: str, start: int, old_end: int) ->
     the whole text)."""
     if prev.root is None:
         return None
-    exact = reparse(prev, new_text, start, old_end) if not prev.errors else None
-    if exact is not None:
-        return exact
+    with gc_paused():  # see gcpause: nodes allocated here must not trigger full collections
+        return _reparse_recovering(prev, new_text, start, old_end)
+
+
+def _reparse_recovering(prev: ParseResult, new_text: str, start: int, old_end: int) -> ParseResult | None:
     delta = len(new_text) - len(prev.text)
     chain = _enclosing_chain(prev.root, start, old_end)
     if not chain:
@@ -48,8 +53,74 @@ def reparse_local(prev: ParseResult, new_text: str, start: int, old_end: int) ->
             if window is None:
                 return None
             replacement, errors = window
-        return ParseResult(new_text, _rebuild(chain[: depth + 1], replacement, delta), errors, [])
+        return ParseResult(new_text, _rebuild_lazily(chain[: depth + 1], replacement, delta), errors, [])
     return None
+
+
+def _rebuild_lazily(chain: list[Node], replacement: Node, delta: int) -> Node:
+    """New ancestors from the replaced node up to the root, as ``incremental._rebuild`` makes
+    them, except that an array's items after the edit are shifted only when read (a 10 MB suite
+    has thousands of cases after a mid-file edit: wrapping each costs more than the request)."""
+    new_child, old_child = replacement, chain[-1]
+    for parent in reversed(chain[:-1]):
+        copy = Node(parent.kind, parent.start, parent.end + delta, parent.value)
+        if parent.members is not None:
+            members: list[Member] = []
+            after = False
+            for member in parent.members:
+                if after:
+                    member = _shift_member(member, delta)
+                elif member.value is old_child:
+                    member = Member(member.key, member.key_start, member.key_end, new_child)
+                    after = True
+                members.append(member)
+            copy.members, copy.props = members, {m.key: m for m in members}
+        else:
+            items = parent.items or []
+            index = _index_of(items, old_child)
+            copy.items = ShiftedTail([*items[:index], new_child], items, index + 1, delta)  # type: ignore[assignment]
+        new_child, old_child = copy, parent
+    return new_child
+
+
+class ShiftedTail(Sequence[Node]):
+    """``head + source[start:]``, the latter moved by ``delta`` and created on first read (and
+    kept). ``source`` may itself be a ``ShiftedTail``: nothing is read from it before it is needed."""
+
+    __slots__ = ("_head", "_source", "_start", "_delta", "_moved")
+
+    def __init__(self, head: list[Node], source: Sequence[Node], start: int, delta: int) -> None:
+        self._head = head
+        self._source = source
+        self._start = start
+        self._delta = delta
+        self._moved: dict[int, Node] = {}
+
+    def __len__(self) -> int:
+        return len(self._head) + len(self._source) - self._start
+
+    @overload
+    def __getitem__(self, position: int) -> Node: ...
+    @overload
+    def __getitem__(self, position: slice) -> list[Node]: ...
+    def __getitem__(self, position: int | slice) -> Node | list[Node]:
+        if isinstance(position, slice):
+            return [self[i] for i in range(*position.indices(len(self)))]
+        if position < 0:
+            position += len(self)
+        if not 0 <= position < len(self):
+            raise IndexError(position)
+        if position < len(self._head):
+            return self._head[position]
+        node = self._moved.get(position)
+        if node is None:
+            source = self._source[self._start + position - len(self._head)]
+            node = self._moved[position] = shifted(source, self._delta)
+        return node
+
+    def __iter__(self) -> Iterator[Node]:
+        for position in range(len(self)):
+            yield self[position]
 
 
 def _bracketed(node: Node, text: str, delta: int) -> bool:
@@ -99,7 +170,7 @@ def _reparse_window(
     copy = Node(target.kind, target.start, target.end + delta, target.value)
     if target.kind == ARRAY:
         items = target.items or []
-        copy.items = [*items[:before], *(middle.items or ()), *(shifted(i, delta) for i in items[after:])]
+        copy.items = ShiftedTail([*items[:before], *(middle.items or ())], items, after, delta)  # type: ignore[assignment]
     else:
         members = target.members or []
         kept: list[Member] = [

@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..contracts.detection import UNKNOWN
-from .completion_context import KEY, CompletionContext, find_context, next_significant
+from .completion_context import KEY, CompletionContext, find_context, line_start_of, next_significant
 from .completion_workspace import workspace_values
 from .document import DocumentView
 from .schema_nodes import SchemaNode, schema_at
@@ -199,7 +199,7 @@ def _defaults(document: DocumentView) -> dict[str, str]:
 
 
 def _indent_of(text: str, offset: int) -> str:
-    line_start = max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+    line_start = line_start_of(text, offset)
     end = line_start
     while end < len(text) and text[end] in " \t":
         end += 1

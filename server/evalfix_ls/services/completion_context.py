@@ -86,10 +86,12 @@ class CompletionContext:
         return self.container is not None and self.container.kind == ARRAY
 
 
-def token_at(text: str, offset: int) -> Token:
+def token_at(text: str, offset: int, root: Node | None = None) -> Token:
     """The partial token at ``offset``: the string the cursor lies in (from its opening quote;
-    to its closing quote when the line has one), else the bare word around it."""
-    line_start = max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+    to its closing quote when the line has one), else the bare word around it. The line is read
+    from its start, or — on a very long line (a minified file) — from the innermost container of
+    ``root`` that starts not too far before the cursor (a bracket is never inside a string)."""
+    line_start = _scan_start(root, offset, line_start_of(text, offset))
     line_end = _line_end(text, offset)
     for match in _LINE_TOKEN.finditer(text, line_start, line_end):
         start, end = match.span()
@@ -102,13 +104,43 @@ def token_at(text: str, offset: int) -> Token:
             return Token(
                 start, end if closed else _word_end(text, offset), text[start + 1 : offset], True, closed
             )
-    word_start = offset - len(_WORD_BEFORE.search(text, 0, offset).group())
+    word_start = offset - len(_WORD_BEFORE.search(text, line_start, offset).group())
     return Token(word_start, _word_end(text, offset), text[word_start:offset], False, False)
 
 
+_LINE_BREAK_AT = re.compile(r"[\r\n]")
+_LINE_BREAK_BEFORE = re.compile(r"[\r\n][^\r\n]*\Z")
+_LOOK = 4096  # a line break is looked for in windows of this size, backwards
+MAX_LINE_SCAN = 65536  # beyond this, a line is read from a container start nearer the cursor
+
+
+def line_start_of(text: str, offset: int) -> int:
+    """The start of the line holding ``offset`` (LSP line breaks), without scanning the text
+    before that line (``rfind`` of a break a file never contains would read all of it)."""
+    high = offset
+    while high > 0:
+        low = max(0, high - _LOOK)
+        found = _LINE_BREAK_BEFORE.search(text, low, high)
+        if found is not None:
+            return found.start() + 1
+        high = low
+    return 0
+
+
+def _scan_start(root: Node | None, offset: int, line_start: int) -> int:
+    if offset - line_start <= MAX_LINE_SCAN or root is None:
+        return line_start
+    best = line_start
+    for step in locate(root, offset).steps:
+        if step.container.start >= line_start and offset - step.container.start <= MAX_LINE_SCAN:
+            return step.container.start
+        best = max(best, step.container.start)
+    return best
+
+
 def _line_end(text: str, offset: int) -> int:
-    ends = [i for i in (text.find("\n", offset), text.find("\r", offset)) if i >= 0]
-    return min(ends) if ends else len(text)
+    found = _LINE_BREAK_AT.search(text, offset)
+    return found.start() if found is not None else len(text)
 
 
 def _word_end(text: str, offset: int) -> int:
@@ -141,7 +173,7 @@ def next_significant(text: str, offset: int) -> str:
 def find_context(text: str, root: Node | None, offset: int) -> CompletionContext:
     """The completion context at ``offset`` of ``text`` whose (possibly recovered) tree is
     ``root``."""
-    token = token_at(text, offset)
+    token = token_at(text, offset, root)
     before, before_at = previous_significant(text, token.start)
     container, container_path = _container(root, token, offset, before_at)
     if container is None or container.kind != OBJECT or before == ":":

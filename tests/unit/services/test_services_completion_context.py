@@ -97,3 +97,12 @@ def test_a_lone_opening_quote_is_an_unclosed_string() -> None:
     text, offset = split_cursor('{"evals": [{"setup": {"kind": "|\n}}]}')
     token = token_at(text, offset)
     assert token.quoted and not token.closed and (token.start, token.end) == (offset - 1, offset)
+
+
+def test_a_minified_line_is_read_from_a_container_near_the_cursor() -> None:
+    cases = ",".join(f'{{"id": "c{i}", "prompt": "p \\" {i}"}}' for i in range(3000))
+    text, offset = split_cursor('{"evals": [' + cases + ', {"setup": {"kind": "em|"}}]}')
+    assert offset > 65536 and "\n" not in text
+    _, ctx = context('{"evals": [' + cases + ', {"setup": {"kind": "em|"}}]}')
+    assert ctx.at == VALUE and ctx.path == ("evals", 3000, "setup", "kind")
+    assert text[ctx.token.start : ctx.token.end] == '"em"'
