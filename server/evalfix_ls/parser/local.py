@@ -18,7 +18,8 @@ from collections.abc import Iterator, Sequence
 from typing import overload
 
 from .gcpause import gc_paused
-from .incremental import _enclosing_chain, _index_of, _shift_copy, _shift_member, shifted
+from .incremental import _shift_copy
+from .shift import enclosing_chain, index_of, props_like, shift_member, shifted
 from .tolerant import parse_tolerant
 from .tree import ARRAY, OBJECT, Member, Node, ParseResult, SyntaxIssue
 
@@ -39,7 +40,7 @@ def reparse_local(prev: ParseResult, new_text: str, start: int, old_end: int) ->
 
 def _reparse_recovering(prev: ParseResult, new_text: str, start: int, old_end: int) -> ParseResult | None:
     delta = len(new_text) - len(prev.text)
-    chain = _enclosing_chain(prev.root, start, old_end)
+    chain = enclosing_chain(prev.root, start, old_end)
     if not chain:
         return None
     for depth in range(len(chain) - 1, -1, -1):
@@ -69,15 +70,15 @@ def _rebuild_lazily(chain: list[Node], replacement: Node, delta: int) -> Node:
             after = False
             for member in parent.members:
                 if after:
-                    member = _shift_member(member, delta)
+                    member = shift_member(member, delta)
                 elif member.value is old_child:
                     member = Member(member.key, member.key_start, member.key_end, new_child)
                     after = True
                 members.append(member)
-            copy.members, copy.props = members, {m.key: m for m in members}
+            copy.members, copy.props = members, props_like(parent, members)
         else:
             items = parent.items or []
-            index = _index_of(items, old_child)
+            index = index_of(items, old_child)
             copy.items = ShiftedTail([*items[:index], new_child], items, index + 1, delta)  # type: ignore[assignment]
         new_child, old_child = copy, parent
     return new_child
@@ -176,7 +177,7 @@ def _reparse_window(
         kept: list[Member] = [
             *members[:before],
             *(middle.members or ()),
-            *(_shift_member(m, delta) for m in members[after:]),
+            *(shift_member(m, delta) for m in members[after:]),
         ]
         copy.members, copy.props = kept, {m.key: m for m in kept}
     return copy, _shift_errors(local.errors, gap_start - 1)
