@@ -454,7 +454,8 @@ RULE_DOCS: dict[str, RuleDoc] = {
         "Point at the source file, or set `source_ref_authority` to `historical` or `advisory`.",
     ),
     "source_ref_missing": RuleDoc(
-        "authority `source` and `path.join(root, path)` does not exist",
+        "authority `source` and `path.join(root, path)` does not exist (a path leaving the repository is not "
+        "tested: `path_outside_repository`)",
         "Create the file, correct the path, or mark the ref `historical`.",
     ),
     "missing_expected_outcome": RuleDoc(
