@@ -239,7 +239,7 @@ def test_integration_in_the_extension_host(packaged: Path, real_vscode: str, tmp
     log = logs[-1].read_text(encoding="utf-8")
     print("output channel:", log, sep="\n")
     outcomes = {test["title"].removeprefix("evalfix-ls in VS Code "): test for test in report["tests"]}
-    assert len(outcomes) == 8, outcomes
+    assert len(outcomes) == 9, outcomes
     for title, test in outcomes.items():
         if test["state"] == "skipped":
             capability = CAPABILITY_GATED.get(title)
@@ -251,6 +251,9 @@ def test_integration_in_the_extension_host(packaged: Path, real_vscode: str, tmp
         line for line in log.splitlines() if "[error]" in line and "language server was not found" not in line
     ]
     assert not errors, log
+    # "Run the selected case" sent the server's command line to the terminal (the extension logs it).
+    case_dir = workspace / "skills" / "run-skill"
+    assert f"Running a case: arc-skill-eval run {case_dir} --case '写-case'" in log, log
 
 
 def python_without_server(tmp_path: Path) -> Path:

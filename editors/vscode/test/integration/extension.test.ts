@@ -150,6 +150,29 @@ function requireCapability(context: Mocha.Context, evalfix: EvalfixApi, name: st
   }
 }
 
+function waitForPromise<T>(what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${WAIT_MS} ms waiting for ${what}`)), WAIT_MS);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Waits (bounded) until the server's code lenses for `uri` include a case command. */
+async function waitForLens(uri: vscode.Uri): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", uri);
+    if (lenses.some((lens) => lens.command?.command === "evalfix.caseCommand")) {
+      return;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`no evalfix.caseCommand lens in ${uri.path}: ${JSON.stringify(lenses.map((l) => l.command))}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 async function openNewFixture(relative: string, text: string): Promise<vscode.TextDocument> {
   const uri = fileUri(relative);
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
@@ -281,6 +304,32 @@ suite("evalfix-ls in VS Code", () => {
       () => ours(document.uri).map(key),
     );
     report.seen["skills/fix-skill/evals/trigger-cases.json (after the quick fix)"] = ours(document.uri);
+  });
+
+  test("run the selected case runs the server's case command in a terminal", async () => {
+    const evalfix = await api();
+    const commands = evalfix.client?.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
+    assert.ok(commands.includes("evalfix.caseCommand"), `the server offers evalfix.caseCommand: ${commands}`);
+    const text = '{\n  "skill_name": "run-skill",\n  "evals": [\n    {"id": "写-case", "prompt": "运行 🏃 this one"}\n  ]\n}\n';
+    const document = await openNewFixture("skills/run-skill/evals/evals.json", text);
+    const editor = await vscode.window.showTextDocument(document);
+    const inCase = document.positionAt(text.indexOf("运行"));
+    editor.selection = new vscode.Selection(inCase, inCase);
+    const opened = new Promise<vscode.Terminal>((resolve) => {
+      const listener = vscode.window.onDidOpenTerminal((terminal) => {
+        listener.dispose();
+        resolve(terminal);
+      });
+    });
+    // The case lens comes with the server's answer to codeLens, which may follow the open.
+    const terminal = await waitForPromise("the evalfix case terminal", (async () => {
+      await waitForLens(document.uri);
+      await vscode.commands.executeCommand("evalfix.runCase");
+      return opened;
+    })());
+    report.server.caseTerminal = terminal.name;
+    assert.equal(terminal.name, "evalfix case");
+    terminal.dispose();
   });
 
   test("without evalfix.server.path, the Python extension's interpreter runs `python -m evalfix_ls`", async () => {
