@@ -53,6 +53,7 @@ MISSING_COMMA_BEFORE_PROPERTY = "expected ',' or '}' before this property"
 # Parser states of the container on top of the stack.
 _OBJ_KEY_OR_END, _OBJ_KEY, _OBJ_COLON, _OBJ_VALUE, _OBJ_NEXT = range(5)
 _ARR_VALUE_OR_END, _ARR_VALUE, _ARR_NEXT = range(5, 8)
+_EXPECTS_VALUE = frozenset({_OBJ_VALUE, _ARR_VALUE, _ARR_VALUE_OR_END})
 
 # Token kinds produced by the slow path.
 _T_STRING, _T_NUMBER, _T_LITERAL, _T_PUNCT, _T_BAD, _T_EOF, _T_DECODED_STRING = range(7)
@@ -305,12 +306,21 @@ class TolerantParser:
             self._at_eof()
             return False
         frame = stack[-1]
-        if tkind == _T_PUNCT and node is not None and len(stack) > 1:
-            top = self._close_left_open(frame, start)
-            if top is not frame:  # the comma missing before the token is part of the same mistake
-                frame, comma_implied = top, True
+        state = frame[1]
+        if node is not None:
+            if state in _EXPECTS_VALUE:
+                # the common case, inline: a value where one is expected
+                if state == _OBJ_VALUE:
+                    self.pending.value = node
+                else:
+                    frame[0].items.append(node)
+                self._enter_or_next(frame, node)
+                return True
+            if tkind == _T_PUNCT and len(stack) > 1:  # '{' or '[' where the grammar rejects it
+                top = self._close_left_open(frame, start)
+                if top is not frame:  # the comma missing before it is part of the same mistake
+                    frame, comma_implied, state = top, True, top[1]
         if frame[0].kind == OBJECT:
-            state = frame[1]
             if state == _OBJ_VALUE:
                 self._object_value(frame, start, end, value, node)
             elif state == _OBJ_COLON:
