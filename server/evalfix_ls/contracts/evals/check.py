@@ -272,13 +272,23 @@ def _check_case_cached(scope: Scope, case: Node, paths: SuitePaths, ctx: Analysi
     key = cache.key(ctx.text, case.start, case.end, "evals", scope.index, ctx.fs.generation, ctx.path)
     hit = cache.get(key, case.start)
     if hit is not None:
-        cached_findings, (loader_issues, has_valid_id) = hit
+        cached_findings, (loader_issues, cached_id) = hit
         scope.findings.extend(cached_findings)
         scope.loader_issues = loader_issues
-        return case.get("id") if has_valid_id else None
+        if cached_id is None:
+            return None
+        # The id rebuilt from the cache rather than looked up: on a case moved by an edit, the
+        # lookup would copy all of its members (a lazily shifted node materialises on first use).
+        kind, value, start, end = cached_id
+        return Node(kind, case.start + start, case.start + end, value)
     before = len(scope.findings)
     id_node = _check_case(scope, case, paths)
-    cache.put(key, scope.findings[before:], case.start, (scope.loader_issues, id_node is not None))
+    cached = (
+        None
+        if id_node is None
+        else (id_node.kind, id_node.value, id_node.start - case.start, id_node.end - case.start)
+    )
+    cache.put(key, scope.findings[before:], case.start, (scope.loader_issues, cached))
     return id_node
 
 
