@@ -173,3 +173,14 @@ def test_a_token_right_before_the_edit_is_read_again() -> None:
         new_text = text[:at] + typed + text[at:]
         local = reparse(parse(text), new_text, at, at)
         assert local is None or snapshot(local) == snapshot(parse(new_text)), new_text
+
+
+def test_a_container_that_replaced_the_reparsed_one_on_the_stack_is_not_a_sync_point() -> None:
+    # '[' typed at the start of a case's line closes the case and the case array by layout; the new
+    # array then sits where the case array was on the stack, and its item ends must not be taken
+    # for the case array's.
+    text = json.dumps({"skill_name": "s", "evals": [[], {"id": 1, "a": [[]]}, []]}, indent=4)
+    at = text.index('"a"') - 12  # the start of the line holding "a"
+    new_text = text[:at] + "[" + text[at:]
+    local = reparse(parse(text), new_text, at, at)
+    assert local is None or snapshot(local) == snapshot(parse(new_text))

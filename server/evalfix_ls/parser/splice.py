@@ -89,7 +89,7 @@ def _splice(
     def watch() -> bool:
         if len(parser.stack) <= depth:
             return True  # the container closed (how is checked below)
-        if items is not None and parser.pos >= new_edit_end and at_item_boundary(parser, depth):
+        if items is not None and parser.pos >= new_edit_end and at_item_boundary(parser, container):
             index = _item_ending_at(old, items, parser.pos - delta)
             if index is not None:
                 synced.append(index)

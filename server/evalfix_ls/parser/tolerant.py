@@ -616,7 +616,10 @@ class TolerantParser:
         a less indented one? Then it belongs to that one (a new case's ``"assertions": [`` left
         open before the next case); a document indented flat never has one."""
         text = self.text
-        column = start - _line_start(text, start)
+        line_start = _line_start(text, start)
+        if _INDENT.match(text, line_start).end() != start:
+            return False  # not the first token on its line
+        column = start - line_start
         for frame in reversed(self.stack):
             opener = frame[0].start
             line = _line_start(text, opener)
@@ -649,10 +652,10 @@ def resumed(text: str, ancestors: list[Node], container: Node, pos: int, after_i
     return parser
 
 
-def at_item_boundary(parser: TolerantParser, depth: int) -> bool:
-    """True when the container at ``depth`` is on top and has just taken a complete item."""
-    stack = parser.stack
-    return len(stack) == depth + 1 and stack[-1][1] == _ARR_NEXT and not parser.implied_comma
+def at_item_boundary(parser: TolerantParser, container: Node) -> bool:
+    """True when ``container`` (an array) is on top and has just taken a complete item."""
+    top = parser.stack[-1] if parser.stack else None
+    return top is not None and top[0] is container and top[1] == _ARR_NEXT and not parser.implied_comma
 
 
 def _value_node(text: str, tkind: int, start: int, end: int, value: object) -> Node | None:
