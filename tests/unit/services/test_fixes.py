@@ -582,3 +582,22 @@ def test_only_one_fix_is_preferred_and_far_values_are_not(repo: Path) -> None:
     fixes = fixes_for(document, finding(document, "sandbox-invalid"))
     assert [f.title for f in fixes] == ['Change to "none"', 'Change to "just-bash"']
     assert not any(f.preferred or f.safe for f in fixes)  # nothing is close: the user chooses
+
+
+def test_edit_set_finds_the_same_conflicts_as_comparing_every_pair() -> None:
+    import random
+
+    from evalfix_ls.services.fixes.edits import EditSet, TextEdit, conflicts
+
+    rng = random.Random(9)
+    for _ in range(200):
+        taken = EditSet()
+        kept: list[TextEdit] = []
+        for _ in range(30):
+            start = rng.randrange(0, 60)
+            edit = TextEdit(start, start + rng.choice((0, 0, 1, 3, 8)), "x")
+            expected = any(conflicts(edit, other) for other in kept)
+            assert taken.conflicts(edit) is expected
+            if not expected:
+                taken.add(edit)
+                kept.append(edit)

@@ -7,10 +7,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ...findings import Finding, Severity
+from ...parser.gcpause import gc_paused
 from ..document import DocumentView
 from ..workspace_facts import WorkspaceFacts
 from . import evals_fixers, workflow_fixers  # noqa: F401 - importing registers their fixers
-from .edits import TextEdit, apply_edits, conflicts
+from .edits import EditSet, TextEdit, apply_edits, conflicts
 from .model import FIXERS, Fix, FixContext
 
 logger = logging.getLogger(__name__)
@@ -59,14 +60,21 @@ def round_of_fixes(document: DocumentView, unsafe: bool, facts: WorkspaceFacts |
     """One chosen fix per finding, in document order, leaving out any whose edits conflict with
     an earlier one's (the next round gets it, on the re-analysed text)."""
     chosen: list[Fix] = []
-    taken: list[TextEdit] = []
-    for finding in document.analysis.findings:
-        fix = chosen_fix(fixes_for(document, finding, facts), unsafe)
-        if fix is None or any(conflicts(edit, other) for edit in fix.edits for other in taken):
-            continue
-        chosen.append(fix)
-        taken.extend(fix.edits)
+    taken = EditSet()
+    with gc_paused():  # the fixers allocate while the whole tree is alive: no full collections
+        for finding in document.analysis.findings:
+            fix = chosen_fix(fixes_for(document, finding, facts), unsafe)
+            if fix is None or any(taken.conflicts(edit) for edit in fix.edits) or _self_conflict(fix):
+                continue
+            chosen.append(fix)
+            for edit in fix.edits:
+                taken.add(edit)
     return chosen
+
+
+def _self_conflict(fix: Fix) -> bool:
+    edits = sorted(fix.edits, key=lambda e: (e.start, e.end))
+    return any(conflicts(a, b) for a, b in zip(edits, edits[1:], strict=False))
 
 
 @dataclass(slots=True)
