@@ -232,3 +232,34 @@ async def test_the_skill_name_is_the_folders(session: Session, tmp_path: Path) -
     uri, offset = open_marked(session, tmp_path, SUITE, '{"skill_name": "|", "evals": []}')
     (item,) = await complete(session, uri, offset)
     assert item.label == "demo" and item.text_edit.new_text == '"demo"'
+
+
+async def test_folders_retrigger_only_in_vscode(pull_session: Session, tmp_path: Path) -> None:
+    """VS Code runs ``editor.action.triggerSuggest`` after a folder is inserted; other clients
+    would send an unknown command back to the server, so they get none."""
+    make_repo(tmp_path)
+    (tmp_path / "docs").mkdir()
+    await pull_session.client.initialize_session(
+        types.InitializeParams(
+            capabilities=capabilities_for(pull_session.profile),
+            client_info=types.ClientInfo(name="Visual Studio Code", version="1.95.0"),
+            workspace_folders=[types.WorkspaceFolder(uri=tmp_path.as_uri(), name=tmp_path.name)],
+        )
+    )
+    marked = json.dumps(workflow_fixture("demo", ["o1"], refs=["|"]), ensure_ascii=False)
+    uri, offset = open_marked(pull_session, tmp_path, FIXTURE, marked)
+    items = by_label(await complete(pull_session, uri, offset))
+    assert (
+        items["docs/"].command is not None
+        and items["docs/"].command.command == "editor.action.triggerSuggest"
+    )
+    assert all(item.command is None for label, item in items.items() if not label.endswith("/"))
+
+
+async def test_no_retrigger_command_for_other_clients(session: Session, tmp_path: Path) -> None:
+    make_repo(tmp_path)
+    (tmp_path / "docs").mkdir()
+    await session.initialize([tmp_path])
+    marked = json.dumps(workflow_fixture("demo", ["o1"], refs=["|"]), ensure_ascii=False)
+    uri, offset = open_marked(session, tmp_path, FIXTURE, marked)
+    assert by_label(await complete(session, uri, offset))["docs/"].command is None
