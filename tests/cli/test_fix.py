@@ -203,3 +203,24 @@ def test_crlf_file_keeps_its_bytes(tmp_path: Path) -> None:
     raw = (root / SUITE).read_bytes()
     assert raw.count(b"\r\n") == raw.count(b"\n") == text.count("\n")
     assert "Tidy the CHANGELOG 🧹".encode() in raw and b'"kind": "seeded"' in raw
+
+
+def test_read_only_file_is_not_written(tmp_path: Path) -> None:
+    root = copy_tree("broken", tmp_path)
+    before = (root / SUITE).read_bytes()
+    os.chmod(root / SUITE, 0o444)
+    (result,) = [r for r in fix_paths([root / SUITE], root=root, cwd=root) if r.display == SUITE]
+    assert not result.written and result.refused == "cannot be written: the file is read-only"
+    assert (root / SUITE).read_bytes() == before
+    assert stat.S_IMODE((root / SUITE).stat().st_mode) == 0o444
+
+
+def test_symbolic_link_stays_a_link(tmp_path: Path) -> None:
+    root = copy_tree("broken", tmp_path)
+    real = tmp_path / "elsewhere.json"
+    real.write_bytes((root / SUITE).read_bytes())
+    (root / SUITE).unlink()
+    (root / SUITE).symlink_to(real)
+    fix_paths([root / SUITE], root=root, cwd=root)
+    assert (root / SUITE).is_symlink()
+    assert '"kind": "seeded"' in real.read_text(encoding="utf-8")

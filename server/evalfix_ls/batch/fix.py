@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import errno
 import os
 import stat
 import tempfile
@@ -195,6 +196,8 @@ def write_atomically(path: Path, data: bytes, *, expected: bytes) -> None:
     if target.read_bytes() != expected:
         raise ChangedSinceRead(str(path))
     info = target.stat()
+    if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):  # a rename would ignore it
+        raise PermissionError(errno.EACCES, "the file is read-only")
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".evalfix-tmp")
     try:
         with os.fdopen(handle, "wb") as out:
