@@ -153,14 +153,24 @@ def value_suggestions(document: DocumentView, ctx: CompletionContext, *, snippet
 
 
 def _enum_items(ctx: CompletionContext, schema: SchemaNode) -> list[Suggestion]:
+    """The enum's values, then the schema's ``examples`` where it has no enum (``schema_version``:
+    the canonical id)."""
     descriptions = schema.enum_descriptions()
+    values = schema.enum() or _examples(schema)
     out = []
-    for order, value in enumerate(schema.enum()):
+    for order, value in enumerate(values):
         if value == "" or value is None or value is False or value == 0:
             continue  # the "falsy means absent" alternatives are no value to write
         item = _literal(ctx, value, ENUM, f"2{order:03d}")
-        out.append(replace(item, documentation=descriptions.get(value)))
+        out.append(replace(item, documentation=descriptions.get(value) or schema.description()))
     return out
+
+
+def _examples(schema: SchemaNode) -> list[Any]:
+    found: list[Any] = []
+    for fragment in schema.fragments:
+        found.extend(v for v in fragment.get("examples", ()) if isinstance(v, str) and v not in found)
+    return found
 
 
 def _literal(ctx: CompletionContext, value: Any, kind: str, sort: str) -> Suggestion:

@@ -93,6 +93,11 @@ def test_workflow_case_snippets_and_authority() -> None:
     assert list(authority) == ["source", "historical", "advisory"]
 
 
+def test_schema_version_offers_the_canonical_id() -> None:
+    _, found = items('{"schema_version": "|", "cases": []}', WORKFLOW)
+    assert list(found) == ["spec-first.workflow-eval-fixtures.v1"]
+
+
 def test_an_empty_workflow_file_offers_the_skeleton() -> None:
     _, found = items("|", WORKFLOW)
     (skeleton,) = found.values()
