@@ -129,6 +129,10 @@ async def test_quick_fix_for_an_enum_value_applies_and_revalidates(session: Sess
     assert action.is_preferred is True
     assert list(action.diagnostics) == [diagnostic]
 
+    # A client that does not send the diagnostic's data back gets the same fix, matched by range.
+    bare = types.Diagnostic(range=diagnostic.range, message=diagnostic.message, code=diagnostic.code)
+    assert [a.title for a in await _code_actions(session, uri, bare)] == [a.title for a in actions]
+
     fixed = apply_workspace_edit(session, uri, action.edit)
     assert fixed == EVALS.replace('"Seeded"', '"seeded"')  # the rest byte-for-byte, CRLF kept
     replace_all(session, uri, fixed)

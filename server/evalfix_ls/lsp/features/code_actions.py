@@ -96,11 +96,13 @@ def finding_for(ctx: FeatureContext, diagnostic: types.Diagnostic) -> Finding | 
     pointer = data.get("pointer")
     case = data.get("case")
     candidates = [f for f in ctx.document.analysis.findings if f.code == diagnostic.code]
-    if isinstance(pointer, str):
-        exact = [f for f in candidates if f.pointer == pointer and (case is None or f.case == case)]
-        candidates = exact or [f for f in candidates if f.pointer == pointer]
-    else:
+    if not isinstance(pointer, str):
         candidates = [f for f in candidates if ctx.range(f.start, f.end) == diagnostic.range]
+        return candidates[0] if candidates else None
+    exact = [f for f in candidates if f.pointer == pointer and (case is None or f.case == case)]
+    candidates = exact or [f for f in candidates if f.pointer == pointer]
+    if len(candidates) > 1:  # one pointer for several places (each occurrence of a repeated key)
+        candidates = [f for f in candidates if ctx.range(f.start, f.end) == diagnostic.range] or candidates
     return candidates[0] if candidates else None
 
 
