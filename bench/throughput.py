@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -104,19 +105,23 @@ def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def timed(argv: list[str], cwd: Path, repeat: int) -> tuple[float, int, bytes]:
-    """Median wall time of ``argv`` (after a warm-up), its exit code and its stdout."""
-    times, code, out = [], 0, b""
+def timed(argv: list[str], cwd: Path, repeat: int) -> tuple[float, float, int, bytes]:
+    """Median wall time and median CPU time (user + system of the process and every process it
+    waited for: the workers) of ``argv`` after a warm-up, its exit code and its stdout."""
+    times, cpu, code, out = [], [], 0, b""
     for attempt in range(repeat + 1):
         with tempfile.TemporaryFile() as sink:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
             proc = subprocess.run(argv, cwd=cwd, stdout=sink, stderr=subprocess.DEVNULL, timeout=TIMEOUT)
             elapsed = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
             sink.seek(0)
             out, code = sink.read(), proc.returncode
         if attempt:
             times.append(elapsed)
-    return median(times), code, out
+            cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return median(times), median(cpu), code, out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -135,23 +140,27 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, object] = {"machine_start": machine_summary(), "files": count}
     outputs = {}
     for jobs in (int(j) for j in args.jobs.split(",")):
-        seconds, code, out = timed(
+        seconds, cpu, code, out = timed(
             [*evalfix_ls_command(), "--check", "--jobs", str(jobs), str(root)], root, args.repeat
         )
         outputs[jobs] = out
-        results[f"jobs_{jobs}"] = {"seconds": seconds, "exit": code}
+        results[f"jobs_{jobs}"] = {"seconds": seconds, "cpu_seconds": cpu, "exit": code}
         print(
-            f"evalfix-ls --check --jobs {jobs}: {seconds:8.2f} s  {count / seconds:8.0f} files/s  exit {code}"
+            f"evalfix-ls --check --jobs {jobs}: {seconds:8.2f} s  {count / seconds:8.0f} files/s"
+            f"  CPU {cpu:7.2f} s  exit {code}"
         )
     cjs = find_check_jsonschema(install=not args.no_install)
     if cjs:
-        total, codes = 0.0, []
+        total, total_cpu, codes = 0.0, 0.0, []
         for schema, paths in ((EVALS_SCHEMA, evals), (WORKFLOW_SCHEMA, flows)):
-            seconds, code, _ = timed([*cjs, "--schemafile", str(schema), *paths], root, args.repeat)
-            total += seconds
+            seconds, cpu, code, _ = timed([*cjs, "--schemafile", str(schema), *paths], root, args.repeat)
+            total, total_cpu = total + seconds, total_cpu + cpu
             codes.append(code)
-        results["check_jsonschema"] = {"seconds": total, "exit": codes}
-        print(f"check-jsonschema (both schemas): {total:8.2f} s  {count / total:8.0f} files/s  exit {codes}")
+        results["check_jsonschema"] = {"seconds": total, "cpu_seconds": total_cpu, "exit": codes}
+        print(
+            f"check-jsonschema (both schemas): {total:8.2f} s  {count / total:8.0f} files/s"
+            f"  CPU {total_cpu:7.2f} s  exit {codes}"
+        )
     first = next(iter(outputs.values()))
     identical = all(out == first for out in outputs.values())
     results["outputs_identical"] = identical
