@@ -68,11 +68,13 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return copy
 
 
-def try_repo(hook_repo: Path, repo: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def try_repo(
+    hook_repo: Path, repo: Path, home: Path, *args: str, hook: str = "evalfix-ls"
+) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
     env.pop("PRE_COMMIT", None)
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "evalfix-ls", "--verbose", *args],
+        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), hook, "--verbose", *args],
         cwd=repo,
         env=env,
         capture_output=True,
@@ -82,8 +84,10 @@ def try_repo(hook_repo: Path, repo: Path, home: Path, *args: str) -> subprocess.
 
 
 def test_hook_file_pattern_matches_both_families() -> None:
-    [hook] = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
-    pattern = re.compile(hook["files"])
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert [hook["id"] for hook in hooks] == ["evalfix-ls", "evalfix-ls-fix"]
+    assert len({hook["files"] for hook in hooks}) == 1
+    pattern = re.compile(hooks[0]["files"])
     for path in (
         "evals/evals.json",
         "skills/a/evals/evals.json",
@@ -111,3 +115,18 @@ def test_try_repo_passes_on_the_clean_suite(hook_repo: Path, repo: Path, tmp_pat
     assert proc.returncode == 0, out
     assert re.search(r"evalfix-ls\.+Passed", out), out
     assert "0 errors, 0 warnings in 1 file" in out
+
+
+def test_fix_hook_applies_safe_fixes(hook_repo: Path, repo: Path, tmp_path: Path) -> None:
+    suite = repo / "skills/clean/evals/evals.json"
+    suite.write_text(
+        json.dumps({**CLEAN, "evals": [{**CLEAN["evals"][0], "setup": {"kind": "Empty"}}]}), "utf-8"
+    )
+    git(repo, "add", ".")
+    proc = try_repo(
+        hook_repo, repo, tmp_path / "home", "--files", "skills/clean/evals/evals.json", hook="evalfix-ls-fix"
+    )
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out  # pre-commit fails a hook that changed files
+    assert "files were modified by this hook" in out
+    assert json.loads(suite.read_text(encoding="utf-8"))["evals"][0]["setup"] == {"kind": "empty"}
