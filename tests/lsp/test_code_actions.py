@@ -193,3 +193,35 @@ async def test_migrate_source_action_on_a_legacy_fixture(session: Session, tmp_p
     replace_all(session, uri, migrated)
     after = await session.diagnostics(uri, lambda d: True)
     assert not [d for d in after if d.severity == types.DiagnosticSeverity.Error]
+
+
+async def test_fix_of_an_inherited_problem_covers_every_case(session: Session, tmp_path: Path) -> None:
+    """A mirror ref in the top-level source_refs is reported once per case; the editor shows one
+    diagnostic (``data.cases``) and its fix sets the authority on every case it stands for."""
+    root = _repo(tmp_path)
+    (root / "docs" / "plans").mkdir(parents=True)
+    (root / "docs" / "plans" / "p.md").write_text("x\n", encoding="utf-8")
+    fixture = {
+        "schema_version": "spec-first.workflow-eval-fixtures.v1",
+        "skill": "demo",
+        "source_refs": ["skills/demo/SKILL.md", "docs/plans/p.md"],
+        "cases": [
+            {"id": "一", "input": "计划 📦", "coverage_tags": ["failure"]},
+            {"id": "二", "input": "再来 🎉", "coverage_tags": ["failure"]},
+        ],
+    }
+    path = write_json(root / "skills" / "demo" / "evals" / "cases.json", fixture)
+    await session.initialize([root])
+    uri = session.open(path)
+    items = await session.diagnostics(uri, lambda d: "source_ref_not_source_authority" in codes(d))
+    (diagnostic,) = [d for d in items if d.code == "source_ref_not_source_authority"]
+    assert diagnostic.data["cases"] == [0, 1]
+    actions = await _code_actions(session, uri, diagnostic)
+    (action,) = [a for a in actions if a.title.startswith("Set the case's source_ref_authority")]
+    assert action.title.endswith("(2 cases)") and action.is_preferred
+    fixed_text = apply_workspace_edit(session, uri, action.edit)
+    fixed = json.loads(fixed_text)
+    assert [case["source_ref_authority"] for case in fixed["cases"]] == ["historical", "historical"]
+    assert fixed["source_refs"] == fixture["source_refs"] and "source_ref_authority" not in fixed
+    replace_all(session, uri, fixed_text)
+    await session.diagnostics(uri, lambda d: "source_ref_not_source_authority" not in codes(d))

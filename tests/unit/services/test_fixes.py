@@ -397,7 +397,7 @@ WORKFLOW_CASES = [
     (
         "source_ref_not_source_authority",
         workflow_doc("{" + W + ', "coverage_tags": ["failure"], "source_refs": ["docs/plans/p.md"]}'),
-        'Set this case\'s source_ref_authority to "historical"',
+        'Set the case\'s source_ref_authority to "historical"',
         '["docs/plans/p.md"]}',
         '["docs/plans/p.md"], "source_ref_authority": "historical"}',
         False,
@@ -496,7 +496,7 @@ WORKFLOW_CASES = [
             + ', "coverage_tags": ["failure"]},\n    '
             + '{"id": "w2", "input": "二", "coverage_tags": ["failure"]}',
         ).replace('["skills/demo/SKILL.md"]', '["skills/demo/SKILL.md", "docs/plans/p.md"]'),
-        'Set this case\'s source_ref_authority to "historical"',
+        'Set the case\'s source_ref_authority to "historical"',
         '["failure"]}',
         '["failure"], "source_ref_authority": "historical"}',
         False,

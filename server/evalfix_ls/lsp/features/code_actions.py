@@ -18,7 +18,7 @@ from lsprotocol import types
 from ...findings import Finding
 from ...services.fixes import Fix, fix_all, fixes_for, reanalyzer
 from ...services.fixes.edits import TextEdit, diff_edits
-from ...services.fixes.engine import chosen_fix
+from ...services.fixes.engine import chosen_fix, fixes_for_repeats
 from ...services.migrate import migrate_document
 from ..context import FeatureContext
 from . import feature
@@ -73,7 +73,7 @@ def quick_fixes(
         finding = finding_for(ctx, diagnostic)
         if finding is None:
             continue
-        for fix in fixes_for(ctx.document, finding, ctx.facts):
+        for fix in fixes_for_repeats(ctx.document, _repeats(ctx, finding, diagnostic), ctx.facts):
             out.append(
                 types.CodeAction(
                     title=fix.title,
@@ -85,6 +85,23 @@ def quick_fixes(
                 )
             )
     return out
+
+
+def _repeats(ctx: FeatureContext, finding: Finding, diagnostic: types.Diagnostic) -> list[Finding]:
+    """``finding`` and its repeats for the other cases the diagnostic stands for (``data.cases``:
+    an inherited problem shown once)."""
+    cases = diagnostic.data.get("cases") if isinstance(diagnostic.data, dict) else None
+    if not isinstance(cases, list) or len(cases) < 2:
+        return [finding]
+    same = [
+        f
+        for f in ctx.document.analysis.findings
+        if f.code == finding.code
+        and f.pointer == finding.pointer
+        and f.start == finding.start
+        and f.case in cases
+    ]
+    return [finding, *[f for f in same if f is not finding]]
 
 
 def finding_for(ctx: FeatureContext, diagnostic: types.Diagnostic) -> Finding | None:

@@ -41,6 +41,30 @@ def fixes_for(document: DocumentView, finding: Finding, facts: WorkspaceFacts | 
     return [fix for fix in fixes if fix.edits and _changes(document.text, fix.edits)]
 
 
+def fixes_for_repeats(
+    document: DocumentView, findings: Sequence[Finding], facts: WorkspaceFacts | None = None
+) -> list[Fix]:
+    """The fixes of one problem reported once per case (an inherited top-level value: one
+    diagnostic in the editor): each fix the first finding offers, with the edits it makes in
+    every case that offers it too (titled with the number of cases when they differ)."""
+    per_finding = [fixes_for(document, finding, facts) for finding in findings]
+    if not per_finding or len(per_finding) == 1:
+        return per_finding[0] if per_finding else []
+    combined = []
+    for fix in per_finding[0]:
+        taken = EditSet()
+        edits: list[TextEdit] = []
+        for fixes in per_finding:
+            for edit in next((f.edits for f in fixes if f.title == fix.title), ()):
+                if edit not in edits and not taken.conflicts(edit):
+                    taken.add(edit)
+                    edits.append(edit)
+        cases = sum(1 for fixes in per_finding if any(f.title == fix.title for f in fixes))
+        title = fix.title if len(edits) == len(fix.edits) else f"{fix.title} ({cases} cases)"
+        combined.append(Fix(title, tuple(edits), fix.safe, fix.preferred, fix.code))
+    return combined
+
+
 def _changes(text: str, edits: Sequence[TextEdit]) -> bool:
     return any(text[edit.start : edit.end] != edit.new_text for edit in edits)
 

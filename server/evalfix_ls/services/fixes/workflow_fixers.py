@@ -199,7 +199,7 @@ def source_ref(ctx: FixContext) -> list[Fix]:
     ):
         edit = ctx.set_member(case.node, "source_ref_authority", HISTORICAL)
         fixes.append(
-            ctx.fix('Set this case\'s source_ref_authority to "historical"', edit, safe=False, preferred=True)
+            ctx.fix('Set the case\'s source_ref_authority to "historical"', edit, safe=False, preferred=True)
         )
     fixes.extend(ctx.remove_element("Remove this source ref", safe=False))
     array, token = ctx.parent()
