@@ -37,6 +37,33 @@ def test_a_case_less_suite_is_given_to_the_index_once(tmp_path: Path) -> None:
     assert index.note_text(root / "README.json", root, "{}") is False  # not a fixture path
 
 
+def test_a_case_less_suite_is_rechecked_around_the_edit_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evalfix_ls.lsp import workspace_index
+    from evalfix_ls.lsp.documents import Edit
+
+    root = make_repo(tmp_path / "repo")
+    index = WorkspaceIndex()
+    index.set_folders([root])
+    suite = root / "skills" / "x" / "evals" / "evals.json"
+    prompt = "p" * 20_000
+    text = '{"skill_name": "x", "evals": [{"id": 1, "prompt": "' + prompt + '"}]}'
+    assert index.note_text(suite, root, text) is True
+    scanned: list[int] = []
+    real = workspace_index.may_hold_cases
+    monkeypatch.setattr(workspace_index, "may_hold_cases", lambda t: scanned.append(len(t)) or real(t))
+    at = text.index(prompt) + 100
+    typed = text[:at] + "x" + text[at:]
+    assert index.note_text(suite, root, typed, Edit(at, at, at + 1)) is False  # still case-less
+    assert scanned and max(scanned) < 100  # only the window around the edit was read
+    # an edit that completes a "cases" name across its boundary is seen
+    half = typed[:at] + '"cas' + typed[at:]
+    assert index.note_text(suite, root, half, Edit(at, at, at + 4)) is False
+    whole = half[: at + 4] + 'es"' + half[at + 4 :]
+    assert index.note_text(suite, root, whole, Edit(at + 4, at + 4, at + 7)) is True
+
+
 def test_sync_reports_dependents_and_folder_events(tmp_path: Path) -> None:
     root = make_repo(tmp_path / "repo")
     a = write_json(root / "skills" / "d" / "evals" / "a.json", workflow_fixture("d", ["one"]))

@@ -163,6 +163,7 @@ def _is_directory_event(event: FileEvent, rel: str) -> bool:
 
 # A \u escape of a letter of "cases" or "examples" (a member name may be spelled with escapes).
 _ESCAPED_NAME_LETTER = re.compile(r"\\u00(?:6[135cd]|7[038])", re.IGNORECASE)
+_CASE_NAME_REACH = 16  # longer than '"examples"' and than one \u00XX escape
 
 
 def may_hold_cases(text: str) -> bool:
@@ -215,12 +216,20 @@ class WorkspaceIndex:
 
     # -- facts from the editor -------------------------------------------------------------------
 
-    def note_text(self, path: Path, repo_root: Path, text: str | None) -> bool:
+    def note_text(self, path: Path, repo_root: Path, text: str | None, edit: Any = None) -> bool:
         """Queue the buffer text (None: back to disk) of ``path``; True when it is a fixture file
-        of the repository's cross-file set."""
+        of the repository's cross-file set. ``edit`` (the ``Edit`` since the previous text, when
+        known) lets a suite already known to hold no cases be re-checked around the edit only."""
         rel = relative_posix(path, repo_root)
         if rel is None or not is_workflow_path(rel):
             return False
+        if text is not None and edit is not None and path in self._caseless:
+            # A name appearing in the new text but not the old one overlaps the edit: the window
+            # (wider than the longest pattern on each side) is all that needs a look, instead of
+            # scanning a 10 MB buffer on every keystroke.
+            window = text[max(0, edit.start - _CASE_NAME_REACH) : edit.new_end + _CASE_NAME_REACH]
+            if not may_hold_cases(window):
+                return False
         if text is not None and is_evals_suite_path(rel) and not may_hold_cases(text):
             # An eval suite inside skills/**/evals/: the contract walk reads it but finds no
             # cases. Tell the index once, then spare it a full parse on every keystroke.

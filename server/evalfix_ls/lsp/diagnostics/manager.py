@@ -78,7 +78,8 @@ class DiagnosticsManager:
         config = self.server.settings.config_for(path)
         root = self.server.workspace_index.repo_root_for(path, config.root)
         self.server.workspace_index.repo(root)
-        if self.server.workspace_index.note_text(path, root, text):
+        edit = snapshot.edit if text is not None else None
+        if self.server.workspace_index.note_text(path, root, text, edit):
             self.cross_file.schedule_sync(root)
             self._tell_index_listeners()
 
