@@ -80,9 +80,15 @@ def _read_stdin(fd: int, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[b
             chunk = os.read(fd, CHUNK_BYTES)
         except OSError:
             chunk = b""
+        put = queue.put(chunk)
         try:
-            asyncio.run_coroutine_threadsafe(queue.put(chunk), loop).result()
-        except BaseException:  # noqa: BLE001 - closed or cancelled at the end: the session is over
+            future = asyncio.run_coroutine_threadsafe(put, loop)
+        except RuntimeError:  # the loop is closed: the session is over
+            put.close()  # never scheduled: closed, or "coroutine was never awaited" lands on stderr
+            return
+        try:
+            future.result()
+        except BaseException:  # noqa: BLE001 - cancelled at the end: the session is over
             return
         if not chunk:
             return
