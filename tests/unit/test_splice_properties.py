@@ -184,3 +184,36 @@ def test_a_container_that_replaced_the_reparsed_one_on_the_stack_is_not_a_sync_p
     new_text = text[:at] + "[" + text[at:]
     local = reparse(parse(text), new_text, at, at)
     assert local is None or snapshot(local) == snapshot(parse(new_text))
+
+
+def test_an_edit_that_changes_the_indentation_of_the_sync_line_is_not_spliced_there() -> None:
+    # Found by Hypothesis: '[' typed at column 0 of a line whose later '[' opens an array. The
+    # re-parsed object closes in place, but the array opened after it on the same line now sits on
+    # a line indented 0, not 8, and the layout recovery of a '{' at column 0 further down reads
+    # that indentation: the full parse keeps the '{' inside the array, the old parse had closed
+    # the array before it. The previous parse after the sync point is not the parse any more.
+    text = json.dumps({"skill_name": "s", "evals": [[False], {"id": 1, "a": [[False]]}, [False]]}, indent=4)
+    previous = parse(text)
+    for at, typed in ((173, "{"), (137, "}"), (129, "[")):
+        new_text = previous.text[:at] + typed + previous.text[at:]
+        full = parse(new_text)
+        local = reparse(previous, new_text, at, at)
+        assert local is None or snapshot(local) == snapshot(full), (previous.text, new_text, at)
+        previous = local or full
+    assert previous.text.splitlines()[9] == "[        }        ["
+
+
+def test_indentation_changed_on_the_line_of_an_array_sync_point() -> None:
+    # The same through the array path: the case array re-parsed from the item before the edit
+    # must not stop at an item ending on a line whose indentation the edit changed.
+    # ('    ]' closes the array opened on a line indented 4; at column 0 that line's '[' is not it).
+    text = '{"evals": [\n    1,\n    2, [\n{\n    ]]}'
+    at = text.index("    2,")
+    new_text = text[:at] + "x" + text[at:]
+    local = reparse(parse(text), new_text, at, at)
+    assert local is None or snapshot(local) == snapshot(parse(new_text))
+    # an item typed on that line, its indentation kept, still stops at the next item
+    at = text.index("2,")
+    new_text = text[:at] + "3, " + text[at:]
+    local = reparse(parse(text), new_text, at, at)
+    assert local is not None and snapshot(local) == snapshot(parse(new_text))

@@ -10,6 +10,11 @@ edit where the previous parse also ended an item. From there on, the previous pa
 its nodes, errors and duplicate names are reused, shifted. The result equals a full tolerant parse
 of the new text (``tests/unit/test_splice_properties.py`` checks it over random edits).
 
+The state also holds one thing that is not on the stack: the layout recovery reads the indentation
+of the line each container opened on, and the containers the previous parse opened after the stop
+on the stop's own line took the indentation that line had then. So a stop is taken only where the
+edit left that line's indentation as it was.
+
 The layout recovery of the tolerant parser (a '{' at the indentation of an unclosed case closes it)
 keeps a new case typed between two others from swallowing the rest of the array, so typing one
 costs a re-parse of that case and the next, not of the whole suite.
@@ -21,7 +26,7 @@ import re
 from bisect import bisect_left
 
 from .shift import enclosing_chain, rebuild, shifted
-from .tolerant import TolerantParser, at_item_boundary, resumed
+from .tolerant import TolerantParser, at_item_boundary, line_indent, resumed
 from .tree import ARRAY, OBJECT, DuplicateKey, Node, ParseResult, SyntaxIssue
 
 MAX_LEVELS_TRIED = 3  # containers tried, innermost first, before parsing from scratch
@@ -85,13 +90,14 @@ def _splice(
     parser.limit = target.end + delta
     items = target.items if target.kind == ARRAY else None
     synced: list[int] = []
+    edit = _Edit(prev.text, new_text, edit_start, new_edit_end)
 
     def watch() -> bool:
         if len(parser.stack) <= depth:
             return True  # the container closed (how is checked below)
         if items is not None and parser.pos >= new_edit_end and at_item_boundary(parser, container):
             index = _item_ending_at(old, items, parser.pos - delta)
-            if index is not None:
+            if index is not None and edit.keeps_indent_of_line_at(parser.pos):
                 synced.append(index)
                 return True
         return False
@@ -102,7 +108,9 @@ def _splice(
         old_sync = items[synced[0]].end
         replacement = Node(ARRAY, target.start, target.end + delta)
         replacement.items = container.items + [shifted(item, delta) for item in items[synced[0] + 1 :]]
-    elif _closed_in_place(parser, depth, container, target.end + delta):
+    elif _closed_in_place(parser, depth, container, target.end + delta) and edit.keeps_indent_of_line_at(
+        parser.pos
+    ):
         old_sync = target.end
         replacement = container
     else:
@@ -120,6 +128,46 @@ def _splice(
             )
         ),
     )
+
+
+class _Edit:
+    """``old_text[start:old_end]`` replaced by ``new_text[start:new_end]``."""
+
+    __slots__ = ("old_text", "new_text", "start", "old_end", "new_end")
+
+    def __init__(self, old_text: str, new_text: str, start: int, new_end: int) -> None:
+        self.old_text, self.new_text = old_text, new_text
+        self.start, self.new_end = start, new_end
+        self.old_end = new_end - (len(new_text) - len(old_text))
+
+    def keeps_indent_of_line_at(self, new_offset: int) -> bool:
+        """Is the line holding ``new_offset`` (after the edit) indented as the line holding the same
+        text was before it? Decided without scanning a long (minified) line back to its start when
+        the answer does not depend on it: the line starts after the edit, or the edit lies on it
+        after its first non-blank character."""
+        new_text, start, new_end = self.new_text, self.start, self.new_end
+        if _has_line_break(new_text, new_end, new_offset):
+            return True  # the line starts after the edit: the same text in both versions
+        if (
+            not _has_line_break(new_text, start, new_end)
+            and not _has_line_break(self.old_text, start, self.old_end)
+            and _after_first_non_blank(new_text, start)
+        ):
+            return True  # one line in both, its indentation before the edit
+        old_offset = new_offset - new_end + self.old_end
+        return line_indent(new_text, new_offset) == line_indent(self.old_text, old_offset)
+
+
+def _has_line_break(text: str, start: int, end: int) -> bool:
+    return text.find("\n", start, end) >= 0 or text.find("\r", start, end) >= 0
+
+
+def _after_first_non_blank(text: str, offset: int) -> bool:
+    """Does the line holding ``offset`` have a character other than a space or tab before it?"""
+    index = offset
+    while index > 0 and text[index - 1] in " \t":
+        index -= 1
+    return index > 0 and text[index - 1] not in "\r\n"
 
 
 def _resume_point(old: _Previous, target: Node, edit_start: int) -> tuple[Node, int, bool]:

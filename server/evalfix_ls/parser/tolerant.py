@@ -691,6 +691,12 @@ def _line_start(text: str, offset: int) -> int:
     return max(newline, text.rfind("\r", newline + 1, offset)) + 1  # never scans past the line
 
 
+def line_indent(text: str, offset: int) -> int:
+    """The indentation (spaces and tabs) of the line holding ``offset``, as layout recovery reads it."""
+    line = _line_start(text, offset)
+    return _INDENT.match(text, line).end() - line
+
+
 def _starts_line_within(text: str, start: int, opener: int, shallower_by: int) -> bool:
     """Is the token at ``start`` the first on its line, on a later line than ``opener``, and
     indented at least ``shallower_by`` columns less deep than the line ``opener`` is on?"""
