@@ -577,10 +577,8 @@ class TolerantParser:
         column = start - line
         for index in range(len(stack) - 1, -1, -1):
             node = stack[index][0]
-            if node.kind == kind:
-                opener_line = _line_start(text, node.start)
-                if _INDENT.match(text, opener_line).end() - opener_line == column:
-                    return index
+            if node.kind == kind and line_indent(text, node.start) == column:
+                return index
         return None
 
     def _close_left_open(self, frame: list, start: int) -> list:
@@ -621,10 +619,7 @@ class TolerantParser:
             return False  # not the first token on its line
         column = start - line_start
         for frame in reversed(self.stack):
-            opener = frame[0].start
-            line = _line_start(text, opener)
-            indent = _INDENT.match(text, line).end() - line
-            if indent < column:
+            if line_indent(text, frame[0].start) < column:
                 return frame is not self.stack[-1]
         return False
 
