@@ -174,6 +174,19 @@ def test_trailing_comma_points_at_the_comma() -> None:
     assert [e.start for e in result.errors] == [11, 21]
 
 
+def test_a_comma_where_a_value_belongs_then_a_closing_brace_is_reported_not_a_crash() -> None:
+    # The comma that replaced the value is also the trailing one; '}' right after it once read an
+    # offset the comma had not recorded (found by the splice property test under another seed).
+    for text in ('{"a": ,}', '[1, {"a": ,}]', '{\n  "a": , }\n'):
+        result = parse(text)
+        comma = text.index(",", text.index('"a"'))
+        assert [(e.message, e.start) for e in result.errors] == [
+            ("expected a value before ','", comma),
+            ("trailing comma before '}'", comma),
+        ], text
+        assert result.root is not None and result.root.end == len(text.rstrip())
+
+
 def test_deep_nesting_without_recursion() -> None:
     depth = 100_000
     text = '{"metadata": ' + "[" * depth + "]" * depth + "}"

@@ -388,6 +388,7 @@ class TolerantParser:
         elif value == ",":
             self.errors.append(SyntaxIssue("expected a value before ','", start, end))
             frame[1] = _OBJ_KEY
+            frame[2] = start  # where a '}' right after it reports the trailing comma
         elif value == "}":
             self.errors.append(SyntaxIssue("expected a value before '}'", start, end))
             self._close_to(len(self.stack) - 1, end)
