@@ -13,8 +13,11 @@ How to add a feature:
    start-up (so features added in parallel never edit a shared list);
 4. pytest-lsp tests in ``tests/lsp/`` against the real server over stdio.
 
-Features so far: (none yet — completion, hover, code actions, symbols, folding, links, inlay
-hints and code lenses land here).
+Features: ``completion`` (textDocument/completion, answered from the text of the new version
+without waiting for its analysis), ``hover``, ``code_actions`` (quick fixes, fix-all, migrate),
+``outline`` (document and workspace symbols, folding, selection ranges), ``links`` (document links,
+definition), ``case_ids`` (references, highlights, rename), ``inline`` (inlay hints, code lenses,
+the ``evalfix.caseCommand`` command).
 """
 
 from __future__ import annotations
