@@ -19,7 +19,7 @@ from typing import overload
 
 from .gcpause import gc_paused
 from .incremental import _shift_copy
-from .shift import enclosing_chain, index_of, props_like, shift_member, shifted
+from .shift import enclosing_chain, rebuild, shift_member, shifted
 from .tolerant import parse_tolerant
 from .tree import ARRAY, OBJECT, Member, Node, ParseResult, SyntaxIssue
 
@@ -59,29 +59,10 @@ def _reparse_recovering(prev: ParseResult, new_text: str, start: int, old_end: i
 
 
 def _rebuild_lazily(chain: list[Node], replacement: Node, delta: int) -> Node:
-    """New ancestors from the replaced node up to the root, as ``incremental._rebuild`` makes
-    them, except that an array's items after the edit are shifted only when read (a 10 MB suite
-    has thousands of cases after a mid-file edit: wrapping each costs more than the request)."""
-    new_child, old_child = replacement, chain[-1]
-    for parent in reversed(chain[:-1]):
-        copy = Node(parent.kind, parent.start, parent.end + delta, parent.value)
-        if parent.members is not None:
-            members: list[Member] = []
-            after = False
-            for member in parent.members:
-                if after:
-                    member = shift_member(member, delta)
-                elif member.value is old_child:
-                    member = Member(member.key, member.key_start, member.key_end, new_child)
-                    after = True
-                members.append(member)
-            copy.members, copy.props = members, props_like(parent, members)
-        else:
-            items = parent.items or []
-            index = index_of(items, old_child)
-            copy.items = ShiftedTail([*items[:index], new_child], items, index + 1, delta)  # type: ignore[assignment]
-        new_child, old_child = copy, parent
-    return new_child
+    """``shift.rebuild``, except that an array's items after the edit are shifted only when read
+    (a 10 MB suite has thousands of cases after a mid-file edit: wrapping each costs more than the
+    request)."""
+    return rebuild(chain, replacement, delta, ShiftedTail)
 
 
 class ShiftedTail(Sequence[Node]):

@@ -10,6 +10,7 @@ time someone asks for them.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Sequence
 
 from .tree import ARRAY, OBJECT, Member, Node
 
@@ -49,9 +50,12 @@ def item_containing(items: list[Node], start: int, end: int) -> Node | None:
     return None
 
 
-def rebuild(chain: list[Node], replacement: Node, delta: int) -> Node:
+def rebuild(chain: list[Node], replacement: Node, delta: int, items_after: ItemsAfter | None = None) -> Node:
     """New ancestors from the replaced node up to the root: earlier children shared, later ones
-    shifted copies."""
+    shifted copies. ``items_after(head, items, index, delta)`` builds an array's new items from the
+    shared ``head`` and the old ``items`` from ``index`` on (default: shifted copies, each made
+    lazily by ``shifted``)."""
+    make_items = items_after or _shifted_items
     new_child = replacement
     old_child = chain[-1]
     for parent in reversed(chain[:-1]):
@@ -68,15 +72,18 @@ def rebuild(chain: list[Node], replacement: Node, delta: int) -> Node:
                 members.append(member)
             copy.members, copy.props = members, props_like(parent, members)
         else:
-            items = parent.items
+            items = parent.items or []
             index = index_of(items, old_child)
-            copy.items = [
-                *items[:index],
-                new_child,
-                *(shifted(item, delta) for item in items[index + 1 :]),
-            ]
+            copy.items = make_items([*items[:index], new_child], items, index + 1, delta)
         new_child, old_child = copy, parent
     return new_child
+
+
+ItemsAfter = Callable[[list[Node], Sequence[Node], int, int], Sequence[Node]]
+
+
+def _shifted_items(head: list[Node], items: Sequence[Node], start: int, delta: int) -> list[Node]:
+    return [*head, *(shifted(item, delta) for item in items[start:])]
 
 
 def props_like(source: Node, members: list[Member]) -> dict[str, Member]:
