@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from evalfix_ls.analysis import analyze
 from evalfix_ls.contracts.detection import CANONICAL_SCHEMA, EVALS
 from evalfix_ls.contracts.workflow.index import WorkflowIndex
@@ -111,13 +113,19 @@ def workflow_text(*cases: dict) -> str:
     return json.dumps(payload, indent=2)
 
 
+DONE = {"id": "done", "input": "Do it.", "coverage_tags": ["trigger"], "expected_outcome": "ok"}
+NO_OUTCOME = {"id": "no-outcome", "input": "Plan it.", "coverage_tags": ["trigger"]}
+
+
+def workflow_file(root: Path) -> Path:
+    (root / "skills/demo/evals").mkdir(parents=True)
+    (root / "skills/demo/SKILL.md").write_text("---\nname: demo\n---\n", encoding="utf-8")
+    return root / "skills/demo/evals/cases.json"
+
+
 def test_workflow_sibling_keeps_missing_expected_outcome_while_a_case_is_typed(tmp_path: Path) -> None:
-    (tmp_path / "skills/demo/evals").mkdir(parents=True)
-    (tmp_path / "skills/demo/SKILL.md").write_text("---\nname: demo\n---\n", encoding="utf-8")
-    path = tmp_path / "skills/demo/evals/cases.json"
-    sibling = {"id": "no-outcome", "input": "Plan it.", "coverage_tags": ["trigger"]}
-    done = {"id": "done", "input": "Do it.", "coverage_tags": ["trigger"], "expected_outcome": "ok"}
-    text = workflow_text(sibling, done)
+    path = workflow_file(tmp_path)
+    text = workflow_text(NO_OUTCOME, DONE)
     at = text.index("},", text.index('"no-outcome"')) + 2  # after the sibling case
     typed = '\n    {"id": "new", "input": "x", '
     for count in range(1, len(typed) + 1):
@@ -179,3 +187,82 @@ def test_a_quote_typed_before_an_assertion_object_leaves_the_later_cases_intact(
     result = analyze(broken, kind=EVALS, recover=True)
     assert {"prompt-required", "files-not-array"} <= {f.code for f in result.findings}
     assert [f.severity for f in result.findings if f.code in SYNTAX].count(Severity.ERROR) == 1
+
+
+def shifted_outside(clean, at: int, typed: int) -> list[tuple[str, int, int]]:  # noqa: ANN001
+    """The clean text's findings outside ``at``, where they are after ``typed`` characters there."""
+    return [
+        (f.code, f.start + (typed if f.start >= at else 0), f.end + (typed if f.start >= at else 0))
+        for f in clean.findings
+    ]
+
+
+@pytest.mark.parametrize("before", ["first", "second"])
+def test_a_value_left_open_in_a_new_case_does_not_take_the_next_cases(before: str) -> None:
+    # After the '[' of '"assertions": [' the next cases are valid items of that array (JSON.parse
+    # sees the first error at the end of the text), after '"id":' the next case is its value; the
+    # layout says they follow the new case.
+    text = suite(*CASES)
+    clean = analyze(text, kind=EVALS)
+    at = text.index("[", text.index('"evals"')) + 1
+    if before == "second":
+        at = text.index("},", text.index('"Case One"')) + 2
+    typed = (
+        '\n    {"id": "new", "prompt": "x", "assertions": ["a", {"type": "file-exists", "path": [\n"x"]}]},'
+    )
+    open_array_states = 0
+    for count in range(1, len(typed)):
+        broken = text[:at] + typed[:count] + text[at:]
+        result = analyze(broken, kind=EVALS, recover=True)
+        outside = [
+            (f.code, f.start, f.end) for f in semantic(result.findings) if not at <= f.start < at + count
+        ]
+        assert outside == shifted_outside(clean, at, count), typed[:count]
+        open_array_states += typed[:count].rstrip(" \n").endswith(("[", ","))
+    assert open_array_states >= 4  # '[', '["a",', '"path": [' and its line break were typed
+
+
+def test_an_open_array_in_a_new_workflow_case_keeps_the_sibling_finding(tmp_path: Path) -> None:
+    path = workflow_file(tmp_path)
+    text = workflow_text(DONE, NO_OUTCOME)  # the sibling comes after the case being typed
+    at = text.index("},", text.index('"done"')) + 2
+    broken = text[:at] + '\n    {"id": "new", "input": "x", "coverage_tags": [' + text[at:]
+    result = analyze(broken, path=path, repo_root=tmp_path, recover=True)
+    missing = [f.start for f in result.findings if f.code == "missing_expected_outcome"]
+    assert missing == [broken.index("{", broken.index('"no-outcome"') - 30)]
+
+
+def test_a_hand_formatted_array_inside_a_broken_case_stays_in_it() -> None:
+    # The case is left open (its '}' not typed yet) and its assertions are indented flat, but the
+    # array closes in line with where it opened: it swallowed nothing, and its strings are not cases.
+    text = suite(*CASES)
+    at = text.index("},", text.index('"Case One"')) + 2
+    flat = '\n    {"id": "new", "prompt": "x", "assertions": [\n    "a",\n    "b"\n    ],'
+    broken = text[:at] + flat + text[at:]
+    result = analyze(broken, kind=EVALS, recover=True)
+    inside = [f.code for f in semantic(result.findings) if at <= f.start < at + len(flat)]
+    assert inside == []
+    clean_codes = sorted(f.code for f in analyze(text, kind=EVALS).findings)
+    assert sorted(f.code for f in semantic(result.findings)) == clean_codes
+
+
+def test_top_level_members_after_the_cases_stay_top_level_while_a_case_is_open(tmp_path: Path) -> None:
+    # "cases" first, then skill, source_refs, source_ref_authority (the common workflow layout):
+    # while the new case's '"coverage_tags": [' is open, those members are JSON members of the
+    # new case. Left out of the view, the intact cases would lose the defaults they inherit.
+    path = workflow_file(tmp_path)
+    payload = {
+        "schema_version": CANONICAL_SCHEMA,
+        "cases": [DONE, NO_OUTCOME],
+        "skill": "demo",
+        "source_refs": ["skills/demo/SKILL.md"],
+        "source_ref_authority": "source",
+    }
+    text = json.dumps(payload, indent=2)
+    clean = analyze(text, path=path, repo_root=tmp_path)
+    at = text.index('"cases": [') + len('"cases": [')
+    typed = '\n    {"id": "new", "input": "x", "coverage_tags": ['
+    broken = text[:at] + typed + text[at:]
+    result = analyze(broken, path=path, repo_root=tmp_path, recover=True)
+    found = [(f.code, f.start, f.end) for f in result.findings if f.code not in SYNTAX]
+    assert found == shifted_outside(clean, at, len(typed)) != []

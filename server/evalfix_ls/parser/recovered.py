@@ -40,23 +40,7 @@ def intact_view(tree: ParseResult) -> IntactView:
     spans: list[tuple[int, int]] = []
     if root.kind == ARRAY:
         return IntactView(check.array_view(root, spans), tuple(spans))
-    view = Node(OBJECT, root.start, root.end)
-    view.members, view.props = [], {}
-    for member in root.members:
-        value = member.value
-        if value is None:
-            continue
-        if check.intact(member.key_start, value):
-            kept = member
-            spans.append((member.key_start, value.end))
-        elif value.kind == ARRAY and not check.has_error(member.key_start, member.key_end):
-            kept = Member(member.key, member.key_start, member.key_end, check.array_view(value, spans))
-        else:
-            continue  # a broken member other than an array: nothing of it is known for sure
-        view.members.append(kept)
-        if root.props.get(member.key) is member:
-            view.props[member.key] = kept
-    return IntactView(view, tuple(spans))
+    return IntactView(check.object_view(root, spans), tuple(spans))
 
 
 class _Intactness:
@@ -85,19 +69,123 @@ class _Intactness:
                 return False
         return not self.has_error(start, node.end)
 
+    def object_view(self, root: Node, spans: list[tuple[int, int]]) -> Node:
+        """The top-level object with its broken members left out (a broken array of cases is kept,
+        as ``array_view``), and the members a case left open took put back."""
+        view = Node(OBJECT, root.start, root.end)
+        view.members, view.props = [], {}
+        members, taken_ids = list(root.members), set()
+        index = 0
+        while index < len(members):
+            member = members[index]
+            index += 1
+            value = member.value
+            if value is None:
+                continue
+            if self.intact(member.key_start, value):
+                kept = member
+                spans.append((member.key_start, value.end))
+            elif value.kind == ARRAY and not self.has_error(member.key_start, member.key_end):
+                kept = Member(member.key, member.key_start, member.key_end, self.array_view(value, spans))
+                # the members after it that a case left open took (`"cases": [` before `"skill"`)
+                taken = self.swallowed_members(value, _indent_of_line(self.text, member.key_start)[1])
+                members[index:index] = taken
+                taken_ids.update(map(id, taken))
+            else:
+                continue  # a broken member other than an array: nothing of it is known for sure
+            view.members.append(kept)
+            # the last member of a name counts; a taken one is the last of its name in its object
+            if root.props.get(member.key) is member or id(member) in taken_ids:
+                view.props[member.key] = kept
+        return view
+
     def array_view(self, array: Node, spans: list[tuple[int, int]]) -> Node:
-        """``array`` with every broken element replaced by an empty object at its place."""
+        """``array`` with every broken element replaced by an empty object at its place, and the
+        elements a broken one swallowed (``swallowed``) put back after it."""
         view = Node(ARRAY, array.start, array.end)
         view.items = []
-        for item in array.items:
+        items = list(array.items)
+        index = 0
+        while index < len(items):
+            item = items[index]
+            index += 1
             if self.intact(item.start, item):
                 spans.append((item.start, item.end))
                 view.items.append(item)
-            else:
-                placeholder = Node(OBJECT, item.start, item.end)
-                placeholder.members, placeholder.props = [], {}
-                view.items.append(placeholder)
+                continue
+            lifted = self.swallowed(item)
+            placeholder = Node(OBJECT, item.start, lifted[0].start if lifted else item.end)
+            placeholder.members, placeholder.props = [], {}
+            view.items.append(placeholder)
+            items[index:index] = lifted
         return view
+
+    def swallowed(self, item: Node) -> list[Node]:
+        """The values inside the broken ``item`` that the layout puts after it, in the array
+        holding ``item``.
+
+        Typing ``"assertions": [`` into a new case leaves that array open, and the cases after it
+        are valid items of it (JSON.parse sees no error until the end of the text); after
+        ``"id":`` the next case is that member's value. Such a value starts a line indented no
+        deeper than the line ``item`` starts on — where the cases are, not where the values of a
+        case are — inside containers not closed in line with their opener (the ones that
+        swallowed it). Only the editor's view of intact parts reads them so; the syntax findings
+        do not change."""
+        if not self._misclosed(item):
+            return []
+        column = _indent_of_line(self.text, item.start)[1]
+        return self._offside_items(item, column)
+
+    def swallowed_members(self, array: Node, column: int) -> list[Member]:
+        """The top-level members after ``array`` that a case left open in it took as its own: the
+        members from the first one whose name starts a line indented no deeper than ``column``
+        (where the top-level names are)."""
+        found = self._first_offside(array, column, names=True)
+        return found[0].members[found[1] :] if found is not None else []
+
+    def _offside_items(self, node: Node, column: int) -> list[Node]:
+        found = self._first_offside(node, column, names=False)
+        if found is None:
+            return []
+        container, index = found
+        if container.kind == ARRAY:
+            return container.items[index:]  # the later items came after it too
+        # a member's value (typed `"id":` with the next case on the next line); the members after
+        # it belong to the case left open
+        return [container.members[index].value]
+
+    def _first_offside(self, node: Node, column: int, *, names: bool) -> tuple[Node, int] | None:
+        """(container, index) of the first element, in document order inside the containers left
+        open from ``node`` down, that starts a line indented no deeper than ``column`` — by its
+        value, or with ``names`` by the name of an object's member."""
+        text = self.text
+        pending = [(node, 0)]  # without recursion: containers left open nest arbitrarily deep
+        while pending:
+            container, index = pending.pop()
+            is_array = container.kind == ARRAY
+            children = container.items if is_array else container.members
+            while index < len(children):
+                child = children[index] if is_array else children[index].value
+                index += 1
+                if child is None:
+                    continue
+                if not names:
+                    start: int | None = child.start
+                else:
+                    start = None if is_array else children[index - 1].key_start
+                if start is not None and _first_on_line_within(text, start, column):
+                    return container, index - 1
+                if self._misclosed(child):
+                    pending.append((container, index))
+                    pending.append((child, 0))
+                    break
+        return None
+
+    def _misclosed(self, node: Node) -> bool:
+        """Was the container ``node`` closed by something other than its own closer in line?"""
+        if node.kind != OBJECT and node.kind != ARRAY:
+            return False
+        return node.start in self.unclosed or not _aligned(self.text, node.start, node.end - 1)
 
 
 _INDENT = re.compile(r"[ \t]*")
@@ -114,3 +202,9 @@ def _aligned(text: str, opener: int, closer: int) -> bool:
     opener_line, opener_indent = _indent_of_line(text, opener)
     closer_line, closer_indent = _indent_of_line(text, closer)
     return closer_line == opener_line or closer_indent == opener_indent
+
+
+def _first_on_line_within(text: str, offset: int, column: int) -> bool:
+    """Is ``offset`` the first token of its line, indented no deeper than ``column``?"""
+    line, indent = _indent_of_line(text, offset)
+    return line + indent == offset and indent <= column
