@@ -246,11 +246,7 @@ def test_a_hand_formatted_array_inside_a_broken_case_stays_in_it() -> None:
     assert sorted(f.code for f in semantic(result.findings)) == clean_codes
 
 
-def test_top_level_members_after_the_cases_stay_top_level_while_a_case_is_open(tmp_path: Path) -> None:
-    # "cases" first, then skill, source_refs, source_ref_authority (the common workflow layout):
-    # while the new case's '"coverage_tags": [' is open, those members are JSON members of the
-    # new case. Left out of the view, the intact cases would lose the defaults they inherit.
-    path = workflow_file(tmp_path)
+def defaults_after_cases() -> str:
     payload = {
         "schema_version": CANONICAL_SCHEMA,
         "cases": [DONE, NO_OUTCOME],
@@ -258,7 +254,15 @@ def test_top_level_members_after_the_cases_stay_top_level_while_a_case_is_open(t
         "source_refs": ["skills/demo/SKILL.md"],
         "source_ref_authority": "source",
     }
-    text = json.dumps(payload, indent=2)
+    return json.dumps(payload, indent=2)
+
+
+def test_top_level_members_after_the_cases_stay_top_level_while_a_case_is_open(tmp_path: Path) -> None:
+    # "cases" first, then skill, source_refs, source_ref_authority (the common workflow layout):
+    # while the new case's '"coverage_tags": [' is open, those members are JSON members of the
+    # new case. Left out of the view, the intact cases would lose the defaults they inherit.
+    path = workflow_file(tmp_path)
+    text = defaults_after_cases()
     clean = analyze(text, path=path, repo_root=tmp_path)
     at = text.index('"cases": [') + len('"cases": [')
     typed = '\n    {"id": "new", "input": "x", "coverage_tags": ['
@@ -266,3 +270,21 @@ def test_top_level_members_after_the_cases_stay_top_level_while_a_case_is_open(t
     result = analyze(broken, path=path, repo_root=tmp_path, recover=True)
     found = [(f.code, f.start, f.end) for f in result.findings if f.code not in SYNTAX]
     assert found == shifted_outside(clean, at, len(typed)) != []
+
+
+def test_top_level_members_read_as_items_of_an_open_array_are_read_again(tmp_path: Path) -> None:
+    # '"id": [[' at the end of the cases: the cases' ']' closes the inner array, and "skill": …
+    # lands in the outer one as items (with errors). Read again on their own, they are members.
+    path = workflow_file(tmp_path)
+    text = defaults_after_cases()
+    clean = analyze(text, path=path, repo_root=tmp_path)
+    at = text.index("\n    }", text.index('"no-outcome"')) + 6
+    typed = ',\n    {"id": [['
+    result = analyze(text[:at] + typed + text[at:], path=path, repo_root=tmp_path, recover=True)
+    found = [(f.code, f.start, f.end) for f in result.findings if f.code not in SYNTAX]
+    assert found == shifted_outside(clean, at, len(typed)) != []
+    # the same members with a syntax error of their own: the defaults cannot be known, and no
+    # case is said to lack them
+    broken_tail = text[:at] + typed + text[at:].replace('"demo",', '"demo"')
+    result = analyze(broken_tail, path=path, repo_root=tmp_path, recover=True)
+    assert [f.code for f in result.findings if f.code not in SYNTAX] == []

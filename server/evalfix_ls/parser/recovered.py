@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 
-from .tolerant import MISSING_COMMA_BEFORE_PROPERTY, MISSING_COMMA_BEFORE_VALUE
+from .tolerant import MISSING_COMMA_BEFORE_PROPERTY, MISSING_COMMA_BEFORE_VALUE, resumed
 from .tree import ARRAY, OBJECT, Member, Node, ParseResult
 
 _SEPARATOR_ERRORS = frozenset({MISSING_COMMA_BEFORE_PROPERTY, MISSING_COMMA_BEFORE_VALUE})
@@ -40,7 +41,14 @@ def intact_view(tree: ParseResult) -> IntactView:
     spans: list[tuple[int, int]] = []
     if root.kind == ARRAY:
         return IntactView(check.array_view(root, spans), tuple(spans))
-    return IntactView(check.object_view(root, spans), tuple(spans))
+    try:
+        return IntactView(check.object_view(root, spans), tuple(spans))
+    except _TopLevelUnknown:
+        return IntactView(None, ())  # every case inherits from a top level that cannot be read
+
+
+class _TopLevelUnknown(Exception):
+    """Top-level members were taken where no member can be (into an array left open)."""
 
 
 class _Intactness:
@@ -74,7 +82,7 @@ class _Intactness:
         as ``array_view``), and the members a case left open took put back."""
         view = Node(OBJECT, root.start, root.end)
         view.members, view.props = [], {}
-        members, taken_ids = list(root.members), set()
+        members, taken_ids, reread_ids = list(root.members), set(), set()
         index = 0
         while index < len(members):
             member = members[index]
@@ -82,15 +90,16 @@ class _Intactness:
             value = member.value
             if value is None:
                 continue
-            if self.intact(member.key_start, value):
+            if id(member) in reread_ids or self.intact(member.key_start, value):
                 kept = member
                 spans.append((member.key_start, value.end))
             elif value.kind == ARRAY and not self.has_error(member.key_start, member.key_end):
                 kept = Member(member.key, member.key_start, member.key_end, self.array_view(value, spans))
-                # the members after it that a case left open took (`"cases": [` before `"skill"`)
-                taken = self.swallowed_members(value, _indent_of_line(self.text, member.key_start)[1])
+                taken, reread = self.members_taken(root, member)
                 members[index:index] = taken
                 taken_ids.update(map(id, taken))
+                if reread:
+                    reread_ids.update(map(id, taken))
             else:
                 continue  # a broken member other than an array: nothing of it is known for sure
             view.members.append(kept)
@@ -98,6 +107,18 @@ class _Intactness:
             if root.props.get(member.key) is member or id(member) in taken_ids:
                 view.props[member.key] = kept
         return view
+
+    def members_taken(self, root: Node, member: Member) -> tuple[list[Member], bool]:
+        """The top-level members after ``member`` (an array of cases) that a case left open in it
+        took (`"cases": [` before `"skill"`), and whether they had to be read again."""
+        array = member.value
+        column = _indent_of_line(self.text, member.key_start)[1]
+        taken = self.swallowed_members(array, column)
+        if taken or member is not root.members[-1] or not array.items:
+            return taken, False
+        if not self._misclosed(array.items[-1]):
+            return [], False
+        return self.members_after(array.items[-1], column), True
 
     def array_view(self, array: Node, spans: list[tuple[int, int]]) -> Node:
         """``array`` with every broken element replaced by an empty object at its place, and the
@@ -126,9 +147,9 @@ class _Intactness:
 
         Typing ``"assertions": [`` into a new case leaves that array open, and the cases after it
         are valid items of it (JSON.parse sees no error until the end of the text); after
-        ``"id":`` the next case is that member's value. Such a value starts a line indented no
-        deeper than the line ``item`` starts on — where the cases are, not where the values of a
-        case are — inside containers not closed in line with their opener (the ones that
+        ``"id":`` the next case is that member's value. Such a value starts a line indented as the
+        line ``item`` starts on — where the cases are, not where the values of a case are, nor
+        further out — inside containers not closed in line with their opener (the ones that
         swallowed it). Only the editor's view of intact parts reads them so; the syntax findings
         do not change."""
         if not self._misclosed(item):
@@ -143,21 +164,45 @@ class _Intactness:
         found = self._first_offside(array, column, names=True)
         return found[0].members[found[1] :] if found is not None else []
 
+    def members_after(self, last_case: Node, column: int) -> list[Member]:
+        """The top-level members after the cases that an array left open in a case read as its
+        items (``[[`` typed: the cases' ``]`` closes the inner one, ``"skill": …`` lands in the
+        outer one): read again on their own, from the first name in or after the last case (the
+        broken one) that starts a line indented no deeper than ``column``. Raises
+        ``_TopLevelUnknown`` when they do not read as members without an error."""
+        text = self.text
+        line = _name_line(column).search(text, last_case.start)  # in C: the tail can be long
+        if line is None:
+            return []
+        container = Node(OBJECT, line.end() - 1, len(text))
+        container.members, container.props = [], {}
+        parser = resumed(text, [], container, line.end() - 1, after_item=False)
+        parser.run()
+        if parser.errors or parser.stack:
+            raise _TopLevelUnknown
+        return container.members
+
     def _offside_items(self, node: Node, column: int) -> list[Node]:
         found = self._first_offside(node, column, names=False)
         if found is None:
             return []
         container, index = found
-        if container.kind == ARRAY:
-            return container.items[index:]  # the later items came after it too
+        if container.kind == ARRAY:  # the later items came after it too, up to one further out
+            items = container.items
+            end = index + 1
+            while end < len(items) and not _starts_line_at(
+                self.text, items[end].start, column - 1, deeper_ok=True
+            ):
+                end += 1
+            return items[index:end]
         # a member's value (typed `"id":` with the next case on the next line); the members after
         # it belong to the case left open
         return [container.members[index].value]
 
     def _first_offside(self, node: Node, column: int, *, names: bool) -> tuple[Node, int] | None:
         """(container, index) of the first element, in document order inside the containers left
-        open from ``node`` down, that starts a line indented no deeper than ``column`` — by its
-        value, or with ``names`` by the name of an object's member."""
+        open from ``node`` down, that starts a line indented by ``column`` — by its value, or with
+        ``names`` by the name of an object's member, indented no deeper than ``column``."""
         text = self.text
         pending = [(node, 0)]  # without recursion: containers left open nest arbitrarily deep
         while pending:
@@ -173,7 +218,7 @@ class _Intactness:
                     start: int | None = child.start
                 else:
                     start = None if is_array else children[index - 1].key_start
-                if start is not None and _first_on_line_within(text, start, column):
+                if start is not None and _starts_line_at(text, start, column, deeper_ok=names):
                     return container, index - 1
                 if self._misclosed(child):
                     pending.append((container, index))
@@ -204,7 +249,14 @@ def _aligned(text: str, opener: int, closer: int) -> bool:
     return closer_line == opener_line or closer_indent == opener_indent
 
 
-def _first_on_line_within(text: str, offset: int, column: int) -> bool:
-    """Is ``offset`` the first token of its line, indented no deeper than ``column``?"""
+def _starts_line_at(text: str, offset: int, column: int, *, deeper_ok: bool) -> bool:
+    """Is ``offset`` the first token of its line, indented by ``column`` (or, ``deeper_ok``, by
+    no more than ``column``)?"""
     line, indent = _indent_of_line(text, offset)
-    return line + indent == offset and indent <= column
+    return line + indent == offset and (indent == column or (deeper_ok and indent < column))
+
+
+@lru_cache(maxsize=16)
+def _name_line(column: int) -> re.Pattern[str]:
+    """A line whose first token is a name (a string), indented no deeper than ``column``."""
+    return re.compile(rf'[\r\n][ \t]{{0,{column}}}"')
