@@ -62,7 +62,9 @@ def test_a_sequence_of_ranged_changes_equals_editing_the_string(
         else:
             assert snapshot.edit == Edit(start, end, start + len(new))
         assert snapshot.line_index.starts == Snapshot("u", None, 0, expected).line_index.starts
-        assert snapshot.line_index._ascii == expected.isascii()
+        # The ASCII fast path is taken only for ASCII text (an edit that deletes the last emoji
+        # may leave it off: the text is then converted exactly, the slow way).
+        assert expected.isascii() or not snapshot.line_index._ascii
 
 
 @settings(max_examples=500, deadline=None)
@@ -100,7 +102,7 @@ def test_several_changes_in_one_notification_apply_in_order() -> None:
     after_first = '{"z": "中🎉",\n "b": 1}'
     second = change(after_first, len(after_first) - 2, len(after_first) - 1, "2", Encoding.UTF16)
     new, _index, edit = apply_changes(text, None, [first, second], Encoding.UTF16)
-    assert new == '{"z": "中🎉",\n "b": 2}'
+    assert str(new) == '{"z": "中🎉",\n "b": 2}'
     assert edit == Edit(1, len(text) - 1, len(new) - 1)
 
 
@@ -133,7 +135,7 @@ def test_positions_past_the_end_are_clamped_for_changes() -> None:
     new, _index, _edit = apply_changes(
         text, None, [types.TextDocumentContentChangePartial(range=rng, text="!")], Encoding.UTF16
     )
-    assert new == "ab!"
+    assert str(new) == "ab!"
 
 
 def test_unknown_documents_and_strict_positions() -> None:
@@ -166,7 +168,7 @@ def test_feature_helpers_answer_errors_for_closed_documents_and_bad_positions() 
         server.snapshot_for("file:///closed.json")
     snapshot = server.documents.open("file:///x.json", 1, '{"k": "🎉"}\n')
     assert server.snapshot_for("file:///x.json") is snapshot
-    document = document_view(snapshot, analyze(snapshot.text), None)
+    document = document_view(snapshot, analyze(snapshot.text), None, text=snapshot.text)
     for encoding, after_emoji in ((Encoding.UTF16, 9), (Encoding.UTF8, 11), (Encoding.UTF32, 8)):
         ctx = FeatureContext(snapshot, document, encoding, Config(), ClientFeatures())
         assert ctx.offset(types.Position(line=0, character=after_emoji)) == 8  # after the emoji

@@ -19,6 +19,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from ..config import Config
 from ..parser.line_index import Encoding, LineIndex
+from ..parser.text_view import Text
 from .capabilities import ClientFeatures
 from .convert import lsp_range
 from .documents import Snapshot, path_to_uri, strict_offset
@@ -98,8 +99,9 @@ class WorkspaceContext:
         return types.Location(uri=path_to_uri(path), range=lsp_range(index, start, end, self.encoding))
 
 
-def document_view(snapshot: Snapshot, analysis: Any, repo_root: Path | None) -> DocumentView:
-    """The service-layer view of one analysed snapshot."""
+def document_view(snapshot: Snapshot, analysis: Any, repo_root: Path | None, *, text: Text) -> DocumentView:
+    """The service-layer view of one analysed snapshot; ``text`` is its ``str``, or for a
+    completion (answered before the analysis built the ``str``) its ``content``."""
     from ..services.document import DocumentView
 
     rel_path = None
@@ -107,4 +109,4 @@ def document_view(snapshot: Snapshot, analysis: Any, repo_root: Path | None) -> 
         from ..workspace.view import relative_posix
 
         rel_path = relative_posix(snapshot.path, repo_root)
-    return DocumentView(snapshot.text, analysis, path=snapshot.path, repo_root=repo_root, rel_path=rel_path)
+    return DocumentView(text, analysis, path=snapshot.path, repo_root=repo_root, rel_path=rel_path)

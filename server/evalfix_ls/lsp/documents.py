@@ -5,36 +5,42 @@ breaks lines at U+2028, U+2029, U+0085 … — characters that are legal inside 
 edit below such a character lands on the wrong line. We keep our own copy of every open document and
 apply changes with ``document.LineIndex``, which counts only the LSP line breaks.
 
-Everything here runs on the event loop thread; a ``Snapshot`` is immutable and may be handed to
-worker threads.
+Everything here runs on the event loop thread, in time proportional to the edit, not to the
+document: a change makes a ``PieceText`` (no copy of the text) and splices a block-structured line
+index (``LineStarts``). A ``Snapshot`` is immutable and may be handed to worker threads; the first
+one to read ``snapshot.text`` builds the ``str``.
 """
 
 from __future__ import annotations
 
 import itertools
 import threading
-from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..parser.line_index import _LINE_BREAK, Encoding, LineIndex
+from ..parser.text_view import PieceText, Text, as_str
 
 _REVISIONS = itertools.count(1)
 
 
 class Snapshot:
-    """One version of one document. Immutable; the line index is built on first use, once."""
+    """One version of one document. Immutable; the line index is built on first use, once.
 
-    __slots__ = ("uri", "path", "version", "text", "language_id", "edit", "revision", "_index", "_lock")
+    After an incremental change the text is a ``PieceText`` (the previous text and the edit):
+    ``content`` reads around a position without building the new ``str``; ``text`` builds it
+    (once, thread-safe) — the analysis does, on a worker thread, not the event loop."""
+
+    __slots__ = ("uri", "path", "version", "_content", "language_id", "edit", "revision", "_index", "_lock")
 
     def __init__(
         self,
         uri: str,
         path: Path | None,
         version: int,
-        text: str,
+        text: Text,
         language_id: str = "json",
         index: LineIndex | None = None,
         edit: Edit | None = None,
@@ -42,7 +48,7 @@ class Snapshot:
         self.uri = uri
         self.path = path
         self.version = version
-        self.text = text
+        self._content = text
         self.language_id = language_id
         # What changed since the previous version (None: unknown, e.g. a full replacement).
         self.edit = edit
@@ -53,17 +59,34 @@ class Snapshot:
         self._lock = threading.Lock()
 
     @property
+    def content(self) -> Text:
+        """The text for reading around a position: the ``str`` once it is built, else the
+        ``PieceText`` (which reads only the pieces a slice covers)."""
+        content = self._content
+        if not isinstance(content, str) and content.built:
+            content = self._content = content.text
+        return content
+
+    @property
+    def text(self) -> str:
+        """The whole text (built from the pieces on first use after an edit)."""
+        return as_str(self._content)
+
+    def __len__(self) -> int:
+        return len(self.content)
+
+    @property
     def line_index(self) -> LineIndex:
         index = self._index
         if index is None:
             with self._lock:  # workers and the loop may ask at once: build it once
                 if self._index is None:
-                    self._index = LineIndex(self.text)
+                    self._index = LineIndex(self.content)
                 index = self._index
         return index
 
     def __repr__(self) -> str:
-        return f"Snapshot({self.uri!r}, version={self.version}, {len(self.text)} chars)"
+        return f"Snapshot({self.uri!r}, version={self.version}, {len(self.content)} chars)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,24 +149,23 @@ def change_range(change: Any) -> Any | None:
     return getattr(change, "range", None)
 
 
-def spliced_index(index: LineIndex, edit: Edit, text: str) -> LineIndex:
+def spliced_index(index: LineIndex, edit: Edit, text: Text) -> LineIndex:
     """The line index of ``text`` (``index.text`` after ``edit``) without scanning all of it: line
-    starts before the edit are kept, those after it shifted, and only the lines around the edit
-    scanned again (one line either side, so a ``\r`` + ``\n`` pair formed or split at either
-    edge is seen)."""
-    starts = index.starts
+    starts before the edit are kept, those after it shifted (lazily: ``LineStarts`` moves whole
+    blocks), and only the lines around the edit scanned again (one line either side, so a ``\r``
+    + ``\n`` pair formed or split at either edge is seen)."""
+    starts = index.line_starts
     delta = edit.new_end - edit.old_end
-    first = max(0, bisect_right(starts, max(edit.start - 1, 0)) - 1)  # line holding start - 1
+    first = starts.line_of(max(edit.start - 1, 0))  # line holding start - 1
     low = starts[first]
-    after = bisect_right(starts, edit.old_end + 1)  # first line start beyond old_end + 1
+    after = starts.line_of(edit.old_end + 1) + 1  # first line start beyond old_end + 1
     if after < len(starts):
-        high_old = starts[after]
-        high = high_old + delta
-        tail = [start + delta for start in starts[after + 1 :]]
+        high = starts[after] + delta
+        stop = after + 1
     else:
-        high, tail = len(text), []
-    middle = [match.end() for match in _LINE_BREAK.finditer(text, low, high)]
-    return LineIndex.with_starts(text, starts[: first + 1] + middle + tail)
+        high, stop = len(text), len(starts)
+    middle = [low + match.end() for match in _LINE_BREAK.finditer(text[low:high])]
+    return LineIndex.with_starts(text, starts.replaced(first + 1, stop, middle, delta))
 
 
 _CHUNK = 1 << 16
@@ -185,20 +207,21 @@ def _common_length(a: str, b: str, limit: int, *, from_end: bool) -> int:
 
 
 def apply_changes(
-    text: str, index: LineIndex | None, changes: Sequence[Any], encoding: Encoding
-) -> tuple[str, LineIndex | None, Edit | None]:
+    text: Text, index: LineIndex | None, changes: Sequence[Any], encoding: Encoding
+) -> tuple[Text, LineIndex | None, Edit | None]:
     """Apply LSP content changes in order. Each range is read against the text produced by the
     previous change (as the protocol requires) in ``encoding`` units. Positions past the end of a
     line or of the text are clamped to it (LSP: "the character value is defaulted back to the line
-    length"). Returns the new text, its line index when still valid, and the span that changed
-    (for a whole-document replacement, the span where old and new text differ)."""
+    length"). Returns the new text (a ``PieceText`` after a ranged change: no copy of the
+    document), its line index when still valid, and the span that changed (for a whole-document
+    replacement, the span where old and new text differ)."""
     edits: list[Edit | None] = []
     for change in changes:
         rng = change_range(change)
         if rng is None:
             # Clients that send the whole text on every keystroke still change a few characters:
             # find that span, so the parse and the line index are updated around it only.
-            edit = diff_edit(text, change.text)
+            edit = diff_edit(as_str(text), change.text)
             text = change.text
             index = None if index is None else spliced_index(index, edit, text)
             edits.append(edit)
@@ -211,7 +234,7 @@ def apply_changes(
             start, end = end, start
         if start == end and not change.text:
             continue
-        text = text[:start] + change.text + text[end:]
+        text = PieceText.of(text).replaced(start, end, change.text)
         edit = Edit(start, end, start + len(change.text))
         edits.append(edit)
         index = spliced_index(index, edit, text)
@@ -247,7 +270,7 @@ class DocumentStore:
         current = self._docs.get(uri)
         if current is None:
             raise UnknownDocument(uri)
-        text, index, edit = apply_changes(current.text, current._index, changes, encoding)
+        text, index, edit = apply_changes(current.content, current._index, changes, encoding)
         snapshot = Snapshot(uri, current.path, version, text, current.language_id, index, edit)
         self._docs[uri] = snapshot
         return snapshot

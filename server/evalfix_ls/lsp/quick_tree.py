@@ -13,6 +13,7 @@ from typing import Any
 
 from ..analysis import Analysis
 from ..parser.local import reparse_local
+from ..parser.text_view import Text
 from ..parser.tree import ParseResult
 from .documents import Snapshot
 
@@ -20,7 +21,7 @@ from .documents import Snapshot
 @dataclass(frozen=True, slots=True)
 class _Built:
     revision: int  # the snapshot's (exact text) revision
-    text: str
+    text: Text
     tree: ParseResult
     kind: str
 
@@ -34,23 +35,26 @@ class QuickTrees:
         self._built: dict[str, _Built] = {}
 
     def analysis_now(self, snapshot: Snapshot) -> Analysis | None:
-        """An ``Analysis`` (tree and contract, no findings) of exactly ``snapshot.text``, or None
-        when no earlier tree is close enough (the caller then waits for the full analysis)."""
+        """An ``Analysis`` (tree and contract, no findings) of exactly ``snapshot.content``, or
+        None when no earlier tree is close enough (the caller then waits for the full analysis).
+        Reads only the text around the edits: its ``text`` is the snapshot's ``content`` (a
+        ``PieceText`` until the analysis builds the ``str``)."""
         uri = snapshot.uri
         result = self._core.results.get(uri)
         analysis = getattr(result, "analysis", None)
-        if analysis is not None and result.text == snapshot.text:
+        if analysis is not None and self._core.same_text(uri, result.text, result.revision, snapshot):
             return analysis
+        content = snapshot.content
         for base in self._bases(uri, result, analysis):
-            if base.text == snapshot.text:
-                return Analysis(base.kind, snapshot.text, base.tree, [])
+            if self._core.same_text(uri, base.text, base.revision, snapshot):
+                return Analysis(base.kind, content, base.tree, [])  # type: ignore[arg-type]
             edit = self._core.edit_between(uri, base.revision, snapshot.revision)
-            if edit is None or len(base.text) + edit.new_end - edit.old_end != len(snapshot.text):
+            if edit is None or len(base.text) + edit.new_end - edit.old_end != len(content):
                 continue
-            tree = reparse_local(base.tree, snapshot.text, edit.start, edit.old_end)
+            tree = reparse_local(base.tree, content, edit.start, edit.old_end)
             if tree is not None:
-                self._built[uri] = _Built(snapshot.revision, snapshot.text, tree, base.kind)
-                return Analysis(base.kind, snapshot.text, tree, [])
+                self._built[uri] = _Built(snapshot.revision, content, tree, base.kind)
+                return Analysis(base.kind, content, tree, [])  # type: ignore[arg-type]
         return None
 
     def _bases(self, uri: str, result: Any, analysis: Any) -> list[_Built]:

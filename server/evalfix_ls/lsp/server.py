@@ -23,6 +23,7 @@ from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..parser.line_index import Encoding, LineIndex
+from ..parser.text_view import Text
 from .capabilities import ClientFeatures
 from .context import FeatureContext, WorkspaceContext, document_view
 from .diagnostics.manager import DiagnosticsManager
@@ -68,7 +69,6 @@ class EvalfixServer(LanguageServer):
     def on_did_open(self, params: types.DidOpenTextDocumentParams) -> None:
         item = params.text_document
         snapshot = self.documents.open(item.uri, item.version, item.text, item.language_id)
-        self._mirror_to_pygls(snapshot.uri, snapshot.version, snapshot.text, snapshot.language_id)
         self.diagnostics.document_opened(snapshot)
 
     def on_did_change(self, params: types.DidChangeTextDocumentParams) -> None:
@@ -81,25 +81,16 @@ class EvalfixServer(LanguageServer):
         except UnknownDocument:
             logger.warning("didChange for a document that is not open: %s (ignored)", uri)
             return
-        self._mirror_to_pygls(uri, snapshot.version, snapshot.text, snapshot.language_id)
         assert previous is not None
         self.diagnostics.document_changed(snapshot, previous.version)
 
     def on_did_close(self, params: types.DidCloseTextDocumentParams) -> None:
         snapshot = self.documents.close(params.text_document.uri)
-        self.protocol.workspace.remove_text_document(params.text_document.uri)
         self.quick_trees.forget(params.text_document.uri)
         if snapshot is None:
             logger.warning("didClose for a document that is not open: %s (ignored)", params.text_document.uri)
             return
         self.diagnostics.document_closed(snapshot)
-
-    def _mirror_to_pygls(self, uri: str, version: int, text: str, language_id: str) -> None:
-        """Keep pygls' workspace holding our text, for code that asks pygls for a document (it
-        never applies edits itself: that is what corrupts text after U+2028)."""
-        self.protocol.workspace.put_text_document(
-            types.TextDocumentItem(uri=uri, language_id=language_id, version=version, text=text)
-        )
 
     # -- for feature modules (hover, completion, symbols …): one store, one analysis --------------
 
@@ -114,26 +105,27 @@ class EvalfixServer(LanguageServer):
         """The immutable context of a feature request on an open document: its snapshot and the
         analysis of exactly that text (the one diagnostics use), encoding, settings, workspace."""
         snapshot, analysis = await self.analysis_for(uri)
-        return self._feature_context(snapshot, analysis)
+        return self._feature_context(snapshot, analysis, snapshot.text)
 
     async def feature_context_now(self, uri: str) -> FeatureContext:
         """Like ``feature_context``, without waiting for the analysis of the current text: its
         tree comes from a local re-parse of the last tree around the edits since (no findings).
-        Waits only when there is no earlier tree (a document just opened)."""
+        Waits only when there is no earlier tree (a document just opened). Its document's text is
+        the snapshot's ``content``: a ``PieceText`` until the analysis builds the ``str``."""
         snapshot = self.snapshot_for(uri)
         analysis = self.quick_trees.analysis_now(snapshot)
         if analysis is None:
             return await self.feature_context(uri)
-        return self._feature_context(snapshot, analysis)
+        return self._feature_context(snapshot, analysis, snapshot.content)
 
-    def _feature_context(self, snapshot: Snapshot, analysis: Any) -> FeatureContext:
+    def _feature_context(self, snapshot: Snapshot, analysis: Any, text: Text) -> FeatureContext:
         repo = None
         if snapshot.path is not None:
             config = self.settings.config_for(snapshot.path)
             repo = self.workspace_index.repo(self.workspace_index.repo_root_for(snapshot.path, config.root))
         return FeatureContext(
             snapshot=snapshot,
-            document=document_view(snapshot, analysis, repo.root if repo else None),
+            document=document_view(snapshot, analysis, repo.root if repo else None, text=text),
             encoding=self.encoding,
             config=self.settings.config_for(snapshot.path),
             client=self.client_features,

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..contracts.detection import is_evals_suite_path, is_workflow_path
+from ..parser.text_view import Text, as_str
 from ..workspace.view import FileSystemView, find_repo_root, relative_posix
 
 logger = logging.getLogger(__name__)
@@ -73,7 +74,7 @@ class RepoState:
 
     # -- loop side ------------------------------------------------------------------------------
 
-    def queue_text(self, rel_path: str, text: str | None) -> None:
+    def queue_text(self, rel_path: str, text: Text | None) -> None:
         """The current text of a fixture file (None: read it from disk again)."""
         with self._pending_lock:
             self._pending_texts[rel_path] = _RELOAD if text is None else text
@@ -128,7 +129,7 @@ class RepoState:
             elif value is _RELOAD:
                 index.reload(rel_path)
             else:
-                index.update(rel_path, value)
+                index.update(rel_path, as_str(value))  # an edited buffer's str is built here
             affected.update(index.dependents(rel_path))
         return affected - set(texts)
 
@@ -216,7 +217,7 @@ class WorkspaceIndex:
 
     # -- facts from the editor -------------------------------------------------------------------
 
-    def note_text(self, path: Path, repo_root: Path, text: str | None, edit: Any = None) -> bool:
+    def note_text(self, path: Path, repo_root: Path, text: Text | None, edit: Any = None) -> bool:
         """Queue the buffer text (None: back to disk) of ``path``; True when it is a fixture file
         of the repository's cross-file set. ``edit`` (the ``Edit`` since the previous text, when
         known) lets a suite already known to hold no cases be re-checked around the edit only."""
@@ -230,7 +231,7 @@ class WorkspaceIndex:
             window = text[max(0, edit.start - _CASE_NAME_REACH) : edit.new_end + _CASE_NAME_REACH]
             if not may_hold_cases(window):
                 return False
-        if text is not None and is_evals_suite_path(rel) and not may_hold_cases(text):
+        if text is not None and is_evals_suite_path(rel) and not may_hold_cases(as_str(text)):
             # An eval suite inside skills/**/evals/: the contract walk reads it but finds no
             # cases. Tell the index once, then spare it a full parse on every keystroke.
             if path in self._caseless:

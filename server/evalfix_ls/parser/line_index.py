@@ -11,6 +11,9 @@ import re
 from bisect import bisect_right
 from enum import Enum
 
+from .line_starts import LineStarts
+from .text_view import Text, as_str
+
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
@@ -41,40 +44,63 @@ BLOCK = 1024
 
 
 class LineIndex:
-    """Line starts of one text version; converts between offsets and (line, character)."""
+    """Line starts of one text version; converts between offsets and (line, character).
 
-    __slots__ = ("text", "starts", "_ascii", "_checkpoints")
+    ``text`` may be a ``PieceText`` (an edited version whose ``str`` is not built yet): positions
+    are then converted from slices of the lines involved, never from the whole text, except on a
+    line longer than ``BLOCK`` (a minified file), which reads the text's checkpoints."""
 
-    def __init__(self, text: str) -> None:
-        self._reset(text, [0] + [m.end() for m in _LINE_BREAK.finditer(text)])
+    __slots__ = ("text", "_starts", "_ascii", "_checkpoints")
+
+    def __init__(self, text: Text) -> None:
+        ends = [m.end() for m in _LINE_BREAK.finditer(as_str(text))]
+        self._reset(text, LineStarts.of([0, *ends]))
 
     @classmethod
-    def with_starts(cls, text: str, starts: list[int]) -> LineIndex:
+    def with_starts(cls, text: Text, starts: list[int] | LineStarts) -> LineIndex:
         """An index of ``text`` whose line starts the caller already knows (e.g. spliced after an
         edit)."""
         index = object.__new__(cls)
-        index._reset(text, starts)
+        index._reset(text, starts if isinstance(starts, LineStarts) else LineStarts.of(starts))
         return index
 
-    def _reset(self, text: str, starts: list[int]) -> None:
+    def _reset(self, text: Text, starts: LineStarts) -> None:
         self.text = text
-        self.starts = starts
+        self._starts = starts
         self._ascii = text.isascii()
         self._checkpoints: dict[Encoding, list[int]] = {}
 
+    def _read(self) -> Text:
+        """The text to slice: once a ``PieceText`` is built, its ``str`` (kept from then on)."""
+        text = self.text
+        if not isinstance(text, str) and text.built:
+            text = self.text = text.text
+        return text
+
+    @property
+    def starts(self) -> list[int]:
+        """Every line start, as a list (built: O(lines))."""
+        return self._starts.to_list()
+
+    @property
+    def line_starts(self) -> LineStarts:
+        return self._starts
+
     @property
     def line_count(self) -> int:
-        return len(self.starts)
+        return len(self._starts)
+
+    def line_start(self, line: int) -> int:
+        return self._starts[line]
 
     def line_of(self, offset: int) -> int:
-        return bisect_right(self.starts, offset) - 1
+        return self._starts.line_of(max(offset, 0))
 
     def line_end(self, line: int) -> int:
         """Offset of the end of ``line``'s content (before its line break)."""
-        if line + 1 < len(self.starts):
-            end = self.starts[line + 1]
-            text = self.text
-            if end >= 2 and text[end - 2 : end] == "\r\n":
+        if line + 1 < len(self._starts):
+            end = self._starts[line + 1]
+            if end >= 2 and self._read()[end - 2 : end] == "\r\n":
                 return end - 2
             return end - 1
         return len(self.text)
@@ -83,11 +109,11 @@ class LineIndex:
         """(line, character) of a code-point ``offset``, clamped to the text."""
         offset = max(0, min(offset, len(self.text)))
         line = self.line_of(offset)
-        start = self.starts[line]
+        start = self._starts[line]
         if self._ascii or encoding is Encoding.UTF32:
             return line, offset - start
         if offset - start <= BLOCK:
-            return line, unit_length(self.text[start:offset], encoding)
+            return line, unit_length(self._read()[start:offset], encoding)
         return line, self._units_before(offset, encoding) - self._units_before(start, encoding)
 
     def offset(self, line: int, character: int, encoding: Encoding = Encoding.UTF16) -> int:
@@ -95,35 +121,35 @@ class LineIndex:
         a character past the end of its line maps to the line end (as LSP requires)."""
         if line < 0:
             return 0
-        if line >= len(self.starts):
+        if line >= len(self._starts):
             return len(self.text)
-        start = self.starts[line]
+        start = self._starts[line]
         end = self.line_end(line)
         if character <= 0:
             return start
         if self._ascii or encoding is Encoding.UTF32:
             return min(start + character, end)
         if end - start <= BLOCK:
-            return scan_units(self.text, start, end, 0, character, encoding)
+            return start + scan_units(self._read()[start:end], 0, end - start, 0, character, encoding)
         # Jump to the last checkpoint at or before the target, then scan at most one block.
         table = self._table(encoding)
         base = self._units_before(start, encoding)
         block = max(bisect_right(table, base + character) - 1, start // BLOCK)
         origin = max(block * BLOCK, start)
         units = self._units_before(origin, encoding) - base
-        return scan_units(self.text, origin, end, units, character, encoding)
+        return scan_units(as_str(self.text), origin, end, units, character, encoding)
 
     def _units_before(self, offset: int, encoding: Encoding) -> int:
         """Code units of ``text[:offset]``: the checkpoint below it plus at most one block."""
         block = offset // BLOCK
         origin = block * BLOCK
-        return self._table(encoding)[block] + unit_length(self.text[origin:offset], encoding)
+        return self._table(encoding)[block] + unit_length(self._read()[origin:offset], encoding)
 
     def _table(self, encoding: Encoding) -> list[int]:
         """``table[k]`` = code units of ``text[: k * BLOCK]``, for every ``k * BLOCK <= len(text)``."""
         table = self._checkpoints.get(encoding)
         if table is None:
-            text = self.text
+            text = as_str(self.text)
             table = [0]
             for origin in range(0, len(text) - BLOCK + 1, BLOCK):
                 table.append(table[-1] + unit_length(text[origin : origin + BLOCK], encoding))

@@ -8,7 +8,8 @@ of the innermost container between the last untouched one before the edit and th
 untouched one after it. Everything before is shared, everything after shifted (lazily).
 
 The result is for features only (completion, hover): its ``errors`` are those of the re-parsed
-region, not of the document, and duplicate names are not tracked.
+region, not of the document, and duplicate names are not tracked. ``new_text`` may be a
+``PieceText`` (the version's ``str`` not built yet): only the re-parsed region is sliced out.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import overload
 from .gcpause import gc_paused
 from .incremental import _shift_copy
 from .shift import enclosing_chain, rebuild, shift_member, shifted
+from .text_view import Text
 from .tolerant import parse_tolerant
 from .tree import ARRAY, OBJECT, Member, Node, ParseResult, SyntaxIssue
 
@@ -28,7 +30,7 @@ _CLOSER = {OBJECT: "}", ARRAY: "]"}
 _OPENER = {OBJECT: "{", ARRAY: "["}
 
 
-def reparse_local(prev: ParseResult, new_text: str, start: int, old_end: int) -> ParseResult | None:
+def reparse_local(prev: ParseResult, new_text: Text, start: int, old_end: int) -> ParseResult | None:
     """The tree of ``new_text`` (``prev.text`` with ``[start, old_end)`` replaced), re-parsing
     only around the edit; None when no small enough region can be found (the caller then parses
     the whole text)."""
@@ -38,7 +40,7 @@ def reparse_local(prev: ParseResult, new_text: str, start: int, old_end: int) ->
         return _reparse_recovering(prev, new_text, start, old_end)
 
 
-def _reparse_recovering(prev: ParseResult, new_text: str, start: int, old_end: int) -> ParseResult | None:
+def _reparse_recovering(prev: ParseResult, new_text: Text, start: int, old_end: int) -> ParseResult | None:
     delta = len(new_text) - len(prev.text)
     chain = enclosing_chain(prev.root, start, old_end)
     if not chain:
@@ -105,7 +107,7 @@ class ShiftedTail(Sequence[Node]):
             yield self[position]
 
 
-def _bracketed(node: Node, text: str, delta: int) -> bool:
+def _bracketed(node: Node, text: Text, delta: int) -> bool:
     """The container's first and last characters are still its brackets in the new text."""
     end = node.end + delta
     return 0 <= node.start < end <= len(text) and (
@@ -113,7 +115,7 @@ def _bracketed(node: Node, text: str, delta: int) -> bool:
     )
 
 
-def _reparse_value(target: Node, text: str, delta: int) -> tuple[Node, list[SyntaxIssue]]:
+def _reparse_value(target: Node, text: Text, delta: int) -> tuple[Node, list[SyntaxIssue]]:
     local = parse_tolerant(text[target.start : target.end + delta])
     root = local.root
     if root is None:  # pragma: no cover - a bracketed text always yields a container
@@ -122,7 +124,7 @@ def _reparse_value(target: Node, text: str, delta: int) -> tuple[Node, list[Synt
 
 
 def _reparse_window(
-    target: Node, text: str, start: int, old_end: int, delta: int
+    target: Node, text: Text, start: int, old_end: int, delta: int
 ) -> tuple[Node, list[SyntaxIssue]] | None:
     """A big container: keep its children before and after the edit, re-parse those between."""
     if target.kind == ARRAY:
@@ -164,14 +166,14 @@ def _reparse_window(
     return copy, _shift_errors(local.errors, gap_start - 1)
 
 
-def _past_comma(text: str, start: int, end: int) -> int:
+def _past_comma(text: Text, start: int, end: int) -> int:
     index = start
     while index < end and text[index] in " \t\r\n":
         index += 1
     return index + 1 if index < end and text[index] == "," else start
 
 
-def _before_comma(text: str, start: int, end: int) -> int:
+def _before_comma(text: Text, start: int, end: int) -> int:
     index = end - 1
     while index >= start and text[index] in " \t\r\n":
         index -= 1

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .text_view import Text
+
 OBJECT = "object"
 ARRAY = "array"
 STRING = "string"
@@ -130,7 +132,7 @@ class DuplicateKey:
 
 @dataclass(slots=True)
 class ParseResult:
-    text: str
+    text: Text  # a ``PieceText`` only in the local re-parse of editing features (parser/local.py)
     root: Node | None
     errors: list[SyntaxIssue]
     duplicates: list[DuplicateKey]

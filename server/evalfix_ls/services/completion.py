@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..contracts.detection import UNKNOWN
+from ..parser.text_view import Text
 from .completion_context import KEY, CompletionContext, find_context, line_start_of, next_significant
 from .completion_workspace import workspace_values
 from .document import DocumentView
@@ -120,7 +121,7 @@ def _member_snippets(
     return out
 
 
-def _member_follows(text: str, offset: int) -> bool:
+def _member_follows(text: Text, offset: int) -> bool:
     return next_significant(text, offset) == '"'
 
 
@@ -208,7 +209,7 @@ def _defaults(document: DocumentView) -> dict[str, str]:
     return {"skill-name": skill} if skill else {}
 
 
-def _indent_of(text: str, offset: int) -> str:
+def _indent_of(text: Text, offset: int) -> str:
     line_start = line_start_of(text, offset)
     end = line_start
     while end < len(text) and text[end] in " \t":

@@ -12,7 +12,9 @@ The context is found in two layers:
   the members and items already written.
 
 No full re-parse happens here: the caller hands in the tree of this text (the analysis, or a cheap
-local re-parse of the region that changed).
+local re-parse of the region that changed). Nor is the whole text read: it may be a ``PieceText``
+(an edited version whose ``str`` is not built yet), so regular expressions go through the
+``parser.text_view`` helpers, which read only the span they are given.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from ..parser.text_view import Text, finditer, match_run, search, search_forward
 from ..parser.tree import ARRAY, OBJECT, STRING, Node
 from .cursor import JsonPath, locate
 
@@ -86,14 +89,14 @@ class CompletionContext:
         return self.container is not None and self.container.kind == ARRAY
 
 
-def token_at(text: str, offset: int, root: Node | None = None) -> Token:
+def token_at(text: Text, offset: int, root: Node | None = None) -> Token:
     """The partial token at ``offset``: the string the cursor lies in (from its opening quote;
     to its closing quote when the line has one), else the bare word around it. The line is read
     from its start, or — on a very long line (a minified file) — from the innermost container of
     ``root`` that starts not too far before the cursor (a bracket is never inside a string)."""
     line_start = _scan_start(root, offset, line_start_of(text, offset))
     line_end = _line_end(text, offset)
-    for match in _LINE_TOKEN.finditer(text, line_start, line_end):
+    for match in finditer(_LINE_TOKEN, text, line_start, line_end):
         start, end = match.span()
         if start >= offset:
             break
@@ -104,7 +107,8 @@ def token_at(text: str, offset: int, root: Node | None = None) -> Token:
             return Token(
                 start, end if closed else _word_end(text, offset), text[start + 1 : offset], True, closed
             )
-    word_start = offset - len(_WORD_BEFORE.search(text, line_start, offset).group())
+    word = search(_WORD_BEFORE, text, line_start, offset)
+    word_start = offset - (len(word.group()) if word is not None else 0)
     return Token(word_start, _word_end(text, offset), text[word_start:offset], False, False)
 
 
@@ -114,13 +118,13 @@ _LOOK = 4096  # a line break is looked for in windows of this size, backwards
 MAX_LINE_SCAN = 65536  # beyond this, a line is read from a container start nearer the cursor
 
 
-def line_start_of(text: str, offset: int) -> int:
+def line_start_of(text: Text, offset: int) -> int:
     """The start of the line holding ``offset`` (LSP line breaks), without scanning the text
     before that line (``rfind`` of a break a file never contains would read all of it)."""
     high = offset
     while high > 0:
         low = max(0, high - _LOOK)
-        found = _LINE_BREAK_BEFORE.search(text, low, high)
+        found = search(_LINE_BREAK_BEFORE, text, low, high)
         if found is not None:
             return found.start() + 1
         high = low
@@ -138,16 +142,16 @@ def _scan_start(root: Node | None, offset: int, line_start: int) -> int:
     return best
 
 
-def _line_end(text: str, offset: int) -> int:
-    found = _LINE_BREAK_AT.search(text, offset)
+def _line_end(text: Text, offset: int) -> int:
+    found = search_forward(_LINE_BREAK_AT, text, offset)
     return found.start() if found is not None else len(text)
 
 
-def _word_end(text: str, offset: int) -> int:
-    return _WORD_CHARS.match(text, offset).end()
+def _word_end(text: Text, offset: int) -> int:
+    return match_run(_WORD_CHARS, text, offset)
 
 
-def _escaped(text: str, start: int, quote: int) -> bool:
+def _escaped(text: Text, start: int, quote: int) -> bool:
     """Is the quote at ``quote`` escaped (an odd run of backslashes before it)?"""
     run = 0
     while quote - run - 1 > start and text[quote - run - 1] == "\\":
@@ -155,7 +159,7 @@ def _escaped(text: str, start: int, quote: int) -> bool:
     return run % 2 == 1
 
 
-def previous_significant(text: str, offset: int) -> tuple[str, int]:
+def previous_significant(text: Text, offset: int) -> tuple[str, int]:
     """The last non-blank character before ``offset`` and its offset (``""``, -1 at the start)."""
     index = offset - 1
     while index >= 0 and text[index] in _SPACE:
@@ -163,14 +167,14 @@ def previous_significant(text: str, offset: int) -> tuple[str, int]:
     return (text[index], index) if index >= 0 else ("", -1)
 
 
-def next_significant(text: str, offset: int) -> str:
+def next_significant(text: Text, offset: int) -> str:
     index = offset
     while index < len(text) and text[index] in _SPACE:
         index += 1
     return text[index] if index < len(text) else ""
 
 
-def find_context(text: str, root: Node | None, offset: int) -> CompletionContext:
+def find_context(text: Text, root: Node | None, offset: int) -> CompletionContext:
     """The completion context at ``offset`` of ``text`` whose (possibly recovered) tree is
     ``root``."""
     token = token_at(text, offset, root)
@@ -191,7 +195,7 @@ def find_context(text: str, root: Node | None, offset: int) -> CompletionContext
 
 
 def _value_context(
-    text: str,
+    text: Text,
     offset: int,
     token: Token,
     before: str,
@@ -236,7 +240,7 @@ def _container(root: Node | None, token: Token, offset: int, before_at: int) -> 
     return cursor.container, cursor.container_path
 
 
-def _key_before_colon(text: str, colon: int) -> str | None:
+def _key_before_colon(text: Text, colon: int) -> str | None:
     """The member name written before the ``:`` at ``colon`` (None when it is not a string)."""
     end = colon - 1
     while end >= 0 and text[end] in _SPACE:

@@ -11,6 +11,7 @@ from pathlib import Path, PurePosixPath
 
 from ..contracts.detection import EVALS, WORKFLOW
 from ..contracts.workflow.refs import GENERATED_OR_HISTORICAL_PREFIXES
+from ..parser.text_view import Text
 from ..parser.tree import OBJECT, STRING, Node, join_pointer, resolve_pointer
 from .completion_context import CompletionContext
 from .cursor import JsonPath
@@ -152,7 +153,7 @@ def _authority_is_source(document: DocumentView, ctx: CompletionContext) -> bool
 
 
 def path_suggestions(
-    text: str,
+    text: Text,
     ctx: CompletionContext,
     facts: WorkspaceFacts,
     base: Path | None,
@@ -195,7 +196,7 @@ def path_suggestions(
     return out if ctx.token.quoted else []
 
 
-def _segment_end(text: str, ctx: CompletionContext) -> int:
+def _segment_end(text: Text, ctx: CompletionContext) -> int:
     """The end of the path segment the cursor is in: the next ``/`` or ``#``, else the end of
     the string (its closing quote kept)."""
     token = ctx.token
@@ -212,7 +213,7 @@ def _excluded(rel: str, is_dir: bool, exclude: tuple[str, ...]) -> bool:
 
 
 def _anchor_suggestions(
-    text: str, ctx: CompletionContext, facts: WorkspaceFacts, base: Path, typed: str
+    text: Text, ctx: CompletionContext, facts: WorkspaceFacts, base: Path, typed: str
 ) -> list[Suggestion]:
     file_part = typed.split("#", 1)[0]
     target = facts.resolve(file_part, base)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..analysis import Analysis
+from ..parser.text_view import Text
 from ..parser.tree import Node
 
 
@@ -15,7 +16,7 @@ class DocumentView:
     where it lives. ``path`` is None for an unsaved buffer; ``rel_path`` is POSIX, relative to
     ``repo_root``."""
 
-    text: str
+    text: Text  # a ``PieceText`` only for completion (answered before the analysis builds the str)
     analysis: Analysis
     path: Path | None = None
     repo_root: Path | None = None

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...contracts.detection import is_workflow_path
+from ...parser.text_view import Text, as_str
 from ...workspace.view import relative_posix
 from ..analyzer import Job, Result, run_job
 from ..documents import Edit, Snapshot, compose, path_to_uri
@@ -168,7 +169,7 @@ class ResultCore:
         tree = getattr(base.analysis, "tree", None) if base is not None else None
         if tree is None or base is None or base.revision is None:
             return replace(job, case_cache=cache)
-        if base.text == snapshot.text:
+        if self.same_text(uri, base.text, base.revision, snapshot):
             return replace(job, case_cache=cache, tree=tree)
         revision, edits = base.revision, []
         for from_revision, to_revision, edit in self._edits.get(uri, ()):
@@ -188,6 +189,21 @@ class ResultCore:
                 edits.append(edit)
                 revision = end
         return compose(edits) if revision == to_revision else None
+
+    def same_text(self, uri: str, text: Text, revision: int | None, snapshot: Snapshot) -> bool:
+        """Is ``text`` (that of snapshot ``revision``) the text of ``snapshot``? Decided from the
+        edits between the two when they are known (an undo gives the same text back): comparing
+        two versions of a 10 MB document would build the new one's ``str`` on the event loop."""
+        content = snapshot.content
+        if text is content or revision == snapshot.revision:
+            return True
+        if len(text) != len(content):
+            return False
+        edit = self.edit_between(uri, revision, snapshot.revision) if revision is not None else None
+        if edit is not None:
+            same_span = edit.old_end == edit.new_end
+            return same_span and text[edit.start : edit.old_end] == content[edit.start : edit.new_end]
+        return as_str(text) == as_str(content)
 
     def _forget_edits_until(self, uri: str, revision: int | None) -> None:
         edits = self._edits.get(uri)
@@ -214,7 +230,8 @@ class ResultCore:
             return None
         job = self._job(uri, snapshot.path, snapshot)
         cached = self.results.get(uri)
-        if cached is not None and cached.key == job.key and cached.text == snapshot.text:
+        unchanged = cached is not None and self.same_text(uri, cached.text, cached.revision, snapshot)
+        if cached is not None and cached.key == job.key and unchanged:
             if not cached.is_for(snapshot):  # the same text again (undo): the same findings
                 cached = replace(cached, version=snapshot.version, revision=snapshot.revision)
                 self.results[uri] = cached

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from ...parser.text_view import Text
 from ..analyzer import Result
 from ..documents import Snapshot
 from ..workspace_index import FileEvent
@@ -70,7 +71,7 @@ class DiagnosticsManager:
 
     # -- document events -------------------------------------------------------------------------
 
-    def _note_text(self, snapshot: Snapshot, text: str | None) -> None:
+    def _note_text(self, snapshot: Snapshot, text: Text | None) -> None:
         """Tell the workspace index about a buffer's text (None: the buffer is gone)."""
         path = snapshot.path
         if path is None:
@@ -85,7 +86,7 @@ class DiagnosticsManager:
 
     def document_opened(self, snapshot: Snapshot) -> None:
         self.core.document_opened(snapshot.uri)
-        self._note_text(snapshot, snapshot.text)
+        self._note_text(snapshot, snapshot.content)
         if self.pull_mode:
             self.core.notify_changed()
         else:
@@ -93,7 +94,7 @@ class DiagnosticsManager:
 
     def document_changed(self, snapshot: Snapshot, previous_version: int) -> None:
         self.core.note_edit(snapshot)
-        self._note_text(snapshot, snapshot.text)
+        self._note_text(snapshot, snapshot.content)
         if self.pull_mode:
             self.core.notify_changed()
         else:
