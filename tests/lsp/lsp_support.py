@@ -124,6 +124,17 @@ def make_repo(root: Path) -> Path:
     return root
 
 
+def two_fixtures(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A repository with ``a.json`` (case "one") and ``b.json`` (case "two") of skill demo.
+    ``a.json`` sorts before ``b.json``: a duplicate id is reported on ``b.json``."""
+    root = make_repo(tmp_path / "repo")
+    (root / "skills" / "demo").mkdir(parents=True)
+    (root / "skills" / "demo" / "SKILL.md").write_text("# demo\n", encoding="utf-8")
+    a = write_json(root / "skills" / "demo" / "evals" / "a.json", workflow_fixture("demo", ["one"]))
+    b = write_json(root / "skills" / "demo" / "evals" / "b.json", workflow_fixture("demo", ["two"]))
+    return root, a, b
+
+
 # -- the client ------------------------------------------------------------------------------------
 
 

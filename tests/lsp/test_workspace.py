@@ -7,22 +7,21 @@ import asyncio
 import shutil
 from pathlib import Path
 
-from lsp_support import Session, codes, has_watchers, make_repo, wait_until, workflow_fixture, write_json
+from lsp_support import (
+    Session,
+    codes,
+    has_watchers,
+    make_repo,
+    two_fixtures,
+    wait_until,
+    workflow_fixture,
+    write_json,
+)
 from lsprotocol import types
 
 
-def _two_fixtures(tmp_path: Path) -> tuple[Path, Path, Path]:
-    """``a.json`` sorts before ``b.json``: a duplicate id is reported on ``b.json``."""
-    root = make_repo(tmp_path / "repo")
-    (root / "skills" / "demo").mkdir(parents=True)
-    (root / "skills" / "demo" / "SKILL.md").write_text("# demo\n", encoding="utf-8")
-    a = write_json(root / "skills" / "demo" / "evals" / "a.json", workflow_fixture("demo", ["one"]))
-    b = write_json(root / "skills" / "demo" / "evals" / "b.json", workflow_fixture("demo", ["two"]))
-    return root, a, b
-
-
 async def test_sibling_gaining_a_duplicate_id_updates_the_other(session: Session, tmp_path: Path) -> None:
-    root, a, b = _two_fixtures(tmp_path)
+    root, a, b = two_fixtures(tmp_path)
     await session.initialize([root])
     b_uri = session.open(b)
     assert "duplicate_case_id" not in codes(await session.diagnostics(b_uri))
@@ -52,7 +51,7 @@ async def test_closed_sibling_diagnostics_follow_an_open_edit(push_session: Sess
     """Push: b.json is not open; its diagnostics come from the workspace scan and are
     re-published when a.json (open) gains b's id."""
     session = push_session
-    root, a, b = _two_fixtures(tmp_path)
+    root, a, b = two_fixtures(tmp_path)
     b_uri = b.as_uri()
     await session.initialize([root])
     a_uri = session.open(a)
@@ -98,7 +97,7 @@ async def test_watchers_are_registered_when_the_client_allows(session: Session, 
 
 async def test_workspace_diagnostics_cover_closed_files(pull_session: Session, tmp_path: Path) -> None:
     session = pull_session
-    root, a, b = _two_fixtures(tmp_path)
+    root, a, b = two_fixtures(tmp_path)
     write_json(root / "skills" / "demo" / "evals" / "c.json", workflow_fixture("demo", ["one"]))  # dup of a
     arc = make_repo(tmp_path / "arc")
     suite = arc / "skill-x" / "evals" / "evals.json"
@@ -131,7 +130,7 @@ async def test_workspace_pull_with_a_partial_result_token_is_long_polled(
     """VS Code re-sends workspace/diagnostic right after each answer: when nothing changed the
     request stays open until something does."""
     session = pull_session
-    root, a, _b = _two_fixtures(tmp_path)
+    root, a, _b = two_fixtures(tmp_path)
     await session.initialize([root])
     params = types.WorkspaceDiagnosticParams(previous_result_ids=[], partial_result_token="t1")
     first = await session.client.workspace_diagnostic_async(params)
@@ -154,7 +153,7 @@ async def test_workspace_pull_with_a_partial_result_token_is_long_polled(
 
 async def test_initial_scan_pushes_closed_files_with_progress(push_session: Session, tmp_path: Path) -> None:
     session = push_session
-    root, _a, _b = _two_fixtures(tmp_path)
+    root, _a, _b = two_fixtures(tmp_path)
     bad = root / "skills" / "demo" / "evals" / "broken.json"
     bad.write_text('{"schema_version": "spec-first.workflow-eval-fixtures.v1", "cases": [', encoding="utf-8")
     await session.initialize([root])
@@ -180,7 +179,7 @@ async def test_initial_scan_pushes_closed_files_with_progress(push_session: Sess
 async def test_a_deleted_folder_leaves_the_index(pull_session: Session, tmp_path: Path) -> None:
     """One event for a removed folder (not one per file) still drops its fixtures' ids."""
     session = pull_session
-    root, _a, b = _two_fixtures(tmp_path)
+    root, _a, b = two_fixtures(tmp_path)
     folder = root / "skills" / "demo" / "evals" / "aa"  # sorts before b.json
     write_json(folder / "x.json", workflow_fixture("demo", ["two"]))
     await session.initialize([root])
@@ -193,7 +192,7 @@ async def test_a_deleted_folder_leaves_the_index(pull_session: Session, tmp_path
 
 async def test_workspace_folders_can_be_added(pull_session: Session, tmp_path: Path) -> None:
     session = pull_session
-    first, _a, _b = _two_fixtures(tmp_path)
+    first, _a, _b = two_fixtures(tmp_path)
     second = make_repo(tmp_path / "second")
     broken = second / "skills" / "x" / "evals" / "broken.json"
     broken.parent.mkdir(parents=True)

@@ -16,7 +16,7 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...contracts.detection import is_workflow_path
 from ...parser.text_view import Text, as_str
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from ..host import Host
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 SETTINGS_WAIT_SECONDS = 2.0  # a pull waits this long at most for the first workspace/configuration
 SCAN_CHUNK = 16  # closed files analysed per executor call during a workspace scan
@@ -51,6 +53,7 @@ class ResultCore:
         self._id_counter = itertools.count(1)
         self.changed = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._closed = False  # shutting down: worker calls that end now change nothing
         self.settings_ready = asyncio.Event()
         # Per open document: findings of unchanged cases, and the edits since the last result
         # (from revision, to revision, edit) so the next parse can start from that result's tree.
@@ -74,6 +77,7 @@ class ResultCore:
             logger.error("background task %s failed", task.get_name(), exc_info=exc)
 
     def cancel_tasks(self) -> None:
+        self._closed = True
         for task in list(self._tasks):
             task.cancel()
 
@@ -213,14 +217,35 @@ class ResultCore:
     def _open_lookup(self, path: Path) -> Snapshot | None:
         return self.server.documents.for_path(path)
 
+    async def syncing_call(
+        self, affected_of: Callable[[T], Iterable[Path]], fn: Callable[..., T], *args: Any
+    ) -> T:
+        """``fn(*args)`` on a worker, for a call that applies a repository's queued facts
+        (``repo.sync()``); ``affected_of(its result)``, the other files those facts may change,
+        are re-checked even when the awaiting coroutine is cancelled meanwhile.
+
+        A newer edit restarts the sync debounce, a client cancels ``workspace/diagnostic``: a call
+        already running cannot be stopped, and it takes the queued facts out of the queue, so no
+        later call sees them again. Were its result dropped with the cancelled wait, the sibling
+        that gained a duplicate id would never be re-checked. A call still waiting for a worker
+        is cancelled (it took nothing)."""
+        call = self.server.executor.submit(fn, *args)
+        work = asyncio.wrap_future(call)
+        work.add_done_callback(lambda done: self._propagate(affected_of, done))
+        try:
+            return await asyncio.shield(work)
+        except asyncio.CancelledError:
+            call.cancel()  # not started yet: it never ran; running: it ends and propagates
+            raise
+
+    def _propagate(self, affected_of: Callable[[Any], Iterable[Path]], done: asyncio.Future[Any]) -> None:
+        if self._closed or done.cancelled() or done.exception() is not None:
+            return  # an exception reaches the awaiting coroutine (or died with it)
+        if affected := set(affected_of(done.result())):
+            self._on_affected(affected)
+
     async def _run(self, jobs: list[Job]) -> list[Result]:
-        loop = asyncio.get_running_loop()
-        lookup = self._open_lookup
-        results = await loop.run_in_executor(self.server.executor, _run_jobs, jobs, lookup)
-        for result in results:
-            if result.affected:
-                self._on_affected(result.affected)
-        return results
+        return await self.syncing_call(_affected_by, _run_jobs, jobs, self._open_lookup)
 
     async def result_for_open(self, uri: str) -> Result | None:
         """The result for the current text of an open document (cached when nothing it depends
@@ -293,3 +318,7 @@ class ResultCore:
 
 def _run_jobs(jobs: list[Job], lookup: Any) -> list[Result]:
     return [run_job(job, lookup) for job in jobs]
+
+
+def _affected_by(results: list[Result]) -> set[Path]:
+    return set().union(*(result.affected for result in results))

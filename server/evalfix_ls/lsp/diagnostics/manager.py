@@ -41,7 +41,7 @@ class DiagnosticsManager:
         self.core = ResultCore(server, on_affected=self._on_affected)
         self.push = PushScheduler(server, self.core)
         self.scan = WorkspaceScan(server, self.core, self.push)
-        self.cross_file = CrossFileRefresh(server, self.core, on_affected=self._on_affected)
+        self.cross_file = CrossFileRefresh(server, self.core)
         self.pull = PullHandlers(server, self.core)
         # Shared with the core (never rebound): open documents' results, and set once the first
         # workspace/configuration answer (or its failure) is in.

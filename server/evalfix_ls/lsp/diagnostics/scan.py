@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -114,10 +113,9 @@ class WorkspaceScan:
 class CrossFileRefresh:
     """Applies a repository's queued facts after edits, and asks pull clients to pull again."""
 
-    def __init__(self, server: Host, core: ResultCore, on_affected: Callable[[Iterable[Path]], None]) -> None:
+    def __init__(self, server: Host, core: ResultCore) -> None:
         self.server = server
         self.core = core
-        self._on_affected = on_affected
         self._sync_tasks: dict[Path, asyncio.Task[None]] = {}
         self._refresh_handle: asyncio.TimerHandle | None = None
 
@@ -132,10 +130,9 @@ class CrossFileRefresh:
     async def _sync(self, root: Path) -> None:
         await asyncio.sleep(self.server.settings.folder_config(root).debounce_ms / 1000)
         repo = self.server.workspace_index.repo(root)
-        loop = asyncio.get_running_loop()
-        affected = await loop.run_in_executor(self.server.executor, sync_repo, repo)
-        if affected:
-            self._on_affected(affected)
+        # The next edit cancels this task, maybe while the worker already syncs: the core
+        # re-checks what the sync affects all the same.
+        await self.core.syncing_call(lambda affected: affected, sync_repo, repo)
 
     def request_refresh(self) -> None:
         """Ask a pull client to pull again (``workspace/diagnostic/refresh``), coalesced."""
