@@ -25,10 +25,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from . import envelope
+from .diagnostics.encoded import EncodedReport
 
 if TYPE_CHECKING:
     from .host import Host
@@ -204,6 +205,23 @@ class EvalfixProtocol(LanguageServerProtocol):
     def _drop_future(self, msg_id: Any, done: Any) -> None:
         if self._request_futures.get(msg_id) is done:
             del self._request_futures[msg_id]
+
+    def _send_data(self, data: Any) -> None:
+        """A response whose result is already JSON (a large diagnostic report, see
+        ``diagnostics/encoded.py``) is written as it is; everything else as pygls writes it."""
+        result = getattr(data, "result", None)
+        if not isinstance(result, EncodedReport) or self.writer is None:
+            super()._send_data(data)
+            return
+        text = f'{{"id": {json.dumps(data.id)}, "jsonrpc": "2.0", "result": {result.json}}}'
+        body = text.encode(self.CHARSET)
+        content_type = f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}"
+        header = f"Content-Length: {len(body)}\r\n{content_type}\r\n\r\n".encode("ascii")
+        try:
+            self.writer.write(header + body if self._include_headers else body)
+        except Exception as error:  # noqa: BLE001 - as pygls: logged and reported, never raised
+            logger.exception("Error sending data")
+            self._server._report_server_error(error, JsonRpcInternalError)
 
     def _send_error(self, msg_id: Any, code: int, message: str) -> None:
         self._send_response(msg_id, error=types.ResponseError(code=int(code), message=message))

@@ -14,6 +14,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from ...contracts.detection import UNKNOWN
 from ..analyzer import Result
+from .encoded import EncodedItems, full_report
 
 if TYPE_CHECKING:
     from ..host import Host
@@ -28,6 +29,8 @@ class PullHandlers:
         self.core = core
         self._workspace_reported: set[str] = set()  # uris in the last workspace/diagnostic answer
         self._last_workspace_answer: dict[str, str] | None = None
+        # Per open document: the diagnostics list last answered and its JSON (see encoded.py).
+        self._encoded: dict[str, tuple[list[types.Diagnostic], EncodedItems]] = {}
 
     async def document(self, params: types.DocumentDiagnosticParams) -> Any:
         await self.core.wait_for_settings()
@@ -49,7 +52,16 @@ class PullHandlers:
         result_id = self.core.result_id(uri, result.fingerprint)
         if params.previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
-        return types.RelatedFullDocumentDiagnosticReport(items=result.diagnostics, result_id=result_id)
+        return full_report(await self._items_json(uri, result), result_id)
+
+    async def _items_json(self, uri: str, result: Result) -> str:
+        """The result's diagnostics as JSON, encoded once (off the loop when large)."""
+        entry = self._encoded.get(uri)
+        if entry is None or entry[0] is not result.diagnostics:
+            for gone in [other for other in self._encoded if self.server.documents.get(other) is None]:
+                del self._encoded[gone]
+            entry = self._encoded[uri] = (result.diagnostics, EncodedItems(result.diagnostics))
+        return await entry[1].text_off_loop(self.server.protocol._converter)
 
     async def workspace(self, params: types.WorkspaceDiagnosticParams) -> types.WorkspaceDiagnosticReport:
         await self.core.wait_for_settings()

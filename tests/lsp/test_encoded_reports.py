@@ -1,0 +1,112 @@
+"""Pull reports encoded once, off the loop (``lsp/diagnostics/encoded.py``), must reach the client as
+exactly the JSON pygls writes for the same report: same items (related information, tags, data,
+CJK and emoji in messages), same report members, one framed message (in-process, no server)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+from unittest import mock
+
+from lsprotocol import types
+
+from evalfix_ls.lsp.diagnostics import encoded
+from evalfix_ls.lsp.diagnostics.encoded import EncodedItems, encode_items, full_report
+from evalfix_ls.lsp.server import create_server
+
+
+def _range(line: int, start: int, end: int) -> types.Range:
+    return types.Range(
+        start=types.Position(line=line, character=start), end=types.Position(line=line, character=end)
+    )
+
+
+def diagnostics(count: int) -> list[types.Diagnostic]:
+    out = []
+    for n in range(count):
+        related = [
+            types.DiagnosticRelatedInformation(
+                location=types.Location(uri="file:///w/evals/evals.json", range=_range(n + 1, 0, 3)),
+                message=f"first defined here 中 {n}",
+            )
+        ]
+        out.append(
+            types.Diagnostic(
+                range=_range(n, 2, 9),
+                message=f"regex '🎉 (unclosed' n°{n}",
+                severity=types.DiagnosticSeverity(1 + n % 4),
+                code=f"code-{n % 3}",
+                source="evalfix-ls",
+                data={"fix": n, "tags": ["a", "中"]} if n % 2 else None,
+                related_information=related if n % 3 == 0 else None,
+                tags=[types.DiagnosticTag.Deprecated] if n % 5 == 0 else None,
+            )
+        )
+    return out
+
+
+class Capture:
+    def __init__(self) -> None:
+        self.data = b""
+
+    def write(self, data: bytes) -> None:
+        self.data += data
+
+    def close(self) -> None:
+        pass
+
+
+def frames(data: bytes) -> list[dict[str, Any]]:
+    out = []
+    while data:
+        header, _, rest = data.partition(b"\r\n\r\n")
+        length = int(header.split(b"Content-Length: ")[1].split(b"\r\n")[0])
+        out.append(json.loads(rest[:length]))
+        data = rest[length:]
+    return out
+
+
+def test_encoded_items_are_the_json_pygls_writes() -> None:
+    server = create_server()
+    converter = server.protocol._converter
+    for count in (0, 1, 5, 7):
+        items = diagnostics(count)
+        plain = json.loads(json.dumps(converter.unstructure(items)))
+        with mock.patch.object(encoded, "BATCH", 2):  # several batches, a partial last one
+            assert json.loads(encode_items(converter, items)) == plain
+
+
+def test_an_encoded_report_is_framed_like_the_report_pygls_writes() -> None:
+    server = create_server()
+    capture = Capture()
+    server.protocol.set_writer(capture)
+    items = diagnostics(4)
+    server.protocol._send_response(
+        7, result=full_report(encode_items(server.protocol._converter, items), "r3")
+    )
+    report = types.RelatedFullDocumentDiagnosticReport(items=items, result_id="r3")
+    server.protocol._send_response(8, result=report)
+    ours, theirs = frames(capture.data)
+    assert ours.pop("id") == 7 and theirs.pop("id") == 8
+    assert ours == theirs
+
+
+def test_a_large_report_is_encoded_off_the_loop_once() -> None:
+    server = create_server()
+    converter = server.protocol._converter
+    items = diagnostics(encoded.INLINE_LIMIT + 1)
+    holder = EncodedItems(items)
+    threads = []
+
+    def spy(converter: Any, diagnostics: Any) -> str:
+        import threading
+
+        threads.append(threading.current_thread().name)
+        return encode_items(converter, diagnostics)
+
+    with mock.patch.object(encoded, "encode_items", spy):
+        first = asyncio.run(holder.text_off_loop(converter))
+        second = asyncio.run(holder.text_off_loop(converter))
+    assert first is second and json.loads(first) == json.loads(json.dumps(converter.unstructure(items)))
+    assert threads == ["evalfix-encode_0"]
