@@ -107,13 +107,13 @@ class LineIndex:
 
     def position(self, offset: int, encoding: Encoding = Encoding.UTF16) -> tuple[int, int]:
         """(line, character) of a code-point ``offset``, clamped to the text."""
-        offset = max(0, min(offset, len(self.text)))
-        line = self.line_of(offset)
-        start = self._starts[line]
+        text = self._read()
+        offset = max(0, min(offset, len(text)))
+        line, start = self._starts.locate(offset)
         if self._ascii or encoding is Encoding.UTF32:
             return line, offset - start
         if offset - start <= BLOCK:
-            return line, unit_length(self._read()[start:offset], encoding)
+            return line, unit_length(text[start:offset], encoding)
         return line, self._units_before(offset, encoding) - self._units_before(start, encoding)
 
     def offset(self, line: int, character: int, encoding: Encoding = Encoding.UTF16) -> int:

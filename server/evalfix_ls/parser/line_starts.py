@@ -58,6 +58,14 @@ class LineStarts:
         within = bisect_right(self._blocks[block], offset - self._shifts[block]) - 1
         return self._firsts[block] + within
 
+    def locate(self, offset: int) -> tuple[int, int]:
+        """The line holding ``offset`` (>= 0) and that line's start, in one lookup."""
+        block = max(bisect_right(self._heads, offset) - 1, 0)
+        shift = self._shifts[block]
+        starts = self._blocks[block]
+        within = bisect_right(starts, offset - shift) - 1
+        return self._firsts[block] + within, starts[within] + shift
+
     def replaced(self, first: int, stop: int, middle: list[int], delta: int) -> LineStarts:
         """The starts with lines ``[first, stop)`` replaced by ``middle`` (absolute offsets) and
         every line from ``stop`` on moved by ``delta``. ``first`` >= 1: line 0 always starts at 0."""
