@@ -27,8 +27,8 @@ class _Built:
 
 
 class QuickTrees:
-    """Per open document, the last tree built for a feature request (so consecutive requests
-    while the analysis lags re-parse only what changed since the previous request)."""
+    """Per open document, the last tree built for a feature request (the base when the analysed
+    tree is too far behind, and the answer to a second request on the same version)."""
 
     def __init__(self, core: Any) -> None:
         self._core = core  # the diagnostics ResultCore: latest results and the edits since
@@ -45,6 +45,9 @@ class QuickTrees:
         if analysis is not None and self._core.same_text(uri, result.text, result.revision, snapshot):
             return analysis
         content = snapshot.content
+        built = self._built.get(uri)
+        if built is not None and built.revision == snapshot.revision:  # asked again, same text
+            return Analysis(built.kind, content, built.tree, [])  # type: ignore[arg-type]
         for base in self._bases(uri, result, analysis):
             if self._core.same_text(uri, base.text, base.revision, snapshot):
                 return Analysis(base.kind, content, base.tree, [])  # type: ignore[arg-type]
@@ -58,14 +61,20 @@ class QuickTrees:
         return None
 
     def _bases(self, uri: str, result: Any, analysis: Any) -> list[_Built]:
-        """Earlier trees to start from, the newest first."""
+        """Earlier trees to start from: the analysed one first, then the last one built here.
+
+        A tree built here shares the later items of its arrays lazily with the tree it came from
+        (``ShiftedTail``); building each request's tree from the previous request's would chain
+        those views one level per keystroke, and every read walks the chain (measured: the local
+        re-parse of a 10 MB suite grew from 0.4 to 3 ms over eight keystrokes). The analysed tree
+        is plain, so it is the base whenever the edits since it are known and small."""
         bases = []
         built = self._built.get(uri)
-        if built is not None:
-            bases.append(built)
         if analysis is not None and analysis.tree is not None and result.revision is not None:
             bases.append(_Built(result.revision, result.text, analysis.tree, analysis.kind))
-        return sorted(bases, key=lambda b: -b.revision)
+        if built is not None:
+            bases.append(built)
+        return bases
 
     def forget(self, uri: str) -> None:
         self._built.pop(uri, None)
