@@ -12,7 +12,7 @@ from unittest import mock
 from lsprotocol import types
 
 from evalfix_ls.lsp.diagnostics import encoded
-from evalfix_ls.lsp.diagnostics.encoded import EncodedItems, encode_items, full_report
+from evalfix_ls.lsp.diagnostics.encoded import EncodedItems, EncodedReport, encode_items
 from evalfix_ls.lsp.server import create_server
 
 
@@ -68,13 +68,12 @@ def frames(data: bytes) -> list[dict[str, Any]]:
 
 
 def test_encoded_items_are_the_json_pygls_writes() -> None:
-    server = create_server()
-    converter = server.protocol._converter
+    converter = create_server().protocol._converter  # pygls' own
     for count in (0, 1, 5, 7):
         items = diagnostics(count)
         plain = json.loads(json.dumps(converter.unstructure(items)))
         with mock.patch.object(encoded, "BATCH", 2):  # several batches, a partial last one
-            assert json.loads(encode_items(converter, items)) == plain
+            assert json.loads(encode_items(items)) == plain
 
 
 def test_an_encoded_report_is_framed_like_the_report_pygls_writes() -> None:
@@ -82,31 +81,33 @@ def test_an_encoded_report_is_framed_like_the_report_pygls_writes() -> None:
     capture = Capture()
     server.protocol.set_writer(capture)
     items = diagnostics(4)
-    server.protocol._send_response(
-        7, result=full_report(encode_items(server.protocol._converter, items), "r3")
-    )
+    encoded_report = EncodedReport(items=items, result_id="r3", items_json=encode_items(items))
+    server.protocol._send_response(7, result=encoded_report)
     report = types.RelatedFullDocumentDiagnosticReport(items=items, result_id="r3")
     server.protocol._send_response(8, result=report)
-    ours, theirs = frames(capture.data)
-    assert ours.pop("id") == 7 and theirs.pop("id") == 8
-    assert ours == theirs
+    # What is written is the encoded text, not ``items`` encoded again (left empty here).
+    server.protocol._send_response(
+        9, result=EncodedReport(items=[], result_id="r3", items_json=encode_items(items))
+    )
+    ours, theirs, again = frames(capture.data)
+    assert ours.pop("id") == 7 and theirs.pop("id") == 8 and again.pop("id") == 9
+    assert ours == theirs == again
 
 
 def test_a_large_report_is_encoded_off_the_loop_once() -> None:
-    server = create_server()
-    converter = server.protocol._converter
+    converter = create_server().protocol._converter
     items = diagnostics(encoded.INLINE_LIMIT + 1)
     holder = EncodedItems(items)
     threads = []
 
-    def spy(converter: Any, diagnostics: Any) -> str:
+    def spy(diagnostics: Any) -> str:
         import threading
 
         threads.append(threading.current_thread().name)
-        return encode_items(converter, diagnostics)
+        return encode_items(diagnostics)
 
     with mock.patch.object(encoded, "encode_items", spy):
-        first = asyncio.run(holder.text_off_loop(converter))
-        second = asyncio.run(holder.text_off_loop(converter))
+        first = asyncio.run(holder.text_off_loop())
+        second = asyncio.run(holder.text_off_loop())
     assert first is second and json.loads(first) == json.loads(json.dumps(converter.unstructure(items)))
     assert threads == ["evalfix-encode_0"]

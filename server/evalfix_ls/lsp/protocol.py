@@ -210,10 +210,10 @@ class EvalfixProtocol(LanguageServerProtocol):
         """A response whose result is already JSON (a large diagnostic report, see
         ``diagnostics/encoded.py``) is written as it is; everything else as pygls writes it."""
         result = getattr(data, "result", None)
-        if not isinstance(result, EncodedReport) or self.writer is None:
+        if not isinstance(result, EncodedReport) or result.related_documents or self.writer is None:
             super()._send_data(data)
             return
-        text = f'{{"id": {json.dumps(data.id)}, "jsonrpc": "2.0", "result": {result.json}}}'
+        text = f'{{"id": {json.dumps(data.id)}, "jsonrpc": "2.0", "result": {result.to_json()}}}'
         body = text.encode(self.CHARSET)
         content_type = f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}"
         header = f"Content-Length: {len(body)}\r\n{content_type}\r\n\r\n".encode("ascii")

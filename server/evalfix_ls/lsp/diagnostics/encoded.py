@@ -11,13 +11,14 @@ between them), and every answer with that result is assembled from the encoded t
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
+import attrs
 from lsprotocol import types
 
 BATCH = 256  # diagnostics per json.dumps call
@@ -26,12 +27,16 @@ INLINE_LIMIT = 200  # reports this small are encoded on the loop (a thread hop c
 _encoder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="evalfix-encode")
 
 
-@dataclass(frozen=True, slots=True)
-class EncodedReport:
-    """A full document diagnostic report whose JSON is already written (``json``): what
-    ``EvalfixProtocol._send_data`` puts in the response as it is."""
+@attrs.define
+class EncodedReport(types.RelatedFullDocumentDiagnosticReport):
+    """A full document diagnostic report that also carries its items as JSON (``items_json``):
+    ``EvalfixProtocol._send_data`` writes that instead of encoding ``items`` again."""
 
-    json: str
+    items_json: str = attrs.field(default="[]", repr=False, eq=False)
+
+    def to_json(self) -> str:
+        """The report as pygls would write it (``relatedDocuments`` is never set here)."""
+        return f'{{"items": {self.items_json}, "kind": "full", "resultId": {json.dumps(self.result_id)}}}'
 
 
 class EncodedItems:
@@ -44,20 +49,22 @@ class EncodedItems:
         self._text: str | None = None
         self._lock = threading.Lock()
 
-    def text(self, converter: Any) -> str:
+    def text(self) -> str:
         with self._lock:
             if self._text is None:
-                self._text = encode_items(converter, self._diagnostics)
+                self._text = encode_items(self._diagnostics)
             return self._text
 
-    async def text_off_loop(self, converter: Any) -> str:
+    async def text_off_loop(self) -> str:
         if self._text is not None or len(self._diagnostics) <= INLINE_LIMIT:
-            return self.text(converter)
-        return await asyncio.get_running_loop().run_in_executor(_encoder, self.text, converter)
+            return self.text()
+        return await asyncio.get_running_loop().run_in_executor(_encoder, self.text)
 
 
-def encode_items(converter: Any, diagnostics: Sequence[types.Diagnostic]) -> str:
-    """``json.dumps`` of the diagnostics as pygls would write them, a batch at a time."""
+def encode_items(diagnostics: Sequence[types.Diagnostic]) -> str:
+    """``json.dumps`` of the diagnostics as pygls writes them (lsprotocol's converter, which
+    pygls' extends only for its own message types), a batch at a time."""
+    converter = _converter()
     parts = []
     for start in range(0, len(diagnostics), BATCH):
         batch = [converter.unstructure(d) for d in diagnostics[start : start + BATCH]]
@@ -65,6 +72,8 @@ def encode_items(converter: Any, diagnostics: Sequence[types.Diagnostic]) -> str
     return "[" + ", ".join(part for part in parts if part) + "]"
 
 
-def full_report(items_json: str, result_id: str) -> EncodedReport:
-    """``RelatedFullDocumentDiagnosticReport(items=…, result_id=…)`` as JSON."""
-    return EncodedReport(f'{{"items": {items_json}, "kind": "full", "resultId": {json.dumps(result_id)}}}')
+@functools.cache
+def _converter() -> Any:
+    from lsprotocol.converters import get_converter
+
+    return get_converter()

@@ -14,7 +14,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from ...contracts.detection import UNKNOWN
 from ..analyzer import Result
-from .encoded import EncodedItems, full_report
+from .encoded import EncodedItems, EncodedReport
 
 if TYPE_CHECKING:
     from ..host import Host
@@ -52,7 +52,8 @@ class PullHandlers:
         result_id = self.core.result_id(uri, result.fingerprint)
         if params.previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
-        return full_report(await self._items_json(uri, result), result_id)
+        items_json = await self._items_json(uri, result)
+        return EncodedReport(items=result.diagnostics, result_id=result_id, items_json=items_json)
 
     async def _items_json(self, uri: str, result: Result) -> str:
         """The result's diagnostics as JSON, encoded once (off the loop when large)."""
@@ -61,7 +62,7 @@ class PullHandlers:
             for gone in [other for other in self._encoded if self.server.documents.get(other) is None]:
                 del self._encoded[gone]
             entry = self._encoded[uri] = (result.diagnostics, EncodedItems(result.diagnostics))
-        return await entry[1].text_off_loop(self.server.protocol._converter)
+        return await entry[1].text_off_loop()
 
     async def workspace(self, params: types.WorkspaceDiagnosticParams) -> types.WorkspaceDiagnosticReport:
         await self.core.wait_for_settings()
