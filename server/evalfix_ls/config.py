@@ -279,27 +279,74 @@ def _parse_severity(value: Any, where: str, problems: list[str]) -> Iterator[tup
 # -- project files ---------------------------------------------------------------------------------
 
 
-def _load_toml(path: Path) -> dict[str, Any]:
+MAX_PROJECT_FILE_BYTES = 1 << 20  # a project file is a few lines; more is not read
+
+
+def _load_toml(path: Path | str) -> dict[str, Any]:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
         import tomli as tomllib
-    with path.open("rb") as handle:
-        return tomllib.load(handle)
+    return tomllib.loads(_read_project_text(path))
+
+
+def _read_project_text(path: Path | str) -> str:
+    """The text of a project file: a regular file only (a FIFO swapped in would block), bounded.
+    Raises OSError (or ValueError) when it cannot be read."""
+    from .workspace.files import NotRegularFile, TooLarge, read_regular
+
+    try:
+        return read_regular(path, MAX_PROJECT_FILE_BYTES).decode("utf-8", errors="replace")
+    except NotRegularFile as exc:
+        raise OSError(f"not a regular file ({exc.what})") from None
+    except TooLarge:
+        raise OSError(f"larger than {MAX_PROJECT_FILE_BYTES} bytes") from None
+
+
+def project_repository(directory: Path) -> Path:
+    """The repository a project file in ``directory`` belongs to, which it may not reach out of
+    (neither by being a symbolic link nor with ``root``): the nearest ancestor holding ``.git``
+    (where the search for project files stops), else ``directory`` itself."""
+    from .workspace.walk import default_root
+
+    return default_root(directory)
+
+
+def _confined(path: Path) -> str | None:
+    """Where the project file ``path`` really is when that is inside its repository, else None
+    (a link leading out of it: nothing outside is looked at, so the target's existence cannot
+    change what evalfix-ls does or says)."""
+    from .workspace.confine import resolve_within
+
+    return resolve_within(path, project_repository(path.parent))
+
+
+def _candidate(path: Path) -> str | None:
+    """``"file"`` for a regular project file inside the repository, ``"outside"`` for a name that
+    leads out of it (reported when loaded), None when there is no usable file."""
+    if not os.path.lexists(path):  # lstat: the name itself, never a link's target
+        return None
+    resolved = _confined(path)
+    if resolved is None:
+        return "outside"
+    return "file" if os.path.isfile(resolved) else None
 
 
 def find_project_file(start: Path) -> Path | None:
     """The nearest ``.evalfix.toml``, or ``pyproject.toml`` holding ``[tool.evalfix]``, at or above
-    ``start``; the search stops after the first directory that holds ``.git``."""
+    ``start``; the search stops after the first directory that holds ``.git``. A project file that
+    is a symbolic link leading out of the repository is returned unread (``load_project_file``
+    reports and ignores it)."""
     start = start.absolute()
     if start.is_file():
         start = start.parent
     for directory in (start, *start.parents):
         candidate = directory / PROJECT_FILE
-        if candidate.is_file():
+        if _candidate(candidate) is not None:
             return candidate
         pyproject = directory / PYPROJECT
-        if pyproject.is_file() and _has_tool_table(pyproject):
+        found = _candidate(pyproject)
+        if found == "outside" or found == "file" and _has_tool_table(pyproject):
             return pyproject
         if (directory / ".git").exists():
             return None
@@ -309,7 +356,7 @@ def find_project_file(start: Path) -> Path | None:
 def _has_tool_table(pyproject: Path) -> bool:
     try:
         # Cheap textual pre-check before parsing: most pyproject files have no such table.
-        if "evalfix" not in pyproject.read_text(encoding="utf-8", errors="replace"):
+        if "evalfix" not in _read_project_text(pyproject):
             return False
         return isinstance(_load_toml(pyproject).get("tool", {}).get("evalfix"), Mapping)
     except (OSError, ValueError):
@@ -317,16 +364,38 @@ def _has_tool_table(pyproject: Path) -> bool:
 
 
 def load_project_file(path: Path) -> Config:
-    """The configuration in one project file (relative paths are based at its directory)."""
+    """The configuration in one project file (relative paths are based at its directory). A file
+    that is a link leading out of its repository is not read, and a ``root`` outside the
+    repository is ignored: ``--check`` runs on repositories nobody vetted (workspace/confine.py)."""
     origin = str(path)
+    resolved = _confined(path)
+    if resolved is None:
+        problem = f"{origin}: a symbolic link leading outside the repository; not read, ignored"
+        return Config(problems=(problem,), sources=(origin,))
     try:
-        data = _load_toml(path)
+        data = _load_toml(resolved)
     except (OSError, ValueError) as exc:  # tomllib.TOMLDecodeError is a ValueError
         return Config(problems=(f"{origin}: cannot read: {exc}",), sources=(origin,))
     if path.name == PYPROJECT:
         data = data.get("tool", {}).get("evalfix", {})
         origin = f"{origin} [tool.evalfix]"
-    return parse_settings(data, base_dir=path.parent, origin=origin)
+    return _root_confined(parse_settings(data, base_dir=path.parent, origin=origin), path, origin)
+
+
+def _root_confined(config: Config, path: Path, origin: str) -> Config:
+    """``config`` without a ``root`` that leaves the project file's repository: such a root would
+    widen what evalfix-ls may read and test (``root = "/"``) to the whole machine."""
+    from .workspace.confine import resolve_within
+
+    if config.root is None or resolve_within(config.root, project_repository(path.parent)) is not None:
+        return config
+    problem = (
+        f"{origin}: root: {config.root} lies outside the repository holding this file; ignored "
+        "(a project file may only narrow the root; give --root for another one)"
+    )
+    return replace(
+        config, root=None, explicit=config.explicit - {"root"}, problems=(*config.problems, problem)
+    )
 
 
 def load_project_config(start: Path) -> Config:

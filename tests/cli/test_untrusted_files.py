@@ -164,3 +164,64 @@ def test_a_file_named_outside_the_given_root_is_still_checked(repo: Path, tmp_pa
         "path-outside-repository",
         "prompt-required",
     ]
+
+
+# -- project files (.evalfix.toml, pyproject.toml) -------------------------------------------------
+
+SUITE_WITH_FILES = '{"skill_name": "demo", "evals": [{"id": "a", "prompt": "p", "files": ["x.txt"]}]}'
+OUTSIDE_CONFIG = f'severity = {{"files-legacy" = "off"}}\n{SECRET} = 1\n'
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [(".evalfix.toml", OUTSIDE_CONFIG), ("pyproject.toml", "[tool.evalfix]\n" + OUTSIDE_CONFIG)],
+    ids=[".evalfix.toml", "pyproject.toml"],
+)
+def test_a_project_file_linked_outside_the_repository_is_not_read(repo: Path, name: str, text: str) -> None:
+    (repo / "skills/demo/evals/evals.json").write_text(SUITE_WITH_FILES)
+    (repo / "skills/demo/evals/x.txt").write_text("x")
+    outside = repo.parent / "outside" / name
+    outside.write_text(text)
+    (repo / name).symlink_to(outside)
+    result = check(repo)
+    assert SECRET not in result.stdout + result.stderr
+    assert "files-legacy" in result.stdout  # the outside file's override was not applied
+    assert f"{repo / name}: a symbolic link leading outside the repository" in result.stderr
+    outside.unlink()  # a link to nothing: the same run, word for word
+    again = check(repo)
+    assert (again.stdout, again.stderr, again.returncode) == (result.stdout, result.stderr, result.returncode)
+
+
+def test_a_project_file_linked_inside_the_repository_is_read(repo: Path) -> None:
+    (repo / "skills/demo/evals/evals.json").write_text(SUITE_WITH_FILES)
+    (repo / "skills/demo/evals/x.txt").write_text("x")
+    (repo / "config").mkdir()
+    (repo / "config/evalfix.toml").write_text('severity = {"files-legacy" = "off"}\n')
+    (repo / ".evalfix.toml").symlink_to("config/evalfix.toml")
+    result = check(repo)
+    assert result.returncode == 0 and "files-legacy" not in result.stdout, result.stdout
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize("root", ["/", "..", "up", "up/repo/.."])
+def test_a_project_file_cannot_move_the_root_out_of_the_repository(repo: Path, root: str) -> None:
+    """``root = "/"`` would make every outside path "inside": its existence would show."""
+    (repo / "up").symlink_to("..")
+    (repo / ".evalfix.toml").write_text(f'root = "{root}"\n')
+    existing = outside_paths_report(repo, "outside/x.json")
+    missing = outside_paths_report(repo, "outside/y.json")
+    assert existing == missing
+    assert "path-outside-repository" in existing and "path-not-found" not in existing
+    stderr = check(repo).stderr
+    assert f"{repo / '.evalfix.toml'}: root: " in stderr and "outside the repository" in stderr
+
+
+def test_a_project_file_may_narrow_the_root(repo: Path) -> None:
+    (repo / "skills/demo/evals/evals.json").write_text(
+        '{"skill_name": "demo", "evals": [{"id": "a", "prompt": "p", "files": ["../../../top.txt"]}]}'
+    )
+    (repo / "top.txt").write_text("x")
+    assert "path-outside-repository" not in check(repo).stdout
+    (repo / ".evalfix.toml").write_text('root = "skills"\n')
+    result = check(repo)
+    assert "path-outside-repository" in result.stdout and result.stderr == ""

@@ -69,3 +69,20 @@ async def test_invalid_settings_are_logged(pull_session: Session, tmp_path: Path
     assert _severity(items, "source_ref_missing") == types.DiagnosticSeverity.Error  # unchanged
     logged = "\n".join(m.message for m in session.client.log_messages)
     assert "colour" in logged and "loud" in logged
+
+
+async def test_a_project_file_linked_outside_the_repository_is_logged_not_read(
+    pull_session: Session, tmp_path: Path
+) -> None:
+    session = pull_session
+    root, path = _fixture(tmp_path)
+    outside = tmp_path / "outside.toml"
+    outside.write_text('severity = {"source_ref_missing" = "off"}\nSECRET-0c7a = 1\n')
+    (root / ".evalfix.toml").symlink_to(outside)
+    await session.initialize([root])
+    uri = session.open(path)
+    items = await session.diagnostics(uri, lambda d: "source_ref_missing" in codes(d))
+    assert _severity(items, "source_ref_missing") == types.DiagnosticSeverity.Error  # not "off"
+    logged = "\n".join(m.message for m in session.client.log_messages)
+    assert "a symbolic link leading outside the repository" in logged
+    assert "SECRET-0c7a" not in logged
