@@ -147,29 +147,32 @@ def _fingerprinted(file: FileReport) -> list[tuple[Finding, str]]:
 
 
 class _LineIndexes:
-    """Line indexes of the reported files, and of files that related locations name."""
+    """Line indexes of the reported files, and of files that related locations name. A named file
+    is read only when it resolves inside its repository (workspace/confine.py): its line breaks
+    would otherwise show in the published regions."""
 
     def __init__(self, report: Report) -> None:
         self.root = report.root
-        self.by_path: dict[Path, tuple[str, LineIndex]] = {}
+        self.indexes: dict[Path, LineIndex] = {}  # of the reported files
+        self.named: dict[Path, tuple[str, LineIndex] | None] = {}  # files only related places name
         self.files = {file.path: file for file in report.files}
 
     def of(self, file: FileReport) -> LineIndex:
-        return self._load(file.path, file.display)[1]
+        index = self.indexes.get(file.path)
+        if index is None:
+            index = self.indexes[file.path] = LineIndex(file.analysis.text)
+        return index
 
     def resolve(self, raw: str, repo_root: Path) -> tuple[str, LineIndex] | None:
         path = Path(raw) if Path(raw).is_absolute() else repo_root / raw
-        if path not in self.files and not path.is_file():
-            return None
         display = Path(os.path.relpath(path, self.root)).as_posix()
-        return self._load(path, display)
-
-    def _load(self, path: Path, display: str) -> tuple[str, LineIndex]:
-        if path not in self.by_path:
-            file = self.files.get(path)
-            text = file.analysis.text if file is not None else read_file(path).text
-            self.by_path[path] = (display, LineIndex(text))
-        return self.by_path[path]
+        reported = self.files.get(path)
+        if reported is not None:
+            return display, self.of(reported)
+        if path not in self.named:
+            file_text = read_file(path, repo_root)  # a path leaving the repository is not read
+            self.named[path] = None if file_text.unavailable else (display, LineIndex(file_text.text))
+        return self.named[path]
 
 
 def _directory_uri(path: Path) -> str:

@@ -135,7 +135,7 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
             repo_root=repo.root if repo else None,
             self_uri=job.uri,
             related_support=job.related_support,
-            resolve_related=_related_resolver(open_lookup),
+            resolve_related=related_resolver(open_lookup, repo.root if repo else None),
         )
     except Exception as exc:
         logger.error("analysis of %s failed:\n%s", job.uri, traceback.format_exc())
@@ -170,24 +170,37 @@ def _reparsed(job: Job, text: str) -> Any:
     return reparse(prev, text, edit.start, edit.old_end)
 
 
-def _related_resolver(open_lookup: OpenLookup) -> Callable[[Path], tuple[str, LineIndex] | None]:
+def related_resolver(
+    open_lookup: OpenLookup, repo_root: Path | None
+) -> Callable[[Path], tuple[str, LineIndex] | None]:
+    """(uri, line index) of the file a related location names, for its positions: the open
+    buffer, else the file on disk. Only a path inside ``repo_root`` is resolved at all, through
+    workspace/confine.py (a link leading out of the repository is not followed, and with no
+    repository nothing is read): the positions sent would otherwise describe an outside file."""
     cache: dict[Path, tuple[str, LineIndex] | None] = {}
 
     def resolve(path: Path) -> tuple[str, LineIndex] | None:
         path = path.absolute()
         if path not in cache:
-            snapshot = open_lookup(path)
-            if snapshot is not None:
-                cache[path] = (snapshot.uri, snapshot.line_index)
-            else:
-                from ..workspace.files import read_file
-
-                file_text = read_file(path)
-                ok = file_text.error is None and not file_text.too_large
-                cache[path] = (path_to_uri(path), LineIndex(file_text.text)) if ok else None
+            cache[path] = _related_file(path, repo_root, open_lookup)
         return cache[path]
 
     return resolve
+
+
+def _related_file(
+    path: Path, repo_root: Path | None, open_lookup: OpenLookup
+) -> tuple[str, LineIndex] | None:
+    from ..workspace.confine import resolve_within
+    from ..workspace.files import read_file
+
+    if repo_root is None or resolve_within(path, repo_root) is None:
+        return None
+    snapshot = open_lookup(path)
+    if snapshot is not None:
+        return (snapshot.uri, snapshot.line_index)
+    file_text = read_file(path, repo_root)
+    return None if file_text.unavailable else (path_to_uri(path), LineIndex(file_text.text))
 
 
 def _internal_error_diagnostic(exc: BaseException) -> types.Diagnostic:

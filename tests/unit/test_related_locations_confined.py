@@ -1,0 +1,69 @@
+"""Related locations (a duplicate id's first occurrence in another file) carry positions computed
+from that file's text. Both front ends read it only when it resolves inside the repository
+(workspace/confine.py): the positions of a file outside it would describe the runner's files in
+published output. The file is replaced by a link leading outside after the analysis named it, so
+the index (which never reads through such a link) still names it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from workflow_support import base
+
+from evalfix_ls.batch.format_sarif import to_sarif
+from evalfix_ls.batch.run import check_paths
+from evalfix_ls.findings import Related
+from evalfix_ls.lsp.analyzer import related_resolver
+from evalfix_ls.parser.line_index import Encoding
+
+FIRST = "skills/demo/evals/a.json"  # sorts first: the first occurrence of the duplicated id
+OUTSIDE_LINES = 500  # the outside file: many short lines, so any offset in it maps to a later line
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "skills/demo/evals").mkdir(parents=True)
+    (root / "skills/demo/SKILL.md").write_text("---\nname: demo\n---\n")
+    (root / FIRST).write_text(json.dumps(base(), indent=2))  # the id on line 10
+    (root / "skills/demo/evals/b.json").write_text(json.dumps(base()))  # the same id: a duplicate
+    (tmp_path / "outside.txt").write_text("x\n" * OUTSIDE_LINES)
+    return root
+
+
+def link_first_outside(repo: Path) -> None:
+    (repo / FIRST).unlink()
+    (repo / FIRST).symlink_to(repo.parent / "outside.txt")
+
+
+def duplicate_result(sarif: dict) -> dict:
+    [result] = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "duplicate_case_id"]
+    return result
+
+
+def test_sarif_reads_a_related_file_only_inside_the_repository(repo: Path) -> None:
+    report = check_paths([repo / "skills/demo/evals/b.json"], root=repo, cwd=repo)
+    [related] = duplicate_result(to_sarif(report, "0"))["relatedLocations"]
+    assert related["physicalLocation"]["artifactLocation"]["uri"] == FIRST
+    assert related["physicalLocation"]["region"]["startLine"] == 10  # read from the repository's file
+
+    link_first_outside(repo)
+    result = duplicate_result(to_sarif(report, "0"))
+    assert "relatedLocations" not in result  # nothing computed from the outside file's lines
+    assert FIRST in result["message"]["text"]  # the message still names the first occurrence
+
+
+def test_the_server_resolves_a_related_file_only_inside_the_repository(repo: Path) -> None:
+    related = Related("first occurrence", 199, 213, FIRST)
+    (repo / "skills/demo/evals/inside.json").symlink_to("a.json")  # a link inside: followed
+    resolve = related_resolver(lambda _path: None, repo)
+    uri, index = resolve(repo / "skills/demo/evals/inside.json")  # type: ignore[misc]
+    assert uri == (repo / "skills/demo/evals/inside.json").as_uri()
+    assert index.position(related.start, Encoding.UTF16)[0] == 9  # line 10 of a.json
+
+    link_first_outside(repo)
+    assert related_resolver(lambda _path: None, repo)(repo / FIRST) is None
+    assert related_resolver(lambda _path: None, None)(repo / FIRST) is None  # no repository: no reading
