@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from workflow_support import base
+from workflow_support import base, make_repo
 
 from evalfix_ls.batch.format_sarif import to_sarif
 from evalfix_ls.batch.run import check_paths
@@ -24,12 +24,10 @@ OUTSIDE_LINES = 500  # the outside file: many short lines, so any offset in it m
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    root = tmp_path / "repo"
-    (root / ".git").mkdir(parents=True)
-    (root / "skills/demo/evals").mkdir(parents=True)
-    (root / "skills/demo/SKILL.md").write_text("---\nname: demo\n---\n")
-    (root / FIRST).write_text(json.dumps(base(), indent=2))  # the id on line 10
-    (root / "skills/demo/evals/b.json").write_text(json.dumps(base()))  # the same id: a duplicate
+    # a.json holds the id on line 10; b.json, on one line, the same id: a duplicate.
+    root = make_repo(
+        tmp_path / "repo", {FIRST: json.dumps(base(), indent=2), "skills/demo/evals/b.json": base()}
+    )
     (tmp_path / "outside.txt").write_text("x\n" * OUTSIDE_LINES)
     return root
 
