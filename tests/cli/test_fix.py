@@ -217,10 +217,42 @@ def test_read_only_file_is_not_written(tmp_path: Path) -> None:
 
 def test_symbolic_link_stays_a_link(tmp_path: Path) -> None:
     root = copy_tree("broken", tmp_path)
-    real = tmp_path / "elsewhere.json"
-    real.write_bytes((root / SUITE).read_bytes())
+    real = root / "shared" / "elsewhere.json"  # a link inside the repository is followed
+    real.parent.mkdir()
+    before = (root / SUITE).read_bytes()
+    real.write_bytes(before)
     (root / SUITE).unlink()
     (root / SUITE).symlink_to(real)
     fix_paths([root / SUITE], root=root, cwd=root)
     assert (root / SUITE).is_symlink()
-    assert '"kind": "seeded"' in real.read_text(encoding="utf-8")
+    assert real.read_bytes() != before and '"version": "2"' in real.read_text(encoding="utf-8")
+
+
+def _fix_with_suite_linked_outside(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], *, target_exists: bool
+) -> tuple[int, str, str]:
+    root = copy_tree("broken", tmp_path)
+    outside = tmp_path / "outside.json"
+    before = (root / SUITE).read_bytes().replace(b"Write notes", b"SECRET-f1x")  # fixable as it is
+    if target_exists:
+        outside.write_bytes(before)
+    (root / SUITE).unlink()
+    (root / SUITE).symlink_to(outside)
+    result = run(["--check", *flags], root, capsys)
+    assert not target_exists or outside.read_bytes() == before
+    assert not list(tmp_path.glob("*.evalfix-tmp"))
+    return result
+
+
+@pytest.mark.parametrize("flags", [["--fix"], ["--fix", "--diff"]])
+def test_a_link_leading_outside_the_repository_is_neither_read_nor_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str]
+) -> None:
+    code, out, err = _fix_with_suite_linked_outside(tmp_path / "a", capsys, flags, target_exists=True)
+    assert "SECRET-f1x" not in out + err and f"{SUITE}: resolves outside the repository" in err
+    # A link to nothing: the very same run.
+    assert _fix_with_suite_linked_outside(tmp_path / "b", capsys, flags, target_exists=False) == (
+        code,
+        out,
+        err,
+    )

@@ -225,3 +225,21 @@ def test_a_project_file_may_narrow_the_root(repo: Path) -> None:
     (repo / ".evalfix.toml").write_text('root = "skills"\n')
     result = check(repo)
     assert "path-outside-repository" in result.stdout and result.stderr == ""
+
+
+# -- --fix reads as --check does -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero", "/dev/stdin"])
+def test_fix_does_not_block_on_a_special_file(repo: Path, special: str) -> None:
+    suite = repo / "skills/demo/evals/evals.json"
+    if special == "fifo":
+        os.mkfifo(suite)
+    else:
+        suite.symlink_to(special)
+    result = check(repo, "--fix")
+    assert result.returncode == 1, result.stderr
+    expected = (
+        "a named pipe (FIFO), not a regular file" if special == "fifo" else "resolves outside the repository"
+    )
+    assert f"skills/demo/evals/evals.json: {expected}" in result.stderr

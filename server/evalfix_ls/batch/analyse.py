@@ -37,7 +37,7 @@ class Analyser:
         index = self.indexes.get(task.repo_root)
         if index is None:
             index = self.indexes[task.repo_root] = WorkflowIndex(task.repo_root, self.fs)
-        file_text = read_file(task.path, _read_root(task))
+        file_text = read_file(task.path, read_root(task))
         analysis = analyze(
             file_text.text,
             path=task.path,
@@ -53,7 +53,7 @@ class Analyser:
         return analysis
 
 
-def _read_root(task: FileTask) -> Path:
+def read_root(task: FileTask) -> Path:
     """The directory a fixture's own path must not resolve out of: its repository root — or, for a
     file named (or walked) outside a given ``--root``, the repository it lies in (the command line
     chose it; a link inside it still may not lead elsewhere)."""

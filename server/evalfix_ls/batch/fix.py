@@ -27,9 +27,10 @@ from ..services.fixes import Fix, fix_all, reanalyzer
 from ..services.fixes.engine import round_of_fixes
 from ..services.migrate import Migration, migrate_document, same_reading
 from ..services.workspace_facts import WorkspaceFacts
-from ..workspace.files import MAX_FILE_BYTES
+from ..workspace.confine import resolve_within
+from ..workspace.files import MAX_FILE_BYTES, NotRegularFile, TooLarge, read_regular
 from ..workspace.view import FileSystemView, relative_posix
-from .analyse import Analyser, FileTask
+from .analyse import Analyser, FileTask, read_root
 from .run import plan
 
 
@@ -48,6 +49,7 @@ class FileFix:
 
     path: Path
     display: str
+    target: Path | None = None  # the real file read (links resolved inside the repository)
     original: bytes = b""
     new_text: str | None = None  # None: nothing to change
     fixes: list[Fix] = field(default_factory=list)
@@ -93,16 +95,8 @@ def fix_paths(
 def prepare(task: FileTask, analyser: Analyser, configs: ProjectConfigs, options: FixOptions) -> FileFix:
     """Read one file and compute its fixed text (nothing is written here)."""
     result = FileFix(task.path, task.display)
-    try:
-        if task.path.stat().st_size > options.max_bytes:
-            result.refused = f"larger than {options.max_bytes} bytes; not fixed"
-            return result
-        result.original = task.path.read_bytes()
-    except OSError as exc:
-        result.refused = f"cannot be read: {exc.strerror or exc}"
-        return result
-    if len(result.original) > options.max_bytes:
-        result.refused = f"larger than {options.max_bytes} bytes; not fixed"
+    result.refused = _read_confined(task, result, options.max_bytes)
+    if result.refused is not None:
         return result
     try:
         text = result.original.decode("utf-8")
@@ -124,6 +118,26 @@ def prepare(task: FileTask, analyser: Analyser, configs: ProjectConfigs, options
     if document.text != text:
         result.new_text = document.text
     return result
+
+
+def _read_confined(task: FileTask, result: FileFix, limit: int) -> str | None:
+    """Read the file's bytes into ``result`` as ``--check`` reads them, or say why not: only a
+    regular file (a FIFO would block, ``/dev/zero`` never end), and only where it resolves inside
+    its repository (workspace/confine.py) — a link leading outside is neither read nor written,
+    whether its target exists or not."""
+    target = resolve_within(task.path, read_root(task))
+    if target is None:
+        return "resolves outside the repository (a symbolic link or '..'); not read, not fixed"
+    try:
+        result.original = read_regular(target, limit)
+    except NotRegularFile as exc:
+        return f"{exc.what}, not a regular file; not fixed"
+    except TooLarge:
+        return f"larger than {limit} bytes; not fixed"
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    result.target = Path(target)
+    return None
 
 
 def _migrated(document: DocumentView, again: object, result: FileFix) -> DocumentView:
@@ -179,7 +193,8 @@ class ChangedSinceRead(Exception):
 def commit(result: FileFix) -> FileFix:
     """Write ``result.new_text`` over the file, atomically, unless it changed since it was read."""
     try:
-        write_atomically(result.path, result.new_text.encode("utf-8"), expected=result.original)
+        assert result.target is not None  # set whenever there is a new text
+        write_atomically(result.target, result.new_text.encode("utf-8"), expected=result.original)
         result.written = True
     except ChangedSinceRead:
         result.refused = "changed since it was read; not written"
@@ -188,13 +203,14 @@ def commit(result: FileFix) -> FileFix:
     return result
 
 
-def write_atomically(path: Path, data: bytes, *, expected: bytes) -> None:
-    """Replace the file's content by ``data`` through a temporary file in the same directory and
-    a rename, keeping its permission bits (and owner, where allowed). Raises ``ChangedSinceRead``
-    when its current bytes are not ``expected``: an editor or another tool wrote it meanwhile."""
-    target = path.resolve()  # through a symbolic link: the link stays a link
-    if target.read_bytes() != expected:
-        raise ChangedSinceRead(str(path))
+def write_atomically(target: Path, data: bytes, *, expected: bytes) -> None:
+    """Replace the content of the real file ``target`` (a link to it stays a link: the caller
+    resolved it, inside the repository) by ``data`` through a temporary file in the same directory
+    and a rename, keeping its permission bits (and owner, where allowed). Raises
+    ``ChangedSinceRead`` when its current bytes are not ``expected``: an editor or another tool
+    wrote it meanwhile."""
+    if _current_bytes(target, len(expected)) != expected:
+        raise ChangedSinceRead(str(target))
     info = target.stat()
     if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):  # a rename would ignore it
         raise PermissionError(errno.EACCES, "the file is read-only")
@@ -208,12 +224,21 @@ def write_atomically(path: Path, data: bytes, *, expected: bytes) -> None:
         if hasattr(os, "chown") and (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
             with contextlib.suppress(OSError):  # not allowed to give it away: the content matters more
                 os.chown(temporary, info.st_uid, info.st_gid)
-        if target.read_bytes() != expected:  # once more, right before the rename
-            raise ChangedSinceRead(str(path))
+        if _current_bytes(target, len(expected)) != expected:  # once more, right before the rename
+            raise ChangedSinceRead(str(target))
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _current_bytes(target: Path, expected_size: int) -> bytes | None:
+    """The file's bytes now (one more than ``expected_size`` at most: enough to tell), or None
+    when it is no longer a regular file."""
+    try:
+        return read_regular(target, expected_size + 1)
+    except (NotRegularFile, TooLarge):
+        return None
 
 
 # -- reporting ---------------------------------------------------------------------------------------
