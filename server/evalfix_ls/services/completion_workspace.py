@@ -13,6 +13,7 @@ from ..contracts.detection import EVALS, WORKFLOW
 from ..contracts.workflow.refs import GENERATED_OR_HISTORICAL_PREFIXES
 from ..parser.text_view import Text
 from ..parser.tree import OBJECT, STRING, Node, join_pointer, resolve_pointer
+from ..workspace.confine import resolve_within
 from .completion_context import CompletionContext
 from .cursor import JsonPath
 from .document import DocumentView
@@ -231,17 +232,15 @@ def _anchor_suggestions(
             filter_text=heading,
             sort=f"{order:04d}",
         )
-        for order, heading in enumerate(markdown_headings(target))
+        for order, heading in enumerate(markdown_headings(facts, target))
     ]
 
 
-def markdown_headings(path: Path) -> list[str]:
+def markdown_headings(facts: WorkspaceFacts, path: Path) -> list[str]:
     """The ATX headings of a Markdown file (first ``HEADING_SCAN_BYTES``), in order, without
-    repeats; none when it cannot be read."""
-    try:
-        with path.open("rb") as handle:
-            text = handle.read(HEADING_SCAN_BYTES).decode("utf-8", errors="replace")
-    except OSError:
+    repeats; none when it cannot be read (or is no regular file inside the repository)."""
+    text = facts.read_head(path, HEADING_SCAN_BYTES)
+    if text is None:
         return []
     seen: list[str] = []
     for match in _HEADING.finditer(text):
@@ -265,19 +264,22 @@ def _assertion_paths(
 ) -> list[Suggestion]:
     evals_dir = _evals_dir(document)
     case = _at(document.root, ctx.path[:2])
-    created = created_paths(case, evals_dir) if evals_dir is not None else []
+    created = created_paths(case, evals_dir, facts.repo_root) if evals_dir is not None else []
     detail = "created by the case's setup" if created else "a file under evals/"
     if not created and evals_dir is not None:
-        created = _walk(evals_dir)
+        real = resolve_within(evals_dir, facts.repo_root or evals_dir)
+        created = _walk(Path(real)) if real is not None else []
     return [
         replacing(ctx, rel, FILE, json_text(rel), sort=f"{order:04d}", detail=detail)
         for order, rel in enumerate(created)
     ]
 
 
-def created_paths(case: Node | None, evals_dir: Path) -> list[str]:
+def created_paths(case: Node | None, evals_dir: Path, repo_root: Path | None = None) -> list[str]:
     """Workspace-relative files the case's ``setup`` (seeded sources) or legacy ``files`` copy
-    in, where they can be known from the file system; empty for other setups."""
+    in, where they can be known from the file system; empty for other setups. A source is looked
+    at only where it resolves inside the repository (else the skill folder): a linked folder
+    leading out of it is not listed."""
     if case is None or case.kind != OBJECT:
         return []
     pairs: list[tuple[str, str | None, bool]] = []  # (from, to, flatten)
@@ -294,7 +296,7 @@ def created_paths(case: Node | None, evals_dir: Path) -> list[str]:
             pairs.append((item.value, None, False))
     out: list[str] = []
     for source, to, flatten in pairs:
-        out.extend(p for p in _copied(evals_dir, source, to, flatten) if p not in out)
+        out.extend(p for p in _copied(evals_dir, source, to, flatten, repo_root) if p not in out)
     return out[:MAX_WALKED_FILES]
 
 
@@ -308,16 +310,19 @@ def _source_pair(source: Node, flatten: bool) -> list[tuple[str, str | None, boo
     return []
 
 
-def _copied(evals_dir: Path, source: str, to: str | None, flatten: bool) -> list[str]:
+def _copied(evals_dir: Path, source: str, to: str | None, flatten: bool, repo_root: Path | None) -> list[str]:
     origin = Path(os.path.normpath(evals_dir / source))
     if not origin.is_relative_to(evals_dir.parent):
         return []
+    real = resolve_within(origin, repo_root or evals_dir.parent)
+    if real is None:
+        return []
     destination = to if to is not None else ("." if flatten else source)
-    if origin.is_file():
+    if os.path.isfile(real):
         target = PurePosixPath(destination)
         return [str(target / origin.name) if flatten or destination.endswith("/") else str(target)]
-    if origin.is_dir():
-        return [_clean(PurePosixPath(destination) / rel) for rel in _walk(origin)]
+    if os.path.isdir(real):
+        return [_clean(PurePosixPath(destination) / rel) for rel in _walk(Path(real))]
     return []
 
 

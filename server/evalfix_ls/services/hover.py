@@ -109,12 +109,14 @@ def _is_seeded(path: JsonPath) -> bool:
 def _file_note(facts: WorkspaceFacts, path: Path | None) -> str:
     if path is None:
         return "The path leaves the repository (or there is no repository to resolve it in)."
+    if facts.leaves(path):
+        return f"`{_shown(facts, path)}` leads outside the repository (a symbolic link): not looked at."
     if not facts.exists(path):
         return f"`{_shown(facts, path)}` does not exist."
-    if path.is_dir():
+    if facts.is_dir(path):
         entries = ", ".join(f"`{e.name}{'/' if e.is_dir else ''}`" for e in facts.list_dir(path)[:12])
         return f"Folder `{_shown(facts, path)}/` exists" + (f": {entries}" if entries else " (empty).")
-    return f"`{_shown(facts, path)}` exists.\n\n```\n{preview(path)}\n```"
+    return f"`{_shown(facts, path)}` exists.\n\n```\n{preview(facts, path)}\n```"
 
 
 def _shown(facts: WorkspaceFacts, path: Path) -> str:
@@ -124,14 +126,13 @@ def _shown(facts: WorkspaceFacts, path: Path) -> str:
         return path.name
 
 
-def preview(path: Path) -> str:
+def preview(facts: WorkspaceFacts, path: Path) -> str:
     """The first lines of a file, bounded in lines and characters (never more than a few KiB
-    read); backticks broken so the fence holds."""
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(PREVIEW_READ_BYTES).decode("utf-8", errors="replace")
-    except OSError as exc:
-        return f"(cannot be read: {exc.strerror})"
+    read, a regular file inside the repository only: a FIFO would block the worker); backticks
+    broken so the fence holds."""
+    head = facts.read_head(path, PREVIEW_READ_BYTES)
+    if head is None:
+        return "(cannot be read: not a regular file)"
     lines = head.splitlines()[:PREVIEW_LINES]
     text = "\n".join(lines)[:PREVIEW_CHARS]
     return text.replace("```", "`\u200b``")

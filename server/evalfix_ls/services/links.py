@@ -132,7 +132,7 @@ def heading_line(facts: WorkspaceFacts, target: Path, anchor: str) -> int | None
     """The 0-based line of the Markdown heading whose slug is ``anchor`` (None if none)."""
     if target.suffix.lower() not in (".md", ".markdown") or not facts.exists(target):
         return None
-    text = facts.fs.read_text(target, limit=MAX_HEADING_SCAN)
+    text = facts.fs.read_text(target, limit=MAX_HEADING_SCAN, root=facts.repo_root)
     if text is None:
         return None
     wanted = anchor.lower()

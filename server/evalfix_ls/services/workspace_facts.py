@@ -122,15 +122,34 @@ class WorkspaceFacts:
             and self.fs.exists(path, root=self.repo_root)
         )
 
+    def leaves(self, path: Path) -> bool:
+        """True when ``path`` lies in the repository by name but a link on the way leads out."""
+        return (
+            self.repo_root is not None
+            and _inside(path, self.repo_root)
+            and self.fs.leaves(path, self.repo_root)
+        )
+
+    def is_dir(self, path: Path) -> bool:
+        return self.exists(path) and self.fs.is_dir(path, root=self.repo_root)
+
+    def read_head(self, path: Path, limit: int) -> str | None:
+        """The first ``limit`` bytes of a regular file inside the repository (links resolved
+        without leaving it), or None."""
+        if self.repo_root is None or not _inside(path, self.repo_root):
+            return None
+        return self.fs.read_head(path, limit, root=self.repo_root)
+
     def list_dir(self, directory: Path) -> list[DirEntry]:
         """The entries of a folder inside the repository (sorted, folders first, at most
         ``MAX_DIR_ENTRIES``; dot-entries left out); empty when it is not a folder."""
         if self.repo_root is None or not _inside(directory, self.repo_root):
             return []
-        if self.fs.leaves(directory, self.repo_root):  # a linked folder outside: never listed
+        real = self.fs.resolve(directory, self.repo_root)
+        if real is None:  # a linked folder outside: never listed
             return []
         try:
-            with os.scandir(directory) as entries:
+            with os.scandir(real) as entries:
                 found = []
                 for entry in entries:
                     if entry.name.startswith("."):

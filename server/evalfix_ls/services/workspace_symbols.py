@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..contracts.detection import EVALS
 from ..parser import parse
+from ..workspace.confine import is_inside, resolve_within
 from ..workspace.files import read_file
 from .cases import iter_cases
 from .workspace_facts import WorkspaceFacts, skill_of
@@ -50,6 +51,8 @@ def workspace_symbols(
     """Matching case ids and whether ``limit`` cut the list. Workflow ids come from the index
     (open buffers included); evals suites are read from ``open_text`` or the disk."""
     out: list[CaseSymbol] = []
+    facts_by_repo = tuple(facts_by_repo)
+    roots = [facts.repo_root for facts in facts_by_repo if facts.repo_root is not None]
     for facts in facts_by_repo:
         for rel_path in facts.workflow_files():
             for name, start, end in _workflow_ids(facts, rel_path):
@@ -61,7 +64,7 @@ def workspace_symbols(
                         return out, True
     for path in evals_suites:
         text = open_text(path)
-        ids = _suite_ids_of_text(text) if text is not None else _suite_ids_on_disk(str(path), *_stamp(path))
+        ids = _suite_ids_of_text(text) if text is not None else _suite_ids_on_disk_within(path, roots)
         for name, start, end in ids:
             if fuzzy_match(query, name):
                 out.append(CaseSymbol(name, path.parent.parent.name, path, start, end))
@@ -76,6 +79,15 @@ def _workflow_ids(facts: WorkspaceFacts, rel_path: str) -> list[tuple[str, int, 
     if normalized is None:
         return []
     return [(c.id, c.id_anchor.start, c.id_anchor.end) for c in normalized.cases if c.id]
+
+
+def _suite_ids_on_disk_within(path: Path, roots: list[Path]) -> tuple[tuple[str, int, int], ...]:
+    """The ids of a suite on disk, read only where it resolves inside its repository (one of
+    ``roots``): a suite linked outside the repository lends no symbols."""
+    holding = [root for root in roots if is_inside(os.path.abspath(path), os.path.abspath(root))]
+    root = max(holding, key=lambda root: len(root.parts), default=None)  # the innermost
+    real = resolve_within(path, root) if root is not None else None
+    return _suite_ids_on_disk(real, *_stamp(Path(real))) if real is not None else ()
 
 
 def _stamp(path: Path) -> tuple[int, int]:

@@ -65,8 +65,9 @@ def file_type(mode: int) -> str:
     return next((what for test, what in _FILE_TYPES if test(mode)), "not a regular file")
 
 
-def read_regular(path: str | Path, limit: int) -> bytes:
-    """The bytes of the regular file ``path``, at most ``limit`` of them.
+def read_regular(path: str | Path, limit: int, *, head: bool = False) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them (with ``head``, the first
+    ``limit`` bytes of a larger file; else a larger file raises ``TooLarge``).
 
     Checked before opening (so a FIFO is never opened), opened non-blocking (so one swapped in
     meanwhile cannot block either) and checked again on the open descriptor; never more than
@@ -80,7 +81,7 @@ def read_regular(path: str | Path, limit: int) -> bytes:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise NotRegularFile(file_type(info.st_mode))
-        if info.st_size > limit:
+        if info.st_size > limit and not head:
             raise TooLarge()
         chunks, total = [], 0
         while total <= limit:
@@ -92,7 +93,9 @@ def read_regular(path: str | Path, limit: int) -> bytes:
     finally:
         os.close(fd)
     if total > limit:
-        raise TooLarge()
+        if not head:
+            raise TooLarge()
+        return b"".join(chunks)[:limit]
     return b"".join(chunks)
 
 

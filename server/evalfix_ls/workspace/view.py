@@ -98,6 +98,17 @@ class FileSystemView:
         except (NotRegularFile, OSError, ValueError):
             return None
 
+    def read_head(self, path: str | Path, limit: int, root: str | Path | None = None) -> str | None:
+        """The first ``limit`` bytes of a regular file as UTF-8 text (a preview), or None when it
+        cannot be read, is not a regular file or, with a ``root``, leaves it. Not cached."""
+        target = path if root is None else self.resolve(path, root)
+        if target is None:
+            return None
+        try:
+            return read_regular(target, limit, head=True).decode("utf-8", "replace")
+        except (NotRegularFile, OSError, ValueError):
+            return None
+
     def revalidate(self) -> bool:
         """Check every cached fact against the disk again; forget (and move the generation for)
         only those that changed. For clients without file events: facts expire, but results
