@@ -233,3 +233,18 @@ def test_buffer_is_used_instead_of_disk(tmp_path: Path) -> None:
     assert errors(analysis) == [("duplicate_case_id", "/cases/0/id", 0)]
     analysis = analyze(b.read_text(), path=b, repo_root=repo, fs=FileSystemView(), workspace=None)
     assert errors(analysis) == []
+
+
+def test_a_skills_folder_linked_outside_the_repository_is_not_listed(tmp_path: Path) -> None:
+    outside = make_repo(tmp_path / "outside", {"skills/secret/evals/cases.json": fixture("x")})
+    repo = make_repo(tmp_path / "repo", {}, existing=())
+    (repo / "skills").symlink_to(outside / "skills")
+    assert discover(repo) == []
+    index = WorkflowIndex(repo, FileSystemView())
+    index.load_from_disk()
+    index.reload("skills/secret/evals/cases.json")  # an editor's close or save event for it
+    assert index.files() == []
+    (repo / "skills").unlink()
+    (repo / "skills").symlink_to("packages")  # a link inside the repository is followed
+    make_repo(repo, {"packages/demo/evals/cases.json": fixture("x")}, existing=())
+    assert discover(repo) == ["skills/demo/evals/cases.json"]

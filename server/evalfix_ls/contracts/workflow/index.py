@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...parser import parse, reject_constant
+from ...workspace.confine import resolve_within
 from ...workspace.files import read_file
 from ...workspace.view import FileSystemView
 from ..detection import is_workflow_path
@@ -61,6 +62,8 @@ def discover(repo_root: Path) -> list[str]:
     ends in ``.json``; returned in batch order."""
     found: list[str] = []
     base = repo_root / "skills"
+    if resolve_within(base, repo_root) is None:
+        return found  # ``skills`` links out of the repository: its listing is not looked at
     for dirpath, _dirnames, filenames in os.walk(base, followlinks=False):
         for name in filenames:
             if not name.endswith(".json"):
@@ -121,8 +124,7 @@ class WorkflowIndex:
         self._overlays.discard(rel_path)
         if not is_workflow_path(rel_path):
             return
-        path = self.repo_root / rel_path
-        if path.is_file() and not path.is_symlink():
+        if _regular_inside(self.repo_root, rel_path):
             self._store(rel_path, self._read(rel_path))
         else:
             self.remove(rel_path)
@@ -250,6 +252,15 @@ def _without_case_array(text: str) -> bool:
         and not isinstance(value.get("cases"), list)
         and not isinstance(value.get("examples"), list)
     )
+
+
+def _regular_inside(repo_root: Path, rel_path: str) -> bool:
+    """A regular file, not a link (as ``discover`` collects), reached without leaving the root."""
+    path = repo_root / rel_path
+    try:
+        return resolve_within(path, repo_root) is not None and stat.S_ISREG(os.lstat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def index_file(repo_root: Path, rel_path: str, *, keep_normalized: bool = True) -> IndexedFile:
