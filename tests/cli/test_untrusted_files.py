@@ -243,3 +243,13 @@ def test_fix_does_not_block_on_a_special_file(repo: Path, special: str) -> None:
         "a named pipe (FIFO), not a regular file" if special == "fifo" else "resolves outside the repository"
     )
     assert f"skills/demo/evals/evals.json: {expected}" in result.stderr
+
+
+def test_a_special_project_file_does_not_block(repo: Path) -> None:
+    (repo / "skills/demo/evals/evals.json").write_text(SUITE_WITH_FILES)
+    (repo / "skills/demo/evals/x.txt").write_text("x")
+    os.mkfifo(repo / ".evalfix.toml")  # not a regular file: no project file here
+    (repo / "pyproject.toml").symlink_to("/dev/zero")
+    result = check(repo)
+    assert result.returncode == 0 and "files-legacy" in result.stdout
+    assert f"{repo / 'pyproject.toml'}: a symbolic link leading outside the repository" in result.stderr
