@@ -167,3 +167,26 @@ def test_regex_helpers_on_a_piece_text_match_the_str(text: str, data: st.DataObj
         assert (found.start() if found else None) == (plain.start() if plain else None)
         word = re.compile(r"[a-b{ ]*")
         assert match_run(word, view, pos) == word.match(text, pos).end()  # type: ignore[union-attr]
+
+
+NAME_PARTS = st.sampled_from(
+    ['"cas', 'es"', '"cases"', '"exam', 'ples"', "\\u00", "63", "6D", "x", '"', "中", "🎉"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(NAME_PARTS, max_size=12).map("".join), st.data())
+def test_may_hold_cases_reads_an_edited_buffer_like_its_string(text: str, data: st.DataObject) -> None:
+    """The piece-wise search (no ``str`` built on the loop) answers as the search of the string,
+    names split across pieces included."""
+    from evalfix_ls.lsp.workspace_index import may_hold_cases
+
+    with tiny_blocks():
+        view, expected = PieceText.of(text), text
+        for _ in range(data.draw(st.integers(1, 5))):
+            start = data.draw(st.integers(0, len(expected)))
+            end = data.draw(st.integers(start, len(expected)))
+            new = data.draw(st.lists(NAME_PARTS, max_size=3).map("".join))
+            view, expected = view.replaced(start, end, new), expected[:start] + new + expected[end:]
+        assert may_hold_cases(view) == may_hold_cases(expected)
+        assert not view.built or not expected

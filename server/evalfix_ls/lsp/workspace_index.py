@@ -165,10 +165,17 @@ def _is_directory_event(event: FileEvent, rel: str) -> bool:
 # A \u escape of a letter of "cases" or "examples" (a member name may be spelled with escapes).
 _ESCAPED_NAME_LETTER = re.compile(r"\\u00(?:6[135cd]|7[038])", re.IGNORECASE)
 _CASE_NAME_REACH = 16  # longer than '"examples"' and than one \u00XX escape
+_CASE_NAME = re.compile(r'"cases"|"examples"')
 
 
-def may_hold_cases(text: str) -> bool:
-    """False only when ``text`` cannot hold a ``cases`` or ``examples`` member."""
+def may_hold_cases(text: Text) -> bool:
+    """False only when ``text`` cannot hold a ``cases`` or ``examples`` member. An edited buffer
+    (a ``PieceText``) is searched piece by piece: building its ``str`` on every keystroke would
+    cost more than the search."""
+    if not isinstance(text, str):
+        return text.matches(_CASE_NAME, _CASE_NAME_REACH) or text.matches(
+            _ESCAPED_NAME_LETTER, _CASE_NAME_REACH
+        )
     return '"cases"' in text or '"examples"' in text or _ESCAPED_NAME_LETTER.search(text) is not None
 
 
@@ -231,7 +238,7 @@ class WorkspaceIndex:
             window = text[max(0, edit.start - _CASE_NAME_REACH) : edit.new_end + _CASE_NAME_REACH]
             if not may_hold_cases(window):
                 return False
-        if text is not None and is_evals_suite_path(rel) and not may_hold_cases(as_str(text)):
+        if text is not None and is_evals_suite_path(rel) and not may_hold_cases(text):
             # An eval suite inside skills/**/evals/: the contract walk reads it but finds no
             # cases. Tell the index once, then spare it a full parse on every keystroke.
             if path in self._caseless:

@@ -125,6 +125,21 @@ class PieceText:
         state = "built" if self._text is not None else f"{len(self._pieces or ())} pieces"
         return f"PieceText({self._length} chars, {state})"
 
+    def matches(self, pattern: re.Pattern[str], reach: int) -> bool:
+        """Whether ``pattern`` matches anywhere, reading the pieces in place (no copy of the
+        text): each piece, then a window around each boundary between two pieces. Exact for a
+        pattern whose matches are at most ``reach`` long and that does not look outside them."""
+        text = self._text
+        pieces = self._pieces if text is None else None
+        if pieces is None:
+            return pattern.search(self.text) is not None
+        if any(pattern.search(source, begin, end) for source, begin, end in pieces):
+            return True
+        return any(
+            pattern.search(self._slice(max(0, offset - reach), offset + reach))
+            for offset in self._offsets[1:]
+        )
+
     # -- editing ---------------------------------------------------------------------------------
 
     def replaced(self, start: int, end: int, new: str) -> PieceText:
