@@ -65,3 +65,18 @@ def test_the_server_resolves_a_related_file_only_inside_the_repository(repo: Pat
     link_first_outside(repo)
     assert related_resolver(lambda _path: None, repo)(repo / FIRST) is None
     assert related_resolver(lambda _path: None, None)(repo / FIRST) is None  # no repository: no reading
+
+
+def test_the_server_reads_line_indexes_for_locations_only_inside_the_repository(repo: Path) -> None:
+    # Workspace symbols and case-id locations take their positions from this line index.
+    from evalfix_ls.lsp.server import EvalfixServer
+
+    server = EvalfixServer()
+    try:
+        server.workspace_index.set_folders([repo])
+        index = server._line_index_of(repo / FIRST)
+        assert index is not None and index.line_count > 10
+        link_first_outside(repo)
+        assert server._line_index_of(repo / FIRST) is None  # the outside file is not read
+    finally:
+        server.executor.shutdown(wait=False)

@@ -161,13 +161,17 @@ class EvalfixServer(LanguageServer):
         return WorkspaceContext(tuple(facts), suites, self.encoding, open_text, self._line_index_of)
 
     def _line_index_of(self, path: Path) -> LineIndex | None:
+        """The line index of an open buffer, else of the file on disk — read only inside its
+        repository (a link leading out is not followed: the positions would describe an outside
+        file)."""
         snapshot = self.documents.for_path(path)
         if snapshot is not None:
             return snapshot.line_index
         from ..workspace.files import read_file
 
-        file_text = read_file(path)
-        if file_text.error is not None or file_text.too_large:
+        root = self.workspace_index.repo_root_for(path, self.settings.config_for(path).root)
+        file_text = read_file(path, root)
+        if file_text.unavailable:
             return None
         return LineIndex(file_text.text)
 
