@@ -7,6 +7,11 @@ those — a broken top-level member is left out, a broken element of a top-level
 holds the error) is replaced by an empty object — and the spans of the intact parts. A contract run
 on that tree yields every finding of the intact parts; the findings outside those spans (the
 placeholders', or about the document as a whole) are guesses and are dropped by the caller.
+
+A case being typed can also be valid JSON that swallows what follows it (``"assertions": [`` at the
+end of its line takes the next cases as items, and the top-level members after the cases as its
+own): inside such a case, not closed in line with its opener, the layout says where the next cases
+and the top-level names are, and the view puts them back there (``swallowed``, ``members_taken``).
 """
 
 from __future__ import annotations
