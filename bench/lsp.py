@@ -62,7 +62,7 @@ from bench.common import (
 from bench.generate import SIZES, SUITE_REL_PATH, Planted, Suite, generate_suite, lsp_position, parse_sizes
 from bench.generate import write_suite_tree as write_tree
 from bench.lsp_editing import EDITING_PLANS, QUICK_EDITING_PLANS, EditingPlan, EditingResult, measure_editing
-from bench.lspclient import LspClient, LspError, Published, RssSampler, file_uri
+from bench.lspclient import LspClient, LspError, Published, RssSampler, file_uri, report_items
 
 OURS, PEER = "evalfix-ls", "vscode-json"
 PEER_PACKAGE = "vscode-langservers-extracted@4.10.0"
@@ -322,6 +322,7 @@ class Session:
         response = await self.client.request(
             "textDocument/diagnostic", {"textDocument": {"uri": self.uri}}, timeout=self.edit_timeout
         )
+        report_items(response)
         return response.received_at - start
 
     # -- push ------------------------------------------------------------------------------
@@ -375,16 +376,20 @@ class Session:
 
     def _type_one(self, *, whole: bool) -> bytes:
         """Insert one letter at the edit point (inside a prompt string, so the JSON stays valid)
-        and encode the change: incremental, or the whole new text. The message is encoded before
-        the clock starts, so client-side JSON encoding is not charged to the server."""
+        and encode the change: incremental, or the whole new text."""
         offset = self.suite.edit_offset + self.typed
         letter = "abcdefghij"[self.typed % 10]
+        self.typed += 1
+        return self.insert(offset, letter, whole=whole)
+
+    def insert(self, offset: int, letter: str, *, whole: bool = False) -> bytes:
+        """Insert ``letter`` at ``offset`` of the text; the encoded didChange (incremental, or the
+        whole new text). Encoded before the clock starts, so client-side JSON encoding is not
+        charged to the server."""
         line, character = lsp_position(self.text, offset)
         self.text = self.text[:offset] + letter + self.text[offset:]
-        self.typed += 1
         self.version += 1
-        full_sync = self.result.sync_kind == 1
-        if whole or full_sync:
+        if whole or self.result.sync_kind == 1:
             changes: list[dict[str, Any]] = [{"text": self.text}]
         else:
             position = {"line": line, "character": character}

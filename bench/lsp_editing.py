@@ -72,7 +72,7 @@ async def measure_editing(session: Any, plan: EditingPlan) -> EditingResult:
     """Run the three measurements on an open pull session (``bench.lsp.Session``)."""
     result = EditingResult([], [], [], [])
     for _ in range(plan.settled):
-        result.completion.append(await _complete(session, result, completion_point(session.text)))
+        _count(result.completion, await _complete(session, result, completion_point(session.text)))
     pending: list[asyncio.Task[Any]] = []
     offset = completion_point(session.text)  # the samples type and delete a letter here
     for sample in range(plan.after_edit):
@@ -88,13 +88,21 @@ async def measure_editing(session: Any, plan: EditingPlan) -> EditingResult:
                 session.client.request("textDocument/diagnostic", pull, timeout=PENDING_TIMEOUT)
             )
         )
-        elapsed = await _complete(session, result, cursor, since=start, position=position)
-        result.completion_after_edit.append(elapsed)
+        _count(
+            result.completion_after_edit,
+            await _complete(session, result, cursor, since=start, position=position),
+        )
         await asyncio.sleep(PAUSE)
     await asyncio.wait_for(asyncio.gather(*pending, return_exceptions=True), PENDING_TIMEOUT)
     for _ in range(plan.hovers):
-        result.hover.append(await _hover(session, result))
+        _count(result.hover, await _hover(session, result))
     return result
+
+
+def _count(samples: list[float], elapsed: float | None) -> None:
+    """A latency counts only for a right answer (a wrong one is in ``failures``, not timed)."""
+    if elapsed is not None:
+        samples.append(elapsed)
 
 
 async def _complete(
@@ -103,7 +111,7 @@ async def _complete(
     offset: int,
     since: float | None = None,
     position: dict[str, int] | None = None,
-) -> float:
+) -> float | None:
     at = position if position is not None else _position(session.text, offset)
     params = {"textDocument": {"uri": session.uri}, "position": at}
     start = time.perf_counter() if since is None else since
@@ -111,6 +119,7 @@ async def _complete(
     labels = _labels(response.result)
     if "empty" not in labels:
         result.failures.append(f"completion at {params['position']} without 'empty': {sorted(labels)[:8]}")
+        return None
     return response.received_at - start
 
 
@@ -119,13 +128,14 @@ def _labels(answer: Any) -> set[str]:
     return {str(item.get("label", "")).strip('"') for item in items}
 
 
-async def _hover(session: Any, result: EditingResult) -> float:
+async def _hover(session: Any, result: EditingResult) -> float | None:
     offset = completion_point(session.text) - len(KIND_VALUE) - 1  # inside the member name
     params = {"textDocument": {"uri": session.uri}, "position": _position(session.text, offset)}
     start = time.perf_counter()
     response = await session.client.request("textDocument/hover", params, timeout=session.edit_timeout)
     if not response.result:
         result.failures.append(f"no hover at {params['position']}")
+        return None
     return response.received_at - start
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from bench.common import fmt_ms, fmt_ratio, median, print_table, ratio
 from bench.generate import Suite, lsp_position
+from bench.lspclient import report_items
 
 NEW_ASSERTION = '"the reply names the file 文件 😀", '
 NEW_CASE = '\n    {"id": "typed-case", "prompt": "写一个 😀 file", "assertions": ["it works"]},'
@@ -62,22 +63,6 @@ def _outside(diagnostics: list[dict[str, Any]], first_line: int, last_line: int)
     )
 
 
-def _change(session: Any, offset: int, letter: str) -> bytes:
-    """Insert ``letter`` at ``offset`` of the session's text; the encoded didChange."""
-    line, character = lsp_position(session.text, offset)
-    session.text = session.text[:offset] + letter + session.text[offset:]
-    session.version += 1
-    if session.result.sync_kind == 1:
-        changes: list[dict[str, Any]] = [{"text": session.text}]
-    else:
-        position = {"line": line, "character": character}
-        changes = [{"range": {"start": position, "end": position}, "text": letter}]
-    return session.client.encode_notification(
-        "textDocument/didChange",
-        {"textDocument": {"uri": session.uri, "version": session.version}, "contentChanges": changes},
-    )
-
-
 def typing_points(text: str, suite: Suite) -> tuple[int, int]:
     """Where the new assertion goes (before the first item of an assertions array at or after the
     edited case) and the new case (after that case's closing ``},``)."""
@@ -92,17 +77,17 @@ async def _type_pulled(session: Any, at: int, typed: str, result: TypingResult) 
     response = await session.client.request(
         "textDocument/diagnostic", {"textDocument": {"uri": session.uri}}, timeout=session.edit_timeout
     )
-    baseline_items = list((response.result or {}).get("items") or [])
+    baseline_items = report_items(response)
     line = lsp_position(session.text, at)[0]
     baseline = _outside(baseline_items, line, line)
     for count in range(1, len(typed) + 1):
-        change = _change(session, at + count - 1, typed[count - 1])
+        change = session.insert(at + count - 1, typed[count - 1])
         start = time.perf_counter()
         await session.client.send(change)
         response = await session.client.request(
             "textDocument/diagnostic", {"textDocument": {"uri": session.uri}}, timeout=session.edit_timeout
         )
-        items = list((response.result or {}).get("items") or [])
+        items = report_items(response)
         first, last = line, lsp_position(session.text, at + count)[0]
         if not _parses(session.text):
             result.broken_edits.append(response.received_at - start)
@@ -132,7 +117,7 @@ async def push_typing(session: Any, suite: Suite, result: TypingResult, settle: 
     mark = client.publish_mark(uri)
     sent: dict[int, tuple[float, int]] = {}  # version → (sent at, characters typed)
     for count in range(1, len(NEW_CASE) + 1):
-        change = _change(session, at + count - 1, NEW_CASE[count - 1])
+        change = session.insert(at + count - 1, NEW_CASE[count - 1])
         sent[session.version] = (time.perf_counter(), count)
         await client.send(change)
         if count < len(NEW_CASE):

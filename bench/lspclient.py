@@ -361,3 +361,16 @@ class RssSampler:
         self._stop.set()
         self._thread.join(timeout=5)
         return self.peak_kib
+
+
+def report_items(response: Any) -> list[dict[str, Any]]:
+    """The diagnostics of a ``textDocument/diagnostic`` answer, which must be a full report: an
+    answer of another shape is a failure of the session, not a fast sample."""
+    report = response.result
+    if (
+        not isinstance(report, dict)
+        or report.get("kind") != "full"
+        or not isinstance(report.get("items"), list)
+    ):
+        raise LspError(f"textDocument/diagnostic: not a full report: {str(report)[:120]}")
+    return report["items"]
