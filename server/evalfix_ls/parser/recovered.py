@@ -21,6 +21,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .layout import line_and_indent, line_indent
 from .tolerant import MISSING_COMMA_BEFORE_PROPERTY, MISSING_COMMA_BEFORE_VALUE, resumed
 from .tree import ARRAY, OBJECT, Member, Node, ParseResult
 
@@ -77,10 +78,7 @@ class _Intactness:
         A closer on another line must also be indented as the opener's line: a case left open can
         otherwise end, without any error, at the closer of what encloses it, holding the cases
         after it as its values."""
-        if node.kind == OBJECT or node.kind == ARRAY:
-            if node.start in self.unclosed or not _aligned(self.text, node.start, node.end - 1):
-                return False
-        return not self.has_error(start, node.end)
+        return not self._misclosed(node) and not self.has_error(start, node.end)
 
     def object_view(self, root: Node, spans: list[tuple[int, int]]) -> Node:
         """The top-level object with its broken members left out (a broken array of cases is kept,
@@ -117,7 +115,7 @@ class _Intactness:
         """The top-level members after ``member`` (an array of cases) that a case left open in it
         took (`"cases": [` before `"skill"`), and whether they had to be read again."""
         array = member.value
-        column = _indent_of_line(self.text, member.key_start)[1]
+        column = line_indent(self.text, member.key_start)
         taken = self.swallowed_members(array, column)
         if taken or member is not root.members[-1] or not array.items:
             return taken, False
@@ -159,7 +157,7 @@ class _Intactness:
         do not change."""
         if not self._misclosed(item):
             return []
-        column = _indent_of_line(self.text, item.start)[1]
+        column = line_indent(self.text, item.start)
         return self._offside_items(item, column)
 
     def swallowed_members(self, array: Node, column: int) -> list[Member]:
@@ -215,14 +213,12 @@ class _Intactness:
             is_array = container.kind == ARRAY
             children = container.items if is_array else container.members
             while index < len(children):
-                child = children[index] if is_array else children[index].value
+                entry = children[index]
                 index += 1
+                child = entry if is_array else entry.value
                 if child is None:
                     continue
-                if not names:
-                    start: int | None = child.start
-                else:
-                    start = None if is_array else children[index - 1].key_start
+                start = child.start if not names else None if is_array else entry.key_start
                 if start is not None and _starts_line_at(text, start, column, deeper_ok=names):
                     return container, index - 1
                 if self._misclosed(child):
@@ -238,26 +234,16 @@ class _Intactness:
         return node.start in self.unclosed or not _aligned(self.text, node.start, node.end - 1)
 
 
-_INDENT = re.compile(r"[ \t]*")
-
-
-def _indent_of_line(text: str, offset: int) -> tuple[int, int]:
-    """(start of the line holding ``offset``, its indentation)."""
-    newline = text.rfind("\n", 0, offset)
-    line = max(newline, text.rfind("\r", newline + 1, offset)) + 1
-    return line, _INDENT.match(text, line, offset).end() - line
-
-
 def _aligned(text: str, opener: int, closer: int) -> bool:
-    opener_line, opener_indent = _indent_of_line(text, opener)
-    closer_line, closer_indent = _indent_of_line(text, closer)
+    opener_line, opener_indent = line_and_indent(text, opener)
+    closer_line, closer_indent = line_and_indent(text, closer)
     return closer_line == opener_line or closer_indent == opener_indent
 
 
 def _starts_line_at(text: str, offset: int, column: int, *, deeper_ok: bool) -> bool:
     """Is ``offset`` the first token of its line, indented by ``column`` (or, ``deeper_ok``, by
     no more than ``column``)?"""
-    line, indent = _indent_of_line(text, offset)
+    line, indent = line_and_indent(text, offset)
     return line + indent == offset and (indent == column or (deeper_ok and indent < column))
 
 

@@ -25,8 +25,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
+from .layout import line_indent
 from .shift import enclosing_chain, rebuild, shifted
-from .tolerant import TolerantParser, at_item_boundary, line_indent, resumed
+from .tolerant import TolerantParser, at_item_boundary, resumed
 from .tree import ARRAY, OBJECT, DuplicateKey, Node, ParseResult, SyntaxIssue
 
 MAX_LEVELS_TRIED = 3  # containers tried, innermost first, before parsing from scratch

@@ -8,15 +8,27 @@ that one unclosed string or missing comma does not hide the rest of the file.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from json.decoder import scanstring
 
+from .layout import line_and_indent, line_indent, starts_line_within
+from .tokens import (
+    KEY_COLON,
+    LITERAL_KIND,
+    LITERALS,
+    T_BAD,
+    T_DECODED_STRING,
+    T_EOF,
+    T_LITERAL,
+    T_NUMBER,
+    T_PUNCT,
+    T_STRING,
+    TOKEN,
+    decode_string,
+    slow_token,
+    value_node,
+)
 from .tree import (
     ARRAY,
-    BOOLEAN,
-    INVALID,
-    NULL,
     NUMBER,
     OBJECT,
     STRING,
@@ -28,23 +40,6 @@ from .tree import (
     record_duplicate,
 )
 
-# -- lexical patterns ----------------------------------------------------------------------------
-_WS = r"[ \t\n\r]*"
-_STRING = r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
-_NUMBER = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?![0-9A-Za-z_.+\-])"
-_LITERAL = r"(?:true|false|null)(?![0-9A-Za-z_$])"
-
-# One token after optional whitespace; the group number tells the token type.
-_TOKEN = re.compile(_WS + rf"(?:({_STRING})|({_NUMBER})|({_LITERAL})|([{{}}\[\],:]))")
-# The common shape inside objects: `"name" :` in one match.
-_KEY_COLON = re.compile(_WS + rf"({_STRING}){_WS}:")
-_SKIP_WS = re.compile(_WS)
-_BAD_WORD = re.compile(r"[A-Za-z0-9_$+\-.]+")
-_LINE_END = re.compile(r"[\n\r]")
-
-_LITERALS = {"true": True, "false": False, "null": None}
-_LITERAL_KIND = {"true": BOOLEAN, "false": BOOLEAN, "null": NULL}
-
 # A missing separator is the container's error, reported on the first token of the next item (which
 # may well be intact itself).
 MISSING_COMMA_BEFORE_VALUE = "expected ',' or ']' before this value"
@@ -54,139 +49,6 @@ MISSING_COMMA_BEFORE_PROPERTY = "expected ',' or '}' before this property"
 _OBJ_KEY_OR_END, _OBJ_KEY, _OBJ_COLON, _OBJ_VALUE, _OBJ_NEXT = range(5)
 _ARR_VALUE_OR_END, _ARR_VALUE, _ARR_NEXT = range(5, 8)
 _EXPECTS_VALUE = frozenset({_OBJ_VALUE, _ARR_VALUE, _ARR_VALUE_OR_END})
-
-# Token kinds produced by the slow path.
-_T_STRING, _T_NUMBER, _T_LITERAL, _T_PUNCT, _T_BAD, _T_EOF, _T_DECODED_STRING = range(7)
-
-
-def _decode_string(text: str, start: int, end: int) -> str:
-    """Decode a well-formed string token spanning ``[start, end)`` (quotes included)."""
-    body = text[start + 1 : end - 1]
-    if "\\" not in body:
-        return body
-    return scanstring(text, start + 1, True)[0]
-
-
-def _lenient_string(text: str, start: int, errors: list[SyntaxIssue]) -> tuple[str, int]:
-    """Scan a malformed string starting at ``start`` (a quote). Report each problem, return
-    the best-effort value and the end offset. An unterminated string ends at the line end so
-    that the rest of the file is still parsed."""
-    n = len(text)
-    i = start + 1
-    pieces: list[str] = []
-    while i < n:
-        ch = text[i]
-        if ch == '"':
-            return "".join(pieces), i + 1
-        if ch == "\\":
-            esc = text[i + 1] if i + 1 < n else ""
-            if esc in '"\\/bfnrt' and esc:
-                pieces.append(_SIMPLE_ESCAPES[esc])
-                i += 2
-                continue
-            if esc == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", text[i + 2 : i + 6] or ""):
-                pieces.append(chr(int(text[i + 2 : i + 6], 16)))
-                i += 6
-                continue
-            if esc in ("\n", "\r", ""):
-                break
-            errors.append(SyntaxIssue(f"invalid escape sequence '\\{esc}' in string", i, i + 2))
-            pieces.append(esc)
-            i += 2
-            continue
-        if ch in "\n\r":
-            break
-        if ch < " ":
-            errors.append(
-                SyntaxIssue(f"control character U+{ord(ch):04X} must be escaped inside a string", i, i + 1)
-            )
-        pieces.append(ch)
-        i += 1
-    errors.append(SyntaxIssue("unterminated string: missing closing quote", start, i))
-    return "".join(pieces), i
-
-
-_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
-
-
-def _slow_token(text: str, pos: int, errors: list[SyntaxIssue]) -> tuple[int, int, int, object]:
-    """Classify the text at ``pos`` when the fast token pattern failed.
-
-    Returns (token kind, start, end, value). Malformed input is reported in ``errors`` and turned
-    into the nearest sensible token so that parsing can continue.
-    """
-    n = len(text)
-    while True:
-        m = _TOKEN.match(text, pos)
-        if m is not None:  # back on track after a comment, BOM or stray whitespace
-            return _classify(m)
-        pos = _SKIP_WS.match(text, pos).end()
-        if pos >= n:
-            return _T_EOF, n, n, None
-        ch = text[pos]
-        if ch == '"':
-            value, end = _lenient_string(text, pos, errors)
-            return _T_STRING, pos, end, value
-        if ch == "/" and pos + 1 < n and text[pos + 1] in "/*":
-            if text[pos + 1] == "/":
-                m = _LINE_END.search(text, pos)
-                end = m.start() if m else n
-            else:
-                close = text.find("*/", pos + 2)
-                end = n if close < 0 else close + 2
-            errors.append(SyntaxIssue("comments are not allowed in JSON", pos, end))
-            pos = end
-            continue
-        if ch == "\ufeff" and pos == 0:
-            errors.append(SyntaxIssue("byte order mark (BOM) at the start: JSON.parse rejects it", 0, 1))
-            pos = 1
-            continue
-        if ch == "'":
-            m = re.compile(r"'[^'\n\r]*'?").match(text, pos)
-            end = m.end() if m else pos + 1
-            errors.append(SyntaxIssue("strings must use double quotes", pos, end))
-            return _T_BAD, pos, end, text[pos + 1 : end - 1]
-        m = _BAD_WORD.match(text, pos)
-        if m:
-            word = m.group()
-            if word in ("NaN", "Infinity", "-Infinity", "+Infinity"):
-                msg = f"'{word}' is not valid JSON (JSON has no NaN or Infinity)"
-            elif word[:1] in "-+.0123456789":
-                msg = f"invalid number '{word}'"
-            elif word.lower() in _LITERALS:
-                msg = f"invalid literal '{word}'; JSON literals are lowercase true, false, null"
-            else:
-                msg = f"unexpected '{_shorten(word)}'; expected a JSON value"
-            errors.append(SyntaxIssue(msg, pos, m.end()))
-            return _T_BAD, pos, m.end(), word
-        if ch.isspace():
-            errors.append(
-                SyntaxIssue(
-                    f"U+{ord(ch):04X} is not JSON whitespace (only space, tab, CR and LF are)",
-                    pos,
-                    pos + 1,
-                )
-            )
-            pos += 1
-            continue
-        errors.append(SyntaxIssue(f"unexpected character {ch!r}", pos, pos + 1))
-        pos += 1
-
-
-def _classify(m: re.Match[str]) -> tuple[int, int, int, object]:
-    group = m.lastindex
-    start, end = m.span(group)
-    if group == 1:
-        return _T_STRING, start, end, None
-    if group == 2:
-        return _T_NUMBER, start, end, float(m.group(2))
-    if group == 3:
-        return _T_LITERAL, start, end, m.group(3)
-    return _T_PUNCT, start, end, m.group(4)
-
-
-def _shorten(word: str, limit: int = 40) -> str:
-    return word if len(word) <= limit else word[: limit - 1] + "…"
 
 
 def parse_tolerant(text: str) -> ParseResult:
@@ -244,8 +106,8 @@ class TolerantParser:
         """Read tokens until the end of the text (or until ``watch`` or ``limit`` stops it)."""
         text = self.text
         stack = self.stack
-        token_match = _TOKEN.match
-        key_match = _KEY_COLON.match
+        token_match = TOKEN.match
+        key_match = KEY_COLON.match
         limit = self.limit
         while True:
             pos = self.pos
@@ -255,37 +117,37 @@ class TolerantParser:
                     m = key_match(text, pos)
                     if m is not None:
                         ks, ke = m.span(1)
-                        self.pending = self._add_member(frame[0], _decode_string(text, ks, ke), ks, ke)
+                        self.pending = self._add_member(frame[0], decode_string(text, ks, ke), ks, ke)
                         frame[1] = _OBJ_VALUE
                         pos = m.end()
             comma_implied = self.implied_comma
             self.implied_comma = False
             m = token_match(text, pos)
-            if m is not None:  # the common tokens, built here rather than in ``_value_node``
+            if m is not None:  # the common tokens, built here rather than in ``value_node``
                 group = m.lastindex
                 start, end = m.span(group)
                 if group == 1:
-                    tkind, value = _T_STRING, None
-                    node = Node(STRING, start, end, _decode_string(text, start, end))
+                    tkind, value = T_STRING, None
+                    node = Node(STRING, start, end, decode_string(text, start, end))
                 elif group == 2:
-                    tkind, value = _T_NUMBER, float(m.group(2))
+                    tkind, value = T_NUMBER, float(m.group(2))
                     node = Node(NUMBER, start, end, value)
                 elif group == 3:
-                    tkind, value = _T_LITERAL, m.group(3)
-                    node = Node(_LITERAL_KIND[value], start, end, _LITERALS[value])
+                    tkind, value = T_LITERAL, m.group(3)
+                    node = Node(LITERAL_KIND[value], start, end, LITERALS[value])
                 else:
-                    tkind, value = _T_PUNCT, m.group(4)
-                    node = _value_node(text, tkind, start, end, value) if value in "{[" else None
+                    tkind, value = T_PUNCT, m.group(4)
+                    node = value_node(text, tkind, start, end, value) if value in "{[" else None
             else:
-                tkind, start, end, value = _slow_token(text, pos, self.errors)
-                if tkind == _T_STRING and value is not None:
-                    tkind = _T_DECODED_STRING  # already decoded (lenient)
+                tkind, start, end, value = slow_token(text, pos, self.errors)
+                if tkind == T_STRING and value is not None:
+                    tkind = T_DECODED_STRING  # already decoded (lenient)
                     # An unterminated string probably swallowed the comma that followed it: do not
                     # report a second, "missing comma" error for the next value.
                     self.implied_comma = end == start + 1 or text[end - 1] != '"'
-                node = _value_node(text, tkind, start, end, value)
-                if tkind == _T_DECODED_STRING:
-                    tkind = _T_STRING
+                node = value_node(text, tkind, start, end, value)
+                if tkind == T_DECODED_STRING:
+                    tkind = T_STRING
             self.pos = end
             if not self._step(tkind, start, end, value, node, comma_implied):
                 return
@@ -302,7 +164,7 @@ class TolerantParser:
         stack = self.stack
         if not stack:
             return self._top_level(tkind, start, end, value, node)
-        if tkind == _T_EOF:
+        if tkind == T_EOF:
             self._at_eof()
             return False
         frame = stack[-1]
@@ -316,7 +178,7 @@ class TolerantParser:
                     frame[0].items.append(node)
                 self._enter_or_next(frame, node)
                 return True
-            if tkind == _T_PUNCT and len(stack) > 1:  # '{' or '[' where the grammar rejects it
+            if tkind == T_PUNCT and len(stack) > 1:  # '{' or '[' where the grammar rejects it
                 top = self._close_left_open(frame, start)
                 if top is not frame:  # the comma missing before it is part of the same mistake
                     frame, comma_implied, state = top, True, top[1]
@@ -339,12 +201,12 @@ class TolerantParser:
 
     def _top_level(self, tkind: int, start: int, end: int, value: object, node: Node | None) -> bool:
         errors = self.errors
-        if tkind == _T_EOF:
+        if tkind == T_EOF:
             if self.root is None:
                 errors.append(SyntaxIssue("empty document: expected a JSON value", self.n, self.n))
             return False
         if self.root is not None:
-            if tkind != _T_BAD:  # a bad token was reported already
+            if tkind != T_BAD:  # a bad token was reported already
                 errors.append(
                     SyntaxIssue("unexpected content after the JSON value", start, max(end, start + 1))
                 )
@@ -401,7 +263,7 @@ class TolerantParser:
         self, frame: list, tkind: int, start: int, end: int, value: object, node: Node | None
     ) -> None:
         container = frame[0]
-        if tkind == _T_STRING:  # a key the fast path could not take (no colon follows)
+        if tkind == T_STRING:  # a key the fast path could not take (no colon follows)
             self.pending = self._add_member(container, node.value, start, end)
             frame[1] = _OBJ_COLON
             return
@@ -410,8 +272,8 @@ class TolerantParser:
                 self.errors.append(SyntaxIssue("trailing comma before '}'", frame[2], frame[2] + 1))
             self._close_to(len(self.stack) - 1, end)
             return
-        if tkind in (_T_NUMBER, _T_LITERAL, _T_BAD):
-            if tkind != _T_BAD:
+        if tkind in (T_NUMBER, T_LITERAL, T_BAD):
+            if tkind != T_BAD:
                 self.errors.append(SyntaxIssue("property names must be strings in double quotes", start, end))
             self.pending = Member(self.text[start:end], start, end)
             container.members.append(self.pending)
@@ -426,7 +288,7 @@ class TolerantParser:
     def _object_colon(
         self, frame: list, tkind: int, start: int, end: int, value: object, node: Node | None
     ) -> None:
-        if value == ":" and tkind == _T_PUNCT:
+        if value == ":" and tkind == T_PUNCT:
             frame[1] = _OBJ_VALUE
             return
         key_end = self.pending.key_end
@@ -454,12 +316,12 @@ class TolerantParser:
         node: Node | None,
         comma_implied: bool,
     ) -> None:
-        if tkind == _T_PUNCT and value == ",":
+        if tkind == T_PUNCT and value == ",":
             frame[1] = _OBJ_KEY
             frame[2] = start
-        elif tkind == _T_PUNCT and value == "}":
+        elif tkind == T_PUNCT and value == "}":
             self._close_to(len(self.stack) - 1, end)
-        elif tkind == _T_STRING:
+        elif tkind == T_STRING:
             if not comma_implied:
                 self.errors.append(SyntaxIssue(MISSING_COMMA_BEFORE_PROPERTY, start, end))
             self.pending = self._add_member(frame[0], node.value, start, end)
@@ -467,7 +329,7 @@ class TolerantParser:
         elif value == "]" and (target := self._closing_target(ARRAY, start)) is not None:
             self._close_to(target, end)
         else:
-            if tkind != _T_BAD:
+            if tkind != T_BAD:
                 self.errors.append(
                     SyntaxIssue(f"unexpected {_describe(tkind, value)}; expected ',' or '}}'", start, end)
                 )
@@ -492,10 +354,10 @@ class TolerantParser:
         node: Node | None,
         comma_implied: bool,
     ) -> None:
-        if tkind == _T_PUNCT and value == ",":
+        if tkind == T_PUNCT and value == ",":
             frame[1] = _ARR_VALUE
             frame[2] = start
-        elif tkind == _T_PUNCT and value == "]":
+        elif tkind == T_PUNCT and value == "]":
             self._close_to(len(self.stack) - 1, end)
         elif node is not None:
             if not comma_implied:
@@ -572,10 +434,9 @@ class TolerantParser:
         if not _has_open(stack, kind):
             return None
         text = self.text
-        line = _line_start(text, start)
-        if _INDENT.match(text, line).end() != start:
+        line, column = line_and_indent(text, start)
+        if line + column != start:
             return _innermost(stack, kind)
-        column = start - line
         for index in range(len(stack) - 1, -1, -1):
             node = stack[index][0]
             if node.kind == kind and line_indent(text, node.start) == column:
@@ -596,10 +457,10 @@ class TolerantParser:
         while len(stack) > 1:
             node = frame[0]
             if node.kind == OBJECT:
-                if frame[1] == _OBJ_VALUE or not _starts_line_within(text, start, node.start, 0):
+                if frame[1] == _OBJ_VALUE or not starts_line_within(text, start, node.start, 0):
                     break
             elif frame[1] != _ARR_NEXT or not (
-                _starts_line_within(text, start, node.start, 1) or self._offside(start)
+                starts_line_within(text, start, node.start, 1) or self._offside(start)
             ):
                 break  # a value where one is expected is never a reason: valid text stays as it is
             stack.pop()
@@ -615,10 +476,9 @@ class TolerantParser:
         a less indented one? Then it belongs to that one (a new case's ``"assertions": [`` left
         open before the next case); a document indented flat never has one."""
         text = self.text
-        line_start = _line_start(text, start)
-        if _INDENT.match(text, line_start).end() != start:
+        line, column = line_and_indent(text, start)
+        if line + column != start:
             return False  # not the first token on its line
-        column = start - line_start
         for frame in reversed(self.stack):
             if line_indent(text, frame[0].start) < column:
                 return frame is not self.stack[-1]
@@ -654,57 +514,8 @@ def at_item_boundary(parser: TolerantParser, container: Node) -> bool:
     return top is not None and top[0] is container and top[1] == _ARR_NEXT and not parser.implied_comma
 
 
-def _value_node(text: str, tkind: int, start: int, end: int, value: object) -> Node | None:
-    """The node a value token makes (None for punctuation other than an opening bracket)."""
-    if tkind == _T_STRING:
-        return Node(STRING, start, end, _decode_string(text, start, end))
-    if tkind == _T_DECODED_STRING:
-        return Node(STRING, start, end, value)
-    if tkind == _T_NUMBER:
-        return Node(NUMBER, start, end, value)
-    if tkind == _T_LITERAL:
-        return Node(_LITERAL_KIND[value], start, end, _LITERALS[value])
-    if tkind == _T_BAD:
-        return Node(INVALID, start, end, value)
-    if tkind == _T_PUNCT:
-        if value == "{":
-            node = Node(OBJECT, start, end)
-            node.members = []
-            node.props = {}
-            return node
-        if value == "[":
-            node = Node(ARRAY, start, end)
-            node.items = []
-            return node
-    return None
-
-
-_INDENT = re.compile(r"[ \t]*")
-
-
-def _line_start(text: str, offset: int) -> int:
-    newline = text.rfind("\n", 0, offset)
-    return max(newline, text.rfind("\r", newline + 1, offset)) + 1  # never scans past the line
-
-
-def line_indent(text: str, offset: int) -> int:
-    """The indentation (spaces and tabs) of the line holding ``offset``, as layout recovery reads it."""
-    line = _line_start(text, offset)
-    return _INDENT.match(text, line).end() - line
-
-
-def _starts_line_within(text: str, start: int, opener: int, shallower_by: int) -> bool:
-    """Is the token at ``start`` the first on its line, on a later line than ``opener``, and
-    indented at least ``shallower_by`` columns less deep than the line ``opener`` is on?"""
-    line = _line_start(text, start)
-    if line <= opener or _INDENT.match(text, line).end() != start:
-        return False
-    opener_line = _line_start(text, opener)
-    return start - line + shallower_by <= _INDENT.match(text, opener_line).end() - opener_line
-
-
 def _describe(tkind: int, value: object) -> str:
-    if tkind == _T_PUNCT:
+    if tkind == T_PUNCT:
         return f"'{value}'"
     return "value"
 
