@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class Severity(IntEnum):
@@ -25,6 +25,13 @@ class Severity(IntEnum):
         word = word.strip().lower()
         aliases = {"info": "information", "warn": "warning", "err": "error"}
         return cls[aliases.get(word, word).upper()]
+
+
+class RuleDoc(NamedTuple):
+    """What a finding code means and how to fix it (SARIF's rule metadata)."""
+
+    when: str  # what is wrong (Markdown)
+    fix: str  # how to fix it (Markdown)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from evalfix_ls.contracts.codes import ALL_CODES
+from evalfix_ls.contracts.codes import ALL_CODES, EVALS_CODES, WORKFLOW_CODES
+from evalfix_ls.contracts.evals.rule_docs import EVALS_RULE_DOCS
 from evalfix_ls.contracts.rule_docs import RULE_DOCS
+from evalfix_ls.contracts.workflow.rule_docs import WORKFLOW_RULE_DOCS
 
 ROOT = Path(__file__).resolve().parents[2]
 ROW = re.compile(r"^\| `([a-z_-]+)` \| (error|warning|information|hint) \| (.*) \|$", re.M)
@@ -17,6 +19,11 @@ def test_every_code_is_documented_with_a_fix() -> None:
     for code, doc in RULE_DOCS.items():
         assert doc.when.strip() and doc.fix.strip(), code
         assert doc.fix.rstrip().endswith("."), code  # a sentence: SARIF help reads as prose
+
+
+def test_each_contract_documents_its_own_codes() -> None:
+    assert set(EVALS_RULE_DOCS) == set(EVALS_CODES)
+    assert set(WORKFLOW_RULE_DOCS) == set(WORKFLOW_CODES)
 
 
 def test_when_is_the_readme_table_text() -> None:
