@@ -113,15 +113,16 @@ class _Intactness:
 
     def members_taken(self, root: Node, member: Member) -> tuple[list[Member], bool]:
         """The top-level members after ``member`` (an array of cases) that a case left open in it
-        took (`"cases": [` before `"skill"`), and whether they had to be read again."""
-        array = member.value
-        column = line_indent(self.text, member.key_start)
-        taken = self.swallowed_members(array, column)
-        if taken or member is not root.members[-1] or not array.items:
-            return taken, False
-        if not self._misclosed(array.items[-1]):
+        took (`"cases": [` before `"skill"`), and whether they had to be read again. Only the
+        array's last case can have: what it swallowed is everything after it."""
+        items = member.value.items
+        if not items or not self._misclosed(items[-1]):
             return [], False
-        return self.members_after(array.items[-1], column), True
+        column = line_indent(self.text, member.key_start)
+        taken = self.swallowed_members(items[-1], column)
+        if taken or member is not root.members[-1]:
+            return taken, False
+        return self.members_after(items[-1], column), True
 
     def array_view(self, array: Node, spans: list[tuple[int, int]]) -> Node:
         """``array`` with every broken element replaced by an empty object at its place, and the
@@ -160,11 +161,11 @@ class _Intactness:
         column = line_indent(self.text, item.start)
         return self._offside_items(item, column)
 
-    def swallowed_members(self, array: Node, column: int) -> list[Member]:
-        """The top-level members after ``array`` that a case left open in it took as its own: the
-        members from the first one whose name starts a line indented no deeper than ``column``
-        (where the top-level names are)."""
-        found = self._first_offside(array, column, names=True)
+    def swallowed_members(self, last_case: Node, column: int) -> list[Member]:
+        """The top-level members that ``last_case``, left open, took as its own: the members from
+        the first one whose name starts a line indented no deeper than ``column`` (where the
+        top-level names are)."""
+        found = self._first_offside(last_case, column, names=True)
         return found[0].members[found[1] :] if found is not None else []
 
     def members_after(self, last_case: Node, column: int) -> list[Member]:
