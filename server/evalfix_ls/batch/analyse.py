@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..analysis import Analysis, analyze
 from ..workspace.confine import is_inside
-from ..workspace.files import read_file
+from ..workspace.files import FileText, read_file
 from ..workspace.view import FileSystemView, find_repo_root
 
 if TYPE_CHECKING:
@@ -32,25 +32,33 @@ class Analyser:
         self.indexes: dict[Path, WorkflowIndex] = {}
 
     def analyse(self, task: FileTask) -> Analysis:
+        """The file as ``--check`` reads it (confined, as a regular file), analysed."""
+        file_text = read_file(task.path, read_root(task))
+        analysis = self.analyse_text(task, file_text.text, file_text)
+        # No output format reads the parse tree: a report of 10,000 files would only hold it.
+        analysis.tree = None
+        return analysis
+
+    def analyse_text(self, task: FileTask, text: str, file_text: FileText | None = None) -> Analysis:
+        return analyze(
+            text,
+            path=task.path,
+            repo_root=task.repo_root,
+            fs=self.fs,
+            workspace=self.index_for(task),
+            explicit=task.explicit,
+            kind=task.kind,
+            file_text=file_text,
+        )
+
+    def index_for(self, task: FileTask) -> WorkflowIndex:
+        """The repository's ``WorkflowIndex`` (one per root, for the cross-file rules)."""
         from ..contracts.workflow.index import WorkflowIndex
 
         index = self.indexes.get(task.repo_root)
         if index is None:
             index = self.indexes[task.repo_root] = WorkflowIndex(task.repo_root, self.fs)
-        file_text = read_file(task.path, read_root(task))
-        analysis = analyze(
-            file_text.text,
-            path=task.path,
-            repo_root=task.repo_root,
-            fs=self.fs,
-            workspace=index,
-            explicit=task.explicit,
-            kind=task.kind,
-            file_text=file_text,
-        )
-        # No output format reads the parse tree: a report of 10,000 files would only hold it.
-        analysis.tree = None
-        return analysis
+        return index
 
 
 def read_root(task: FileTask) -> Path:

@@ -85,9 +85,7 @@ def fix_paths(
         if result.changes and options.write:
             commit(result)
         if result.changes:  # later files see this one as it is (or would be) now
-            _index_for(analyser, task).update(
-                relative_posix(task.path, task.repo_root) or "", result.new_text
-            )
+            analyser.index_for(task).update(relative_posix(task.path, task.repo_root) or "", result.new_text)
         results.append(result)
     return results
 
@@ -106,7 +104,7 @@ def prepare(task: FileTask, analyser: Analyser, configs: ProjectConfigs, options
     document, again = _analysed(task, text, analyser, configs)
     if document.kind == UNKNOWN or not document.parses:
         return result
-    facts = WorkspaceFacts(task.repo_root, analyser.fs, _index_for(analyser, task))
+    facts = WorkspaceFacts(task.repo_root, analyser.fs, analyser.index_for(task))
     if options.migrate and document.kind == WORKFLOW:
         document = _migrated(document, again, result)
     if options.fix:
@@ -155,32 +153,13 @@ def _migrated(document: DocumentView, again: object, result: FileFix) -> Documen
 def _analysed(
     task: FileTask, text: str, analyser: Analyser, configs: ProjectConfigs
 ) -> tuple[DocumentView, object]:
-    from ..analysis import analyze
-
     config = configs.for_path(task.path)
-    index = _index_for(analyser, task)
-    analysis = analyze(
-        text,
-        path=task.path,
-        repo_root=task.repo_root,
-        fs=analyser.fs,
-        workspace=index,
-        explicit=task.explicit,
-        kind=task.kind,
-    )
+    index = analyser.index_for(task)
+    analysis = analyser.analyse_text(task, text)
     analysis.findings = config.apply(analysis.findings)
     rel = relative_posix(task.path, task.repo_root)
     document = DocumentView(text, analysis, task.path, task.repo_root, rel)
     return document, reanalyzer(document, fs=analyser.fs, workspace=index, apply=config.apply)
-
-
-def _index_for(analyser: Analyser, task: FileTask):  # noqa: ANN202 - a WorkflowIndex
-    from ..contracts.workflow.index import WorkflowIndex
-
-    index = analyser.indexes.get(task.repo_root)
-    if index is None:
-        index = analyser.indexes[task.repo_root] = WorkflowIndex(task.repo_root, analyser.fs)
-    return index
 
 
 # -- writing -----------------------------------------------------------------------------------------
