@@ -1,0 +1,256 @@
+"""Files and folders moved: the edits that keep every fixture pointing at the same files.
+
+``plan_moves`` is the whole of ``workspace/willRenameFiles`` without the protocol: given the moves
+(old and new absolute paths; a folder moves everything below it) and the fixture files of one
+repository (their current text), it returns the string replacements to make, per file, in
+code-point offsets of that text. Each field is resolved as its contract resolves it:
+
+* workflow fixtures: ``source_refs`` (top level and per case) relative to the repository root; a
+  ``#heading`` anchor is kept as it is;
+* eval suites: ``setup.sources[]`` (a string or ``{"from": …}``), ``setup.fixture.source`` and the
+  legacy ``files[]`` relative to the suite's ``evals/`` folder — and when a copy lands where its
+  source is named (``files``, a preserve-path source without ``to``), the assertion paths of the
+  case that name files below that destination (``path``, ``target.file``) follow it.
+
+A moved eval suite's own relative paths are recomputed against its new folder. A path is rewritten
+only when it would otherwise resolve somewhere else afterwards: nothing else is touched, and paths
+that leave the repository (never read by evalfix-ls) are left alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import posixpath
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..contracts.detection import EVALS, UNKNOWN, WORKFLOW, detect_kind
+from ..contracts.workflow.refs import is_invalid_ref
+from ..parser import parse
+from ..parser.tree import ARRAY, OBJECT, STRING, Node
+from ..workspace.view import relative_posix
+from .cases import iter_cases
+
+_FLATTEN_MODES = ("flatten-contents", "flatten")
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    old: Path  # absolute, normalised
+    new: Path
+
+    @classmethod
+    def of(cls, old: Path, new: Path) -> Move:
+        return cls(Path(os.path.normpath(old)), Path(os.path.normpath(new)))
+
+
+@dataclass(frozen=True, slots=True)
+class FixtureFile:
+    """One fixture file as it is now: where it lies, its contract, its text and parsed root."""
+
+    path: Path  # absolute, before the moves
+    kind: str  # EVALS or WORKFLOW (anything else has no paths to follow)
+    text: str
+    root: Node | None
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    start: int  # a string value, quotes included (code points)
+    end: int
+    new_text: str  # the new JSON string
+
+
+class Moves:
+    """Where a path lies after the moves (the innermost moved folder or file holding it wins)."""
+
+    def __init__(self, moves: Iterable[Move]) -> None:
+        self._moves = sorted(moves, key=lambda move: -len(move.old.parts))
+
+    def __bool__(self) -> bool:
+        return bool(self._moves)
+
+    def moves_file(self, path: Path) -> bool:
+        return self.after(path) != path
+
+    def may_be_named_in(self, text: str) -> bool:
+        """False only when ``text`` cannot name a moved path: a path reaches into a moved folder
+        or file only by naming it (``..`` climbs out, never in), unless it is written with
+        escapes."""
+        return "\\" in text or any(move.old.name in text for move in self._moves)
+
+    def after(self, path: Path) -> Path:
+        for move in self._moves:
+            if path == move.old:
+                return move.new
+            if move.old in path.parents:
+                return move.new / path.relative_to(move.old)
+        return path
+
+
+def fixture_files(
+    paths: Iterable[Path],
+    repo_root: Path,
+    moves: Moves,
+    text_of: Callable[[Path], str | None],
+    forced_kind: Callable[[Path], str | None],
+    is_open: Callable[[Path], bool],
+) -> Iterator[FixtureFile]:
+    """The fixture files among ``paths`` (a walk of the repository plus the open and configured
+    files) that may hold a path to rewrite, with their contract. ``text_of`` gives the open
+    buffer's text, else the file's on disk (None: unreadable); only fixtures that name a moved
+    path, or that move themselves, are parsed."""
+    for path in dict.fromkeys(Path(os.path.normpath(p)) for p in paths):
+        text = text_of(path)
+        if text is None or not (moves.moves_file(path) or moves.may_be_named_in(text)):
+            continue
+        tree = parse(text)
+        rel_path = relative_posix(path, repo_root)
+        kind = forced_kind(path) or detect_kind(rel_path, tree.root, explicit=is_open(path), path=path)
+        if kind != UNKNOWN:
+            yield FixtureFile(path, kind, text, tree.root)
+
+
+def plan_moves(
+    moves: Moves, repo_root: Path, fixtures: Iterable[FixtureFile]
+) -> dict[Path, list[Replacement]]:
+    """The replacements per fixture file (files with none are left out), in text order."""
+    repo_root = Path(os.path.normpath(repo_root))
+    planned: dict[Path, list[Replacement]] = {}
+    for fixture in fixtures:
+        if fixture.root is None or fixture.root.kind != OBJECT:
+            continue
+        if fixture.kind == WORKFLOW:
+            found = list(_workflow_replacements(fixture.root, moves, repo_root))
+        elif fixture.kind == EVALS:
+            found = list(_suite_replacements(fixture, moves, repo_root))
+        else:
+            continue
+        if found:
+            planned[fixture.path] = sorted(found, key=lambda r: r.start)
+    return planned
+
+
+# -- workflow fixtures: repository-relative source refs ----------------------------------------------
+
+
+def _workflow_replacements(root: Node, moves: Moves, repo_root: Path) -> Iterator[Replacement]:
+    holders = [root] + [case.node for case in iter_cases(WORKFLOW, root) if case.node.kind == OBJECT]
+    for holder in holders:
+        refs = holder.get("source_refs")
+        for item in refs.items if refs is not None and refs.kind == ARRAY else ():
+            if item.kind != STRING:
+                continue
+            path, hash_sign, anchor = item.value.partition("#")
+            if is_invalid_ref(path):  # URLs, absolute paths: not files of the repository
+                continue
+            moved = _moved_relative(path, repo_root, repo_root, moves)
+            if moved is not None:
+                yield _replace(item, moved + hash_sign + anchor)
+
+
+# -- eval suites: paths relative to evals/ ----------------------------------------------------------
+
+
+def _suite_replacements(fixture: FixtureFile, moves: Moves, repo_root: Path) -> Iterator[Replacement]:
+    evals_dir = Path(os.path.normpath(fixture.path.parent))
+    new_evals_dir = moves.after(Path(os.path.normpath(fixture.path))).parent
+    for case in iter_cases(EVALS, fixture.root):
+        if case.node.kind != OBJECT:
+            continue
+        destinations: list[tuple[str, str]] = []  # copy destinations that follow their source
+        for node, lands_as_named in _copy_sources(case.node):
+            moved = _moved_relative(node.value, evals_dir, repo_root, moves, new_evals_dir)
+            if moved is None:
+                continue
+            yield _replace(node, moved)
+            if lands_as_named:
+                destinations.append((posixpath.normpath(node.value), posixpath.normpath(moved)))
+        if destinations:
+            yield from _assertion_replacements(case.node, destinations)
+
+
+def _copy_sources(case: Node) -> Iterator[tuple[Node, bool]]:
+    """Each path string of a case that names a file in the repository, and whether the copy lands
+    in the workspace under that same name (so assertion paths name it too)."""
+    setup = case.get("setup")
+    if setup is not None and setup.kind == OBJECT:
+        flatten = _string(setup.get("mountMode")) in _FLATTEN_MODES
+        seeded = _string(setup.get("kind")) == "seeded"
+        sources = setup.get("sources")
+        for item in sources.items if sources is not None and sources.kind == ARRAY else ():
+            value = item.get("from") if item.kind == OBJECT else item
+            if _is_path(value):
+                named_destination = item.kind != OBJECT or not item.has("to")
+                yield value, seeded and named_destination and not flatten
+        fixture = setup.get("fixture")
+        source = fixture.get("source") if fixture is not None and fixture.kind == OBJECT else None
+        if _is_path(source):
+            yield source, False
+    files = case.get("files")
+    for item in files.items if files is not None and files.kind == ARRAY else ():
+        if _is_path(item):
+            yield item, True  # a legacy files entry is both the source and the destination
+
+
+def _assertion_replacements(case: Node, destinations: list[tuple[str, str]]) -> Iterator[Replacement]:
+    assertions = case.get("assertions")
+    for item in assertions.items if assertions is not None and assertions.kind == ARRAY else ():
+        if item.kind != OBJECT:
+            continue
+        target = item.get("target")
+        for node in (
+            item.get("path"),
+            target.get("file") if target is not None and target.kind == OBJECT else None,
+        ):
+            if not _is_path(node):
+                continue
+            moved = _moved_destination(node.value, destinations)
+            if moved is not None:
+                yield _replace(node, moved)
+
+
+def _moved_destination(path: str, destinations: list[tuple[str, str]]) -> str | None:
+    normal = posixpath.normpath(path.strip("/"))
+    for old, new in destinations:
+        if normal == old:
+            return new
+        if normal.startswith(old + "/"):
+            return new + normal[len(old) :]
+    return None
+
+
+# -- path arithmetic --------------------------------------------------------------------------------
+
+
+def _moved_relative(
+    path: str, base: Path, repo_root: Path, moves: Moves, new_base: Path | None = None
+) -> str | None:
+    """``path`` (relative to ``base``) rewritten relative to ``new_base`` (default: ``base``) so
+    that it names the same file after the moves; None when it needs no change or lies outside the
+    repository before or after."""
+    new_base = new_base or base
+    target = Path(os.path.normpath(base / path))
+    new_target = moves.after(target)
+    if not _inside(new_target, repo_root) or Path(os.path.normpath(new_base / path)) == new_target:
+        return None
+    rewritten = Path(os.path.relpath(new_target, new_base)).as_posix()
+    return rewritten + "/" if path.endswith("/") and not rewritten.endswith("/") else rewritten
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def _replace(node: Node, value: str) -> Replacement:
+    return Replacement(node.start, node.end, json.dumps(value, ensure_ascii=False))
+
+
+def _is_path(node: Node | None) -> bool:
+    return node is not None and node.kind == STRING and bool(node.value)
+
+
+def _string(node: Node | None) -> str | None:
+    return node.value if node is not None and node.kind == STRING else None
