@@ -12,6 +12,7 @@ from lsprotocol import types
 from ..parser.line_index import Encoding
 from .capabilities import ClientFeatures
 from .documents import uri_to_path
+from .features.file_moves import announce_to_every_client
 from .workspace_events import fetch_configuration, register_dynamic_capabilities
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ def register(server: Host) -> None:
     def initialize(ls: Host, params: types.InitializeParams) -> None:
         ls.loop = asyncio.get_running_loop()
         ls.client_features = ClientFeatures.from_capabilities(params.capabilities, params.client_info)
+        announce_to_every_client(params.capabilities)  # read by pygls once this handler returns
         ls.encoding = negotiated_encoding(ls.workspace.position_encoding)
         # Without file events, existence facts cannot be cached (decided before any repository).
         ls.workspace_index.watching = ls.client_features.watch_dynamic

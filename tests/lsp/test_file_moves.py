@@ -1,0 +1,190 @@
+"""Moving files and folders over the real server, for every client profile: ``willRenameFiles``
+gives the edits (in the negotiated encoding, CJK paths) that keep every fixture of the repository
+pointing at the moved paths — open or not — so ``--check`` finds no missing path once the client
+has applied them and moved the files; ``didRenameFiles`` refreshes the findings."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from lsp_support import SERVER, Session, make_repo, units, write_json
+from lsprotocol import types
+
+SKILL = "写作"
+GUIDE = f"skills/{SKILL}/references/指南 🎉.md"  # an emoji: UTF-16 and UTF-32 columns differ
+MISSING_PATH_CODES = {"source_ref_missing", "path-not-found"}
+
+
+def repo(tmp_path: Path) -> Path:
+    """A repository whose fixtures cite a Markdown file (with an anchor) and a folder of files."""
+    root = make_repo(tmp_path / "仓库 repo")
+    skill = root / "skills" / SKILL
+    (skill / "references").mkdir(parents=True)
+    (skill / "SKILL.md").write_text(f"---\nname: {SKILL}\n---\n", encoding="utf-8")
+    (root / GUIDE).write_text("# 指南\n\n## 安装\n\ntext\n", encoding="utf-8")
+    (skill / "evals" / "files" / "样例").mkdir(parents=True)
+    (skill / "evals" / "files" / "样例" / "说明.md").write_text("x\n", encoding="utf-8")
+    write_json(
+        skill / "evals" / "cases.json",
+        {
+            "schema_version": "spec-first.workflow-eval-fixtures.v1",
+            "skill": SKILL,
+            "source_refs": [f"{GUIDE}#安装"],
+            "coverage_tags": ["routing"],
+            "cases": [
+                {
+                    "id": "一",
+                    "input": "输入 🎉",
+                    "coverage_tags": ["trigger"],
+                    "expected_outcome": "ok",
+                    "source_refs": [GUIDE],
+                }
+            ],
+        },
+    )
+    write_json(
+        skill / "evals" / "evals.json",
+        {
+            "skill_name": SKILL,
+            "evals": [
+                {
+                    "id": "二",
+                    "prompt": "总结 😀",
+                    "setup": {"kind": "seeded", "sources": [{"from": "files/样例"}]},
+                    "assertions": [{"type": "file-exists", "path": "files/样例/说明.md"}],
+                }
+            ],
+        },
+    )
+    return root
+
+
+def offset_at(text: str, line: int, character: int, encoding: str) -> int:
+    """The code-point offset of an LSP position (texts here break lines on ``\\n`` only)."""
+    start = sum(len(row) + 1 for row in text.split("\n")[:line])
+    column = 0
+    row = text.split("\n")[line]
+    while column < len(row) and units(row[:column], encoding) < character:
+        column += 1
+    assert units(row[:column], encoding) == character, "a position inside a character"
+    return start + column
+
+
+def apply_edit(edit: types.WorkspaceEdit, texts: dict[str, str], encoding: str) -> dict[str, str]:
+    """The edited texts per URI, applied as a client applies them."""
+    per_uri: dict[str, list[types.TextEdit]] = {}
+    for change in edit.document_changes or ():
+        per_uri.setdefault(change.text_document.uri, []).extend(change.edits)
+    for uri, edits in (edit.changes or {}).items():
+        per_uri.setdefault(uri, []).extend(edits)
+    out = {}
+    for uri, edits in per_uri.items():
+        text = texts[uri]
+        spans = [
+            (
+                offset_at(text, e.range.start.line, e.range.start.character, encoding),
+                offset_at(text, e.range.end.line, e.range.end.character, encoding),
+                e.new_text,
+            )
+            for e in edits
+        ]
+        for start, end, new_text in sorted(spans, reverse=True):
+            text = text[:start] + new_text + text[end:]
+        out[uri] = text
+    return out
+
+
+def rename_params(*pairs: tuple[Path, Path]) -> types.RenameFilesParams:
+    return types.RenameFilesParams(
+        files=[types.FileRename(old_uri=old.as_uri(), new_uri=new.as_uri()) for old, new in pairs]
+    )
+
+
+def missing_paths(root: Path) -> list[tuple[str, str]]:
+    """(file, code) of every missing-path finding ``--check`` reports for the repository."""
+    run = subprocess.run(
+        [*SERVER, "--check", "--format", "json", str(root)],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        check=False,
+    )
+    report: dict[str, Any] = json.loads(run.stdout)
+    return [
+        (entry["path"], finding["code"])
+        for entry in report["files"]
+        for finding in entry["findings"]
+        if finding["code"] in MISSING_PATH_CODES
+    ]
+
+
+async def test_moving_a_file_and_a_folder_keeps_every_fixture_right(session: Session, tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    result = await session.initialize([root])
+    evals = root / "skills" / SKILL / "evals"
+    workflow_uri = session.open(evals / "cases.json")  # open; evals.json stays closed
+    await session.diagnostics(workflow_uri)
+    # announced to every profile (Neovim's explorers send it only to a server that announces it)
+    operations = result.capabilities.workspace.file_operations
+    for announced in (operations.will_rename, operations.did_rename):
+        kinds = {f.pattern.matches for f in announced.filters}
+        assert kinds == {types.FileOperationPatternKind.File, types.FileOperationPatternKind.Folder}
+
+    guide, new_guide = root / GUIDE, root / "docs" / "指南 v2.md"
+    folder, new_folder = evals / "files" / "样例", evals / "files" / "资料"
+    edit = await session.client.workspace_will_rename_files_async(
+        rename_params((guide, new_guide), (folder, new_folder))
+    )
+    assert edit is not None
+    suite_uri = (evals / "evals.json").as_uri()
+    texts = {workflow_uri: session.texts[workflow_uri], suite_uri: (evals / "evals.json").read_text("utf-8")}
+    edited = apply_edit(edit, texts, session.encoding)
+    assert set(edited) == {workflow_uri, suite_uri}
+
+    workflow = json.loads(edited[workflow_uri])
+    assert workflow["source_refs"] == ["docs/指南 v2.md#安装"]  # the anchor kept
+    assert workflow["cases"][0]["source_refs"] == ["docs/指南 v2.md"]
+    suite_case = json.loads(edited[suite_uri])["evals"][0]
+    assert suite_case["setup"]["sources"] == [{"from": "files/资料"}]
+    assert suite_case["assertions"][0]["path"] == "files/资料/说明.md"
+
+    # the client applies the edits and moves the files, then says so
+    session.edit(workflow_uri, 0, len(session.texts[workflow_uri]), edited[workflow_uri])
+    (evals / "evals.json").write_text(edited[suite_uri], encoding="utf-8")
+    (evals / "cases.json").write_text(edited[workflow_uri], encoding="utf-8")
+    new_guide.parent.mkdir()
+    shutil.move(guide, new_guide)
+    shutil.move(folder, new_folder)
+    session.client.workspace_did_rename_files(rename_params((guide, new_guide), (folder, new_folder)))
+
+    items = await session.diagnostics(workflow_uri)
+    assert not MISSING_PATH_CODES & {str(d.code) for d in items}
+    assert missing_paths(root) == []
+
+
+async def test_did_rename_refreshes_the_findings_of_open_fixtures(session: Session, tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    await session.initialize([root])
+    uri = session.open(root / "skills" / SKILL / "evals" / "cases.json")
+    items = await session.diagnostics(uri)
+    assert "source_ref_missing" not in {str(d.code) for d in items}
+    guide, moved = root / GUIDE, root / "elsewhere.md"
+    shutil.move(guide, moved)  # moved without the edits: the refs now dangle
+    session.client.workspace_did_rename_files(rename_params((guide, moved)))
+    items = await session.diagnostics(uri, lambda items: "source_ref_missing" in {str(d.code) for d in items})
+    assert sum(str(d.code) == "source_ref_missing" for d in items) == 2
+
+
+async def test_a_move_nothing_cites_gives_no_edit(session: Session, tmp_path: Path) -> None:
+    root = repo(tmp_path)
+    await session.initialize([root])
+    session.open(root / "skills" / SKILL / "evals" / "cases.json")
+    (root / "notes.md").write_text("n\n", encoding="utf-8")
+    edit = await session.client.workspace_will_rename_files_async(
+        rename_params((root / "notes.md", root / "记录.md"))
+    )
+    assert edit is None or not (edit.document_changes or edit.changes)
