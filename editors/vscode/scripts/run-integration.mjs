@@ -5,6 +5,7 @@
 //
 // node scripts/run-integration.mjs --code-server DIR --workspace DIR --data DIR --chromium PATH
 //   [--timeout MS]   (environment: passed to the extension host, e.g. EVALFIX_TEST_REPORT)
+//   [--tests out/test/integration/INDEX]   (the suite to run; default: index)
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,7 +44,7 @@ try {
   const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
   const payload = [
     ["extensionDevelopmentPath", remote(extensionPath)],
-    ["extensionTestsPath", remote(path.join(extensionPath, "out/test/integration/index"))],
+    ["extensionTestsPath", remote(path.join(extensionPath, args.tests ?? "out/test/integration/index"))],
   ];
   const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(args.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
   await page.goto(url, { timeout: 60_000 });
