@@ -7,60 +7,21 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
-from typing import Any
 
-from lsp_support import SERVER, Session, make_repo, units, write_json
+from file_moves_workspace import (
+    FIXTURE,
+    FOLDER,
+    GUIDE,
+    MISSING_PATH_CODES,
+    NEW_FOLDER,
+    NEW_GUIDE,
+    SUITE,
+    cited_paths_repo,
+    missing_paths,
+)
+from lsp_support import SERVER, Session, units
 from lsprotocol import types
-
-SKILL = "写作"
-GUIDE = f"skills/{SKILL}/references/指南 🎉.md"  # an emoji: UTF-16 and UTF-32 columns differ
-MISSING_PATH_CODES = {"source_ref_missing", "path-not-found"}
-
-
-def repo(tmp_path: Path) -> Path:
-    """A repository whose fixtures cite a Markdown file (with an anchor) and a folder of files."""
-    root = make_repo(tmp_path / "仓库 repo")
-    skill = root / "skills" / SKILL
-    (skill / "references").mkdir(parents=True)
-    (skill / "SKILL.md").write_text(f"---\nname: {SKILL}\n---\n", encoding="utf-8")
-    (root / GUIDE).write_text("# 指南\n\n## 安装\n\ntext\n", encoding="utf-8")
-    (skill / "evals" / "files" / "样例").mkdir(parents=True)
-    (skill / "evals" / "files" / "样例" / "说明.md").write_text("x\n", encoding="utf-8")
-    write_json(
-        skill / "evals" / "cases.json",
-        {
-            "schema_version": "spec-first.workflow-eval-fixtures.v1",
-            "skill": SKILL,
-            "source_refs": [f"{GUIDE}#安装"],
-            "coverage_tags": ["routing"],
-            "cases": [
-                {
-                    "id": "一",
-                    "input": "输入 🎉",
-                    "coverage_tags": ["trigger"],
-                    "expected_outcome": "ok",
-                    "source_refs": [GUIDE],
-                }
-            ],
-        },
-    )
-    write_json(
-        skill / "evals" / "evals.json",
-        {
-            "skill_name": SKILL,
-            "evals": [
-                {
-                    "id": "二",
-                    "prompt": "总结 😀",
-                    "setup": {"kind": "seeded", "sources": [{"from": "files/样例"}]},
-                    "assertions": [{"type": "file-exists", "path": "files/样例/说明.md"}],
-                }
-            ],
-        },
-    )
-    return root
 
 
 def offset_at(text: str, line: int, character: int, encoding: str) -> int:
@@ -104,29 +65,10 @@ def rename_params(*pairs: tuple[Path, Path]) -> types.RenameFilesParams:
     )
 
 
-def missing_paths(root: Path) -> list[tuple[str, str]]:
-    """(file, code) of every missing-path finding ``--check`` reports for the repository."""
-    run = subprocess.run(
-        [*SERVER, "--check", "--format", "json", str(root)],
-        capture_output=True,
-        text=True,
-        cwd=root,
-        check=False,
-    )
-    report: dict[str, Any] = json.loads(run.stdout)
-    return [
-        (entry["path"], finding["code"])
-        for entry in report["files"]
-        for finding in entry["findings"]
-        if finding["code"] in MISSING_PATH_CODES
-    ]
-
-
 async def test_moving_a_file_and_a_folder_keeps_every_fixture_right(session: Session, tmp_path: Path) -> None:
-    root = repo(tmp_path)
+    root = cited_paths_repo(tmp_path / "仓库 repo")
     result = await session.initialize([root])
-    evals = root / "skills" / SKILL / "evals"
-    workflow_uri = session.open(evals / "cases.json")  # open; evals.json stays closed
+    workflow_uri = session.open(root / FIXTURE)  # open; the suite stays closed
     await session.diagnostics(workflow_uri)
     # announced to every profile (Neovim's explorers send it only to a server that announces it)
     operations = result.capabilities.workspace.file_operations
@@ -134,14 +76,14 @@ async def test_moving_a_file_and_a_folder_keeps_every_fixture_right(session: Ses
         kinds = {f.pattern.matches for f in announced.filters}
         assert kinds == {types.FileOperationPatternKind.File, types.FileOperationPatternKind.Folder}
 
-    guide, new_guide = root / GUIDE, root / "docs" / "指南 v2.md"
-    folder, new_folder = evals / "files" / "样例", evals / "files" / "资料"
+    guide, new_guide = root / GUIDE, root / NEW_GUIDE
+    folder, new_folder = root / FOLDER, root / NEW_FOLDER
     edit = await session.client.workspace_will_rename_files_async(
         rename_params((guide, new_guide), (folder, new_folder))
     )
     assert edit is not None
-    suite_uri = (evals / "evals.json").as_uri()
-    texts = {workflow_uri: session.texts[workflow_uri], suite_uri: (evals / "evals.json").read_text("utf-8")}
+    suite_uri = (root / SUITE).as_uri()
+    texts = {workflow_uri: session.texts[workflow_uri], suite_uri: (root / SUITE).read_text("utf-8")}
     edited = apply_edit(edit, texts, session.encoding)
     assert set(edited) == {workflow_uri, suite_uri}
 
@@ -154,8 +96,8 @@ async def test_moving_a_file_and_a_folder_keeps_every_fixture_right(session: Ses
 
     # the client applies the edits and moves the files, then says so
     session.edit(workflow_uri, 0, len(session.texts[workflow_uri]), edited[workflow_uri])
-    (evals / "evals.json").write_text(edited[suite_uri], encoding="utf-8")
-    (evals / "cases.json").write_text(edited[workflow_uri], encoding="utf-8")
+    (root / SUITE).write_text(edited[suite_uri], encoding="utf-8")
+    (root / FIXTURE).write_text(edited[workflow_uri], encoding="utf-8")
     new_guide.parent.mkdir()
     shutil.move(guide, new_guide)
     shutil.move(folder, new_folder)
@@ -163,13 +105,13 @@ async def test_moving_a_file_and_a_folder_keeps_every_fixture_right(session: Ses
 
     items = await session.diagnostics(workflow_uri)
     assert not MISSING_PATH_CODES & {str(d.code) for d in items}
-    assert missing_paths(root) == []
+    assert missing_paths(SERVER, root) == []
 
 
 async def test_did_rename_refreshes_the_findings_of_open_fixtures(session: Session, tmp_path: Path) -> None:
-    root = repo(tmp_path)
+    root = cited_paths_repo(tmp_path / "repo")
     await session.initialize([root])
-    uri = session.open(root / "skills" / SKILL / "evals" / "cases.json")
+    uri = session.open(root / FIXTURE)
     items = await session.diagnostics(uri)
     assert "source_ref_missing" not in {str(d.code) for d in items}
     guide, moved = root / GUIDE, root / "elsewhere.md"
@@ -180,9 +122,9 @@ async def test_did_rename_refreshes_the_findings_of_open_fixtures(session: Sessi
 
 
 async def test_a_move_nothing_cites_gives_no_edit(session: Session, tmp_path: Path) -> None:
-    root = repo(tmp_path)
+    root = cited_paths_repo(tmp_path / "repo")
     await session.initialize([root])
-    session.open(root / "skills" / SKILL / "evals" / "cases.json")
+    session.open(root / FIXTURE)
     (root / "notes.md").write_text("n\n", encoding="utf-8")
     edit = await session.client.workspace_will_rename_files_async(
         rename_params((root / "notes.md", root / "记录.md"))
