@@ -256,3 +256,28 @@ def test_a_link_leading_outside_the_repository_is_neither_read_nor_written(
         out,
         err,
     )
+
+
+def test_unsafe_fixes_point_a_missing_ref_at_the_only_file_of_its_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--fix does not learn renames; a ref to a moved file gets the file of the same name, as an
+    unsafe fix only (the name could be shared by an unrelated file)."""
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "skills/demo").mkdir(parents=True)
+    (root / "skills/demo/SKILL.md").write_text("# demo\n", encoding="utf-8")
+    (root / "docs").mkdir()
+    (root / "docs/指南.md").write_text("# 安装\n", encoding="utf-8")
+    fixture = root / "skills/demo/evals/cases.json"
+    fixture.parent.mkdir(parents=True)
+    data = {**LEGACY, "source_refs": ["skills/demo/SKILL.md", "references/指南.md#安装"]}
+    fixture.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+    code, _, _ = run(["--check", "--fix"], root, capsys)
+    assert code == 1 and json.loads(fixture.read_text("utf-8"))["source_refs"][1] == "references/指南.md#安装"
+    code, _, _ = run(["--check", "--fix", "--unsafe-fixes"], root, capsys)
+    assert json.loads(fixture.read_text("utf-8"))["source_refs"] == [
+        "skills/demo/SKILL.md",
+        "docs/指南.md#安装",
+    ]
+    assert code == 0

@@ -3,10 +3,13 @@ attach to each finding (``expected`` values, ``replacement``, ``missing`` member
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...js.values import js_number_to_string
 from ...parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
 from .edits import TextEdit, json_text, remove_member, replace_node
 from .model import Fix, FixContext, enum_fixes, fixer, string_items, unique_name
+from .same_name import same_name_fixes
 
 PLACEHOLDERS = {
     "prompt": "TODO: write the prompt",
@@ -114,16 +117,21 @@ def suggested_value(ctx: FixContext) -> list[Fix]:
 @fixer("path-not-found")
 def skill_root_path(ctx: FixContext) -> list[Fix]:
     """A copy source written relative to the skill root (``evals/files/x``, e.g. after ``files``
-    became ``setup``): the same path relative to evals/, when that one exists."""
+    became ``setup``): the same path relative to evals/, when that one exists; and each file of
+    the same name elsewhere in the repository (a moved file)."""
     node = ctx.node()
     path = ctx.data.get("path")
     document_path = ctx.document.path
-    if node is None or not isinstance(path, str) or not path.startswith("evals/") or document_path is None:
+    if node is None or node.kind != STRING or not isinstance(path, str) or document_path is None:
         return []
-    candidate = path[len("evals/") :]
-    if not candidate or not ctx.facts.exists(document_path.parent / candidate):
-        return []
-    return [ctx.change_to(node, candidate, safe=False)]
+    fixes = []
+    candidate = path[len("evals/") :] if path.startswith("evals/") else ""
+    if candidate and ctx.facts.exists(document_path.parent / candidate):
+        fixes.append(ctx.change_to(node, candidate, safe=False))
+    for fix in same_name_fixes(ctx, node, path, document_path.parent):
+        if all(fix.edits != other.edits for other in fixes):
+            fixes.append(replace(fix, preferred=fix.preferred and not fixes))
+    return fixes
 
 
 @fixer("metadata-tags-type")

@@ -9,6 +9,7 @@ from ...js.values import js_number_to_string
 from ...parser.tree import NUMBER, OBJECT, STRING, Node
 from .edits import json_text, member_at, remove_member, rename_key, replace_node
 from .model import Fix, FixContext, close_values, enum_fixes, fixer, unique_name
+from .same_name import same_name_fixes
 
 PLACEHOLDERS = {
     "input": "TODO: the user's request",
@@ -189,7 +190,8 @@ def missing_tags(ctx: FixContext) -> list[Fix]:
 @fixer("source_ref_not_source_authority", "source_ref_missing", "invalid_source_ref")
 def source_ref(ctx: FixContext) -> list[Fix]:
     """A ref the ``source`` authority rejects: the case's authority set to ``historical`` (a case
-    member, so other cases keep theirs), or the ref removed."""
+    member, so other cases keep theirs), a file of the same name for a missing one, or the ref
+    removed."""
     fixes = []
     case = normalized_case(ctx)
     if (
@@ -201,6 +203,10 @@ def source_ref(ctx: FixContext) -> list[Fix]:
         fixes.append(
             ctx.fix('Set the case\'s source_ref_authority to "historical"', edit, safe=False, preferred=True)
         )
+    node = ctx.node()
+    if ctx.finding.code == "source_ref_missing" and node is not None and node.kind == STRING:
+        path, hash_sign, anchor = node.value.partition("#")
+        fixes.extend(same_name_fixes(ctx, node, path, ctx.facts.repo_root, hash_sign + anchor))
     fixes.extend(ctx.remove_element("Remove this source ref", safe=False))
     array, token = ctx.parent()
     if array is not None and array.kind == OBJECT:  # a scalar string ref: the member goes
