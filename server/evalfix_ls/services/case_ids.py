@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ..contracts.detection import WORKFLOW
-from ..parser.tree import STRING, Node
+from ..contracts.detection import EVALS, UNKNOWN, WORKFLOW
+from ..parser.tree import STRING, Node, path_at
 from .cases import CaseView, iter_cases
 from .document import DocumentView
 from .workspace_facts import WorkspaceFacts, skill_of
@@ -82,10 +82,18 @@ def _sibling_sites(document: DocumentView, facts: WorkspaceFacts, case_id: str) 
     return sites
 
 
+# Where a string value is a path to a file (the last steps of its JSON path): renamed by moving
+# the file, never as text.
+_PATH_FIELDS = {
+    WORKFLOW: (("source_refs", int),),
+    EVALS: (("sources", int), ("files", int), ("sources", int, "from"), ("fixture", "source")),
+}
+
+
 def prepare_rename(document: DocumentView, facts: WorkspaceFacts, offset: int) -> RenameTarget:
     case = case_at(document, offset)
     if case is None:
-        raise RenameRefused("only a case id can be renamed here")
+        raise RenameRefused(_not_an_id(document, offset))
     node: Node = case.id_node
     if node.kind != STRING:
         raise RenameRefused("numeric ids are not renamed: write the id as a string first")
@@ -112,3 +120,24 @@ def rename(document: DocumentView, facts: WorkspaceFacts, offset: int, new_id: s
     if new_id in taken:
         raise RenameRefused(f"the id {new_id!r} is already used")
     return target.start - 1, target.end + 1, json.dumps(new_id, ensure_ascii=False)
+
+
+def _not_an_id(document: DocumentView, offset: int) -> str:
+    """Why the text under ``offset`` is not renamed here, in words that say what to do instead."""
+    if document.kind == UNKNOWN:
+        return "evalfix-ls does not check this file (no fixture contract applies): nothing to rename"
+    steps, node, member = path_at(document.root, offset)
+    if node is not None and member is None and node.kind == STRING:
+        keys = tuple(step.key for step in steps)
+        for field in _PATH_FIELDS.get(document.kind, ()):
+            tail = keys[-len(field) :]
+            if len(tail) == len(field) and all(_key_fits(k, f) for k, f in zip(tail, field, strict=True)):
+                return (
+                    "this is a path: rename or move the file itself (in the file explorer) and every "
+                    "fixture that cites it is updated"
+                )
+    return "only a case id can be renamed: place the cursor on the value of a case's id"
+
+
+def _key_fits(key: str | int, expected: str | type) -> bool:
+    return isinstance(key, int) if expected is int else key == expected
