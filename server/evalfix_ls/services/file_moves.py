@@ -64,30 +64,34 @@ class Replacement:
 
 
 class Moves:
-    """Where a path lies after the moves (the innermost moved folder or file holding it wins)."""
+    """Where a path lies after the moves (the innermost moved folder or file holding it wins).
+    Compared as strings: this runs for every file of a repository."""
 
     def __init__(self, moves: Iterable[Move]) -> None:
-        self._moves = sorted(moves, key=lambda move: -len(move.old.parts))
+        ordered = sorted(moves, key=lambda move: -len(move.old.parts))
+        self._moves = [(os.fspath(move.old), os.fspath(move.new)) for move in ordered]
+        self._names = {move.old.name for move in ordered}
 
     def __bool__(self) -> bool:
         return bool(self._moves)
+
+    def after(self, path: Path) -> Path:
+        text = os.fspath(path)
+        for old, new in self._moves:
+            if text == old:
+                return Path(new)
+            if text.startswith(old) and text[len(old) : len(old) + 1] == os.sep:
+                return Path(new + text[len(old) :])
+        return path
 
     def moves_file(self, path: Path) -> bool:
         return self.after(path) != path
 
     def may_be_named_in(self, text: str) -> bool:
         """False only when ``text`` cannot name a moved path: a path reaches into a moved folder
-        or file only by naming it (``..`` climbs out, never in), unless it is written with
-        escapes."""
-        return "\\" in text or any(move.old.name in text for move in self._moves)
-
-    def after(self, path: Path) -> Path:
-        for move in self._moves:
-            if path == move.old:
-                return move.new
-            if move.old in path.parents:
-                return move.new / path.relative_to(move.old)
-        return path
+        or file only by naming it (``..`` climbs out, never in), unless a ``\\u`` escape spells
+        a letter of it."""
+        return "\\u" in text or any(name in text for name in self._names)
 
 
 def fixture_files(
