@@ -5,7 +5,9 @@ has applied them and moved the files; ``didRenameFiles`` refreshes the findings.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -130,3 +132,18 @@ async def test_a_move_nothing_cites_gives_no_edit(session: Session, tmp_path: Pa
         rename_params((root / "notes.md", root / "记录.md"))
     )
     assert edit is None or not (edit.document_changes or edit.changes)
+
+
+async def test_a_fifo_among_the_fixtures_and_a_non_file_uri_do_not_stop_the_plan(
+    session: Session, tmp_path: Path
+) -> None:
+    root = cited_paths_repo(tmp_path / "repo")
+    os.mkfifo(root / "skills" / "写作" / "evals" / "fifo.json")  # reading it would block for good
+    await session.initialize([root])
+    params = rename_params((root / GUIDE, root / NEW_GUIDE))
+    params.files.append(types.FileRename(old_uri="untitled:Untitled-1", new_uri="untitled:Untitled-2"))
+    edit = await asyncio.wait_for(session.client.workspace_will_rename_files_async(params), 30)
+    assert edit is not None
+    fixture_uri = (root / FIXTURE).as_uri()
+    edited = apply_edit(edit, {fixture_uri: (root / FIXTURE).read_text("utf-8")}, session.encoding)
+    assert json.loads(edited[fixture_uri])["source_refs"] == [f"{NEW_GUIDE}#安装"]
