@@ -62,15 +62,21 @@ async def will_rename_files(ls: Any, params: types.RenameFilesParams) -> types.W
     renames = _renames(params)
     if not renames:
         return None
-    # Snapshots are immutable: taken here, read on a worker (a repository walk and parses must
-    # not hold up the event loop).
+    # Snapshots are immutable: taken here, read on a worker (a repository walk, parses and line
+    # indexes must not hold up the event loop).
     snapshots = {snapshot.path: snapshot for snapshot in ls.documents if snapshot.path is not None}
     loop = asyncio.get_running_loop()
     try:
-        planned = await loop.run_in_executor(ls.executor, _plan, ls, renames, snapshots)
+        return await loop.run_in_executor(ls.executor, _edit_for, ls, renames, snapshots)
     except Exception:  # a failed plan must never stop the user's rename
         logger.exception("could not plan the edits for moved files; the move goes ahead without them")
         return None
+
+
+def _edit_for(
+    ls: Any, renames: list[tuple[Path, Path]], snapshots: dict[Path, Snapshot]
+) -> types.WorkspaceEdit | None:
+    planned = _plan(ls, renames, snapshots)
     return _workspace_edit(ls, planned, snapshots) if planned else None
 
 
