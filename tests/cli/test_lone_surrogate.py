@@ -82,10 +82,7 @@ def test_diff_and_fix_write_the_escape(repo: Path) -> None:
     diff = check(repo, "--diff")
     assert b"Traceback" not in diff.stderr, diff.stderr.decode()
     assert diff.returncode == 1
-    assert (
-        '+{"skill_name": "fixme", "evals": [{"id": "a", "prompt": "p", "setup": {"kind": "seeded", "sources": [{"from": "\\udfaa"}]}}]}'
-        in diff.stdout.decode("utf-8")
-    )  # noqa: E501
+    assert '"sources": [{"from": "\\udfaa"}]}}]}' in diff.stdout.decode("utf-8")  # the JSON escape
 
     fixed = check(repo, "--fix")
     assert b"Traceback" not in fixed.stderr, fixed.stderr.decode()
