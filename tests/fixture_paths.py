@@ -21,3 +21,16 @@ def materialize(corpus: Path, dest: Path) -> Path:
         source = corpus / line
         target.write_bytes(source.read_bytes() if source.is_file() else b"")
     return dest
+
+
+NORMALIZER = "skills/spec-skill-audit/scripts/eval-fixture-normalizer.js"
+
+
+def make_walking(root: Path) -> Path:
+    """Make ``root`` a *walking repository* (specs/README.md, "Which contract applies"): it holds
+    spec-first's normalizer, so every JSON file under skills/**/evals/ is a workflow fixture with
+    the legacy semantics — what the tests of legacy shapes exercise."""
+    target = root / NORMALIZER
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("// spec-first's fixture normalizer (a stub: only its presence matters)\n")
+    return root

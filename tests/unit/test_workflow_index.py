@@ -10,6 +10,7 @@ from workflow_support import base, errors, make_repo, with_case, write
 
 from evalfix_ls.batch.format_json import to_json
 from evalfix_ls.batch.run import check_paths
+from evalfix_ls.contracts.detection import Walk
 from evalfix_ls.contracts.workflow.index import WorkflowIndex, batch_order_key, discover
 from evalfix_ls.workspace.view import FileSystemView
 
@@ -237,14 +238,14 @@ def test_buffer_is_used_instead_of_disk(tmp_path: Path) -> None:
 
 def test_a_skills_folder_linked_outside_the_repository_is_not_listed(tmp_path: Path) -> None:
     outside = make_repo(tmp_path / "outside", {"skills/secret/evals/cases.json": fixture("x")})
-    repo = make_repo(tmp_path / "repo", {}, existing=())
+    repo = make_repo(tmp_path / "repo", {}, existing=(), walking=False)
     (repo / "skills").symlink_to(outside / "skills")
     assert discover(repo) == []
-    index = WorkflowIndex(repo, FileSystemView())
+    index = WorkflowIndex(repo, FileSystemView(), Walk(True))
     index.load_from_disk()
     index.reload("skills/secret/evals/cases.json")  # an editor's close or save event for it
     assert index.files() == []
     (repo / "skills").unlink()
     (repo / "skills").symlink_to("packages")  # a link inside the repository is followed
-    make_repo(repo, {"packages/demo/evals/cases.json": fixture("x")}, existing=())
+    make_repo(repo, {"packages/demo/evals/cases.json": fixture("x")}, existing=(), walking=False)
     assert discover(repo) == ["skills/demo/evals/cases.json"]

@@ -24,7 +24,7 @@ from ...parser import parse, reject_constant
 from ...workspace.confine import resolve_within
 from ...workspace.files import read_file
 from ...workspace.view import FileSystemView
-from ..detection import is_workflow_path
+from ..detection import CANONICAL_SCHEMA, Walk, declared_schema, is_workflow_path, walking_repository
 from .normalize import NormalizedFile, normalize_file
 
 
@@ -50,6 +50,7 @@ class IndexedFile:
     normalized: NormalizedFile | None  # None when the text does not parse or cannot be read
     keys: tuple[tuple[str, IdSite], ...]  # in case order; empty when the reference would throw
     parsed: bool = True  # False: the text is not JSON
+    canonical: bool = False  # declares spec-first.workflow-eval-fixtures.v1
 
     @property
     def key_set(self) -> frozenset[str]:
@@ -88,9 +89,10 @@ class WorkflowIndex:
     the batch mode can create one per repository root whether or not a fixture gets checked.
     """
 
-    def __init__(self, repo_root: Path, fs: FileSystemView) -> None:
+    def __init__(self, repo_root: Path, fs: FileSystemView, walk: Walk | None = None) -> None:
         self.repo_root = repo_root.absolute()
         self.fs = fs
+        self.walk = walk  # forced by configuration; else the normalizer's presence decides
         self._files: dict[str, IndexedFile] = {}
         self._overlays: set[str] = set()  # files whose text came from update() (editor buffers)
         self._previous_keys: dict[str, frozenset[str]] = {}  # keys before the last change
@@ -144,11 +146,20 @@ class WorkflowIndex:
         self._invalidate()
 
     # -- queries -----------------------------------------------------------------------------
+    @property
+    def walking(self) -> bool:
+        """A walking repository: every discovered file is a fixture. Elsewhere only canonical
+        files are (workflow-fixtures.md §2.1a), for duplicate ids and readiness alike."""
+        return walking_repository(self.repo_root, self.fs, self.walk).walking
+
     def files(self) -> list[str]:
-        """Fixture paths in batch order."""
+        """Fixture paths in batch order (in a repository without the walk, canonical files only)."""
         self._ensure_loaded()
         if self._order is None:
-            self._order = sorted(self._files, key=batch_order_key)
+            walking = self.walking
+            self._order = sorted(
+                (rel for rel, entry in self._files.items() if walking or entry.canonical), key=batch_order_key
+            )
         return list(self._order)
 
     def normalized(self, rel_path: str) -> NormalizedFile | None:
@@ -293,10 +304,11 @@ def _index_text(rel_path: str, text: str | None, digest: bytes) -> IndexedFile:
     if tree.errors:
         return IndexedFile(rel_path, digest, None, (), parsed=False)
     normalized = normalize_file(tree.root, rel_path)
+    canonical = declared_schema(tree.root) == CANONICAL_SCHEMA
     if normalized.unreadable is not None:
-        return IndexedFile(rel_path, digest, normalized, ())
+        return IndexedFile(rel_path, digest, normalized, (), canonical=canonical)
     keys = tuple(
         (case.key, IdSite(rel_path, case.index, case.id_anchor.start, case.id_anchor.end))
         for case in normalized.cases
     )
-    return IndexedFile(rel_path, digest, normalized, keys)
+    return IndexedFile(rel_path, digest, normalized, keys, canonical=canonical)
