@@ -133,3 +133,25 @@ async def test_a_lone_surrogate_reaches_the_client_as_its_escape(
     uri = pull_session.open(path)
     found = await pull_session.diagnostics(uri, lambda items: any(d.code == "key-ignored" for d in items))
     assert any("`\udfaa` is not part of the suite format" in d.message for d in found)
+
+
+async def test_a_forced_walk_reads_legacy_shapes_with_their_duplicates(
+    pull_session: Session, tmp_path: Path
+) -> None:
+    root = tmp_path
+    (root / ".git").mkdir()
+    (root / "skills/demo").mkdir(parents=True)
+    (root / "skills/demo/SKILL.md").write_text("# demo\n")
+    for name in ("a.json", "b.json"):
+        data = workflow_fixture("demo", ["same"])
+        del data["schema_version"]  # a legacy shape
+        (root / "skills/demo/evals").mkdir(exist_ok=True)
+        (root / "skills/demo/evals" / name).write_text(json.dumps(data, indent=2))
+    (root / ".evalfix.toml").write_text("workflow_walk = true\n")
+    await pull_session.initialize([root])
+    uri = pull_session.open(root / "skills/demo/evals/b.json")
+    found = await pull_session.diagnostics(uri, lambda items: bool(items))
+    assert "duplicate_case_id" in {d.code for d in found}
+    forced = await info(pull_session, root / "skills/demo/evals/b.json")
+    assert forced["kind"] == "workflow-fixture" and forced["decidedBy"] == ".evalfix.toml:1"
+    assert forced["reason"].endswith("(the fixture walk is forced on by .evalfix.toml:1)")

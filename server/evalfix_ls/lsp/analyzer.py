@@ -118,12 +118,15 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
         text = file_text.text
     repo = job.repo
     try:
+        index = repo.workflow_index() if repo is not None else None
+        if index is not None:
+            index.force_walk(job.config.walk)  # duplicate ids and readiness: the same classification
         analysis = analyze(
             text,
             path=job.path,
             repo_root=repo.root if repo else None,
             fs=repo.fs if repo else None,
-            workspace=repo.workflow_index() if repo is not None else None,
+            workspace=index,
             explicit=job.snapshot is not None,
             kind=job.config.kind_for(job.path),
             walk=job.config.walk,

@@ -99,6 +99,7 @@ class WorkflowIndex:
         self._loaded = False
         self._order: list[str] | None = None
         self._first: dict[str, tuple[bytes, IdSite]] | None = None  # key → (order key of its file, site)
+        self._order_walking: bool | None = None  # the regime ``_order`` and ``_first`` were built for
 
     # -- changes -----------------------------------------------------------------------------
     def load_from_disk(self) -> None:
@@ -146,6 +147,13 @@ class WorkflowIndex:
         self._invalidate()
 
     # -- queries -----------------------------------------------------------------------------
+    def force_walk(self, walk: Walk | None) -> None:
+        """The configuration's ``workflow_walk`` (None: the normalizer's presence decides); the
+        server passes its current settings before each analysis."""
+        if walk != self.walk:
+            self.walk = walk
+            self._invalidate()
+
     @property
     def walking(self) -> bool:
         """A walking repository: every discovered file is a fixture. Elsewhere only canonical
@@ -155,8 +163,11 @@ class WorkflowIndex:
     def files(self) -> list[str]:
         """Fixture paths in batch order (in a repository without the walk, canonical files only)."""
         self._ensure_loaded()
+        walking = self.walking
+        if walking != self._order_walking:  # the normalizer appeared or went away
+            self._invalidate()
+            self._order_walking = walking
         if self._order is None:
-            walking = self.walking
             self._order = sorted(
                 (rel for rel, entry in self._files.items() if walking or entry.canonical), key=batch_order_key
             )
@@ -232,9 +243,10 @@ class WorkflowIndex:
         self._first = None
 
     def _first_sites(self) -> dict[str, tuple[bytes, IdSite]]:
+        order = self.files()  # first: it drops ``_first`` when the regime changed
         if self._first is None:
             first: dict[str, tuple[bytes, IdSite]] = {}
-            for rel in self.files():
+            for rel in order:
                 order = batch_order_key(rel)
                 for key, site in self._files[rel].keys:
                     if key not in first:
