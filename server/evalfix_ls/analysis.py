@@ -129,17 +129,11 @@ class _Classifier:
             self.rel_path = relative_posix(path, repo_root)
 
     def __call__(self, root: Any) -> Classification:
-        detected = classify(
-            self.rel_path, root, explicit=self.explicit, path=self.path, walking=self.walking.walking
-        )
+        detected = classify(self.rel_path, root, explicit=self.explicit, path=self.path, walking=self.walking)
         if self.kind is not None:
             where = f" ({self.decided_by})" if self.decided_by else ""
             reason = f"mapped to `{self.kind}` by configuration{where}"
             return Classification(self.kind, reason, detected.shape, self.decided_by)
-        if self.walking.decided_by is not None:
-            state = "on" if self.walking.walking else "off"
-            reason = f"{detected.reason} (the fixture walk is forced {state} by {self.walking.decided_by})"
-            return Classification(detected.kind, reason, detected.shape, self.walking.decided_by)
         return detected
 
 

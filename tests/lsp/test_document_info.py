@@ -154,4 +154,7 @@ async def test_a_forced_walk_reads_legacy_shapes_with_their_duplicates(
     assert "duplicate_case_id" in {d.code for d in found}
     forced = await info(pull_session, root / "skills/demo/evals/b.json")
     assert forced["kind"] == "workflow-fixture" and forced["decidedBy"] == ".evalfix.toml:1"
-    assert forced["reason"].endswith("(the fixture walk is forced on by .evalfix.toml:1)")
+    assert forced["reason"] == (
+        "a JSON file under skills/**/evals/ where spec-first's fixture walk is forced on (.evalfix.toml:1): "
+        "the walk normalizes it"
+    )

@@ -154,7 +154,8 @@ def test_evals_json_in_a_workflow_repository(tmp_path: Path) -> None:
         ),
         ("skills/x/evals/cases.json", "{", False, UNKNOWN, "skill-local shape"),
         ("fixtures/x.json", '{"cases": []}', True, UNKNOWN, "without spec-first's fixture walk"),
-        (None, '{"cases": []}', True, UNKNOWN, "no tool reads it as a fixture"),
+        (None, '{"cases": []}', True, UNKNOWN, "array outside skills/**/evals/ in a repository without"),
+        ("docs/x.json", '{"cases": []}', False, UNKNOWN, "no tool reads it as a fixture"),
     ],
 )
 def test_classify_without_the_walk(
@@ -203,12 +204,13 @@ def test_a_setting_forces_the_walk_and_says_where(tmp_path: Path) -> None:
     (repo / ".evalfix.toml").write_text("# our fixtures\n\nworkflow_walk = true\n", encoding="utf-8")
     [forced_on] = check_paths([repo], root=repo).files
     assert forced_on.analysis.kind == WORKFLOW
-    assert "forced on by .evalfix.toml:3" in forced_on.analysis.reason
+    assert "where spec-first's fixture walk is forced on (.evalfix.toml:3)" in forced_on.analysis.reason
+    assert forced_on.analysis.classification.decided_by == ".evalfix.toml:3"
     make_walking(repo)
     (repo / ".evalfix.toml").write_text("workflow-walk = false\n", encoding="utf-8")
     [forced_off] = check_paths([repo], root=repo).files
     assert forced_off.analysis.kind == UNKNOWN and forced_off.analysis.findings == []
-    assert "forced off by .evalfix.toml:1" in forced_off.analysis.reason
+    assert "where spec-first's fixture walk is forced off (.evalfix.toml:1)" in forced_off.analysis.reason
 
 
 def test_a_mapping_says_which_line_decided(tmp_path: Path) -> None:

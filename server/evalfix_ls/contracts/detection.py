@@ -90,21 +90,31 @@ def is_other_tool_suite(root: Node | None) -> bool:
     return _has_case_array(root) and not root.has("evals") and not root.has("skill_name")  # type: ignore[union-attr]
 
 
+def _regime(walk: Walk) -> str:
+    """How the reason names the repository's regime (and the setting that forced it)."""
+    if walk.decided_by is not None:
+        state = "on" if walk.walking else "off"
+        return f"where spec-first's fixture walk is forced {state} ({walk.decided_by})"
+    return _WALK if walk.walking else _NO_WALK
+
+
 def classify(
     rel_path: str | None,
     root: Node | None,
     *,
     explicit: bool = True,
     path: PurePath | None = None,
-    walking: bool = True,
+    walking: bool | Walk = True,
 ) -> Classification:
     """Classify a document by its repository-relative POSIX path, its parsed root and whether its
-    repository is a walking repository (rules 1–5 of "Which contract applies").
+    repository is a walking repository (rules 1–5 of "Which contract applies"); ``decided_by`` is
+    the setting that forced the walk when the walk decided.
 
     ``explicit`` is true for a file opened in the editor or named on the command line (rule 4).
     ``path`` (absolute) decides rule 2, which depends only on the file's own name and folder: an
     ``evals/evals.json`` outside any repository or ``skills/`` tree is still an eval suite.
     """
+    walk = walking if isinstance(walking, Walk) else Walk(walking)
     schema = declared_schema(root)
     if schema == CANONICAL_SCHEMA:
         return Classification(WORKFLOW, f"declares schema_version `{CANONICAL_SCHEMA}`", schema)
@@ -114,34 +124,31 @@ def classify(
         if path is not None
         else rel_path is not None and is_evals_suite_path(rel_path)
     )
+    regime, by = _regime(walk), walk.decided_by
     if suite_named:
-        if walking and under_skills and is_other_tool_suite(root):
-            return Classification(
-                WORKFLOW, f"a `cases` array under skills/**/evals/ {_WALK}: the walk reads it", schema
-            )
-        return Classification(
-            EVALS, "an `evals/evals.json`: arc-skill-eval's discovery reads it as an eval suite", schema
-        )
+        other_tool = under_skills and is_other_tool_suite(root)
+        if walk.walking and other_tool:
+            reason = f"a `cases` array under skills/**/evals/ {regime}: the walk reads it"
+            return Classification(WORKFLOW, reason, schema, by)
+        reason = "an `evals/evals.json`: arc-skill-eval's discovery reads it as an eval suite"
+        return Classification(EVALS, reason, schema, by if other_tool else None)
     if under_skills:
-        if walking:
-            return Classification(
-                WORKFLOW, f"a JSON file under skills/**/evals/ {_WALK}: the walk normalizes it", schema
-            )
+        if walk.walking:
+            reason = f"a JSON file under skills/**/evals/ {regime}: the walk normalizes it"
+            return Classification(WORKFLOW, reason, schema, by)
         declared = f"schema_version `{schema}`" if schema is not None else "no schema_version"
-        return Classification(
-            UNKNOWN,
-            f"skill-local shape ({declared}) under skills/**/evals/ {_NO_WALK}: its own tests judge it",
-            schema,
-        )
-    if explicit and walking and _has_case_array(root):
-        return Classification(WORKFLOW, f"a file with a `cases` or `examples` array {_WALK}", schema)
-    return Classification(
-        UNKNOWN,
+        reason = f"skill-local shape ({declared}) under skills/**/evals/ {regime}: its own tests judge it"
+        return Classification(UNKNOWN, reason, schema, by)
+    if explicit and _has_case_array(root):
+        if walk.walking:
+            return Classification(WORKFLOW, f"a file with a `cases` or `examples` array {regime}", schema, by)
+        reason = f"a file with a `cases` or `examples` array outside skills/**/evals/ {regime}: not checked"
+        return Classification(UNKNOWN, reason, schema, by)
+    reason = (
         "neither an `evals/evals.json` nor a JSON file under skills/**/evals/, and no schema_version "
         f"`{CANONICAL_SCHEMA}`: no tool reads it as a fixture"
-        + ("" if walking or not _has_case_array(root) else f" ({_NO_WALK})"),
-        schema,
     )
+    return Classification(UNKNOWN, reason, schema)
 
 
 def detect_kind(
@@ -150,7 +157,7 @@ def detect_kind(
     *,
     explicit: bool = True,
     path: PurePath | None = None,
-    walking: bool = True,
+    walking: bool | Walk = True,
 ) -> str:
     """``classify(…).kind``."""
     return classify(rel_path, root, explicit=explicit, path=path, walking=walking).kind
