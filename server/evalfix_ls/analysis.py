@@ -12,7 +12,7 @@ from typing import Any
 
 from .contracts.codes import ALL_CODES
 from .contracts.context import AnalysisContext
-from .contracts.detection import EVALS, UNKNOWN, WORKFLOW, detect_kind
+from .contracts.detection import EVALS, UNKNOWN, WORKFLOW, Classification, Walk, classify, walking_repository
 from .findings import Finding
 from .parser import parse
 from .parser.gcpause import gc_paused
@@ -65,6 +65,11 @@ class Analysis:
     tree: ParseResult | None
     findings: list[Finding]
     extra: dict[str, Any] = field(default_factory=dict)  # contract results other features reuse
+    classification: Classification | None = None  # why this contract (or none) applies
+
+    @property
+    def reason(self) -> str:
+        return self.classification.reason if self.classification is not None else ""
 
 
 def analyze(
@@ -80,9 +85,13 @@ def analyze(
     tree: ParseResult | None = None,
     case_cache: Any = None,
     recover: bool = False,
+    walk: Walk | None = None,
+    decided_by: str | None = None,
 ) -> Analysis:
-    """Analyse one document. ``kind`` forces a contract (configuration mappings); otherwise the
-    contract is detected from the path and content. ``file_text`` carries how the text was read
+    """Analyse one document. ``kind`` forces a contract (configuration mappings, ``decided_by``
+    saying where); otherwise the contract is detected from the path, the content and whether the
+    repository is a walking repository (``walk`` forces it; else the normalizer's presence).
+    ``file_text`` carries how the text was read
     (decoding replacements, read errors, size) when it came from disk. ``tree`` is the parse of
     ``text`` when the caller already has it (the server re-parses edits incrementally with
     ``jsonincremental.reparse``). ``case_cache`` (a ``CaseCache`` the caller keeps per document)
@@ -91,43 +100,71 @@ def analyze(
     without it (``--check``, as the references see the file) such a document has syntax findings
     only."""
     with gc_paused():
+        fs = fs or FileSystemView()
+        walking = walking_repository(repo_root, fs, walk)
+        classified = _Classifier(path, repo_root, explicit, walking, kind, decided_by)
         return _analyze(
-            text, path, repo_root, fs, workspace, explicit, kind, file_text, tree, case_cache, recover
+            text, path, repo_root, fs, workspace, classified, file_text, tree, case_cache, recover
         )
+
+
+class _Classifier:
+    """Decides the contract once the root is known (configuration first, then the rules)."""
+
+    def __init__(
+        self,
+        path: Path | None,
+        repo_root: Path | None,
+        explicit: bool,
+        walking: Walk,
+        kind: str | None,
+        decided_by: str | None,
+    ) -> None:
+        self.path, self.explicit, self.walking = path, explicit, walking
+        self.kind, self.decided_by = kind, decided_by
+        self.rel_path = None
+        if path is not None and repo_root is not None:
+            from .workspace.view import relative_posix
+
+            self.rel_path = relative_posix(path, repo_root)
+
+    def __call__(self, root: Any) -> Classification:
+        detected = classify(self.rel_path, root, explicit=self.explicit, path=self.path, walking=self.walking)
+        if self.kind is not None:
+            where = f" ({self.decided_by})" if self.decided_by else ""
+            reason = f"mapped to `{self.kind}` by configuration{where}"
+            return Classification(self.kind, reason, detected.shape, self.decided_by)
+        return detected
 
 
 def _analyze(
     text: str,
     path: Path | None,
     repo_root: Path | None,
-    fs: FileSystemView | None,
+    fs: FileSystemView,
     workspace: Any,
-    explicit: bool,
-    kind: str | None,
+    classifier: _Classifier,
     file_text: FileText | None,
     tree: ParseResult | None,
     case_cache: Any = None,
     recover: bool = False,
 ) -> Analysis:
-    fs = fs or FileSystemView()
-    rel_path = None
-    if path is not None and repo_root is not None:
-        from .workspace.view import relative_posix
-
-        rel_path = relative_posix(path, repo_root)
-
+    rel_path = classifier.rel_path
     if file_text is None and _over_size_limit(text):  # an editor buffer as large as a skipped file
         file_text = FileText("", too_large=True)
     if file_text is not None and file_text.unavailable:
-        detected = kind or detect_kind(rel_path, None, explicit=explicit, path=path)
+        classification = classifier(None)
+        detected = classification.kind
         finding = _file_finding(FILE_CODES[detected], file_text, path)
-        return Analysis(detected, text, None, [finding] if detected != UNKNOWN else [])
+        findings = [finding] if detected != UNKNOWN else []
+        return Analysis(detected, text, None, findings, classification=classification)
 
     if tree is None or tree.text is not text and tree.text != text:
         tree = parse(text)
-    detected = kind or detect_kind(rel_path, tree.root, explicit=explicit, path=path)
+    classification = classifier(tree.root)
+    detected = classification.kind
     if detected == UNKNOWN:
-        return Analysis(UNKNOWN, text, tree, [])
+        return Analysis(UNKNOWN, text, tree, [], classification=classification)
     codes = FILE_CODES[detected]
     findings: list[Finding] = []
     if file_text is not None and file_text.replaced_at is not None:
@@ -156,7 +193,7 @@ def _analyze(
         ctx = AnalysisContext(text, tree, path, rel_path, repo_root, fs, workspace, case_cache)
         findings.extend(_contract_findings(detected, ctx, extra))
     findings.sort(key=lambda f: f.sort_key)
-    return Analysis(detected, text, tree, findings, extra)
+    return Analysis(detected, text, tree, findings, extra, classification)
 
 
 def _contract_findings(kind: str, ctx: AnalysisContext, extra: dict[str, Any]) -> list[Finding]:

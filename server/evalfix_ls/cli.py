@@ -172,10 +172,18 @@ class _Printer:
     def __init__(self, fmt: str, out: TextIO) -> None:
         self.format, self.out = fmt, out
 
+    def write(self, text: str) -> None:
+        """Every format goes out through here: a lone surrogate (from ``"\\uDFAA"`` in a fixture)
+        is written as its escape, since UTF-8 cannot encode it and one string must not stop the
+        report. In JSON and SARIF the escape is the same string."""
+        from .js.values import escape_lone_surrogates
+
+        self.out.write(escape_lone_surrogates(text))
+
     def file(self, file: FileReport) -> None:
         if self.format in ("text", "github"):
             # One write per file (a file can have 200,000 findings), flushed so that it shows now.
-            self.out.write("".join(line + "\n" for line in self._module().file_lines(file)))
+            self.write("".join(line + "\n" for line in self._module().file_lines(file)))
             self.out.flush()
 
     def finish(self, report: Report) -> None:
@@ -189,7 +197,7 @@ class _Printer:
             self._dump(to_sarif(report, __version__))
         else:
             for line in self._module().summary_lines(report):
-                self.out.write(line + "\n")
+                self.write(line + "\n")
 
     def _module(self) -> Any:
         from .batch import format_github, format_text
@@ -198,7 +206,7 @@ class _Printer:
 
     def _dump(self, document: dict[str, Any]) -> None:
         # One write: json.dump writes every token separately (millions of calls for 200,000 findings).
-        self.out.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+        self.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -27,7 +27,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from .contracts.detection import EVALS, UNKNOWN, WORKFLOW
+from .contracts.detection import EVALS, UNKNOWN, WORKFLOW, Walk
 from .findings import Finding, Severity
 
 PROJECT_FILE = ".evalfix.toml"
@@ -63,6 +63,7 @@ class FileMapping:
     kind: str
     base: Path
     regex: re.Pattern[str] = field(compare=False, repr=False)
+    origin: str | None = field(default=None, compare=False)  # where it is written (".evalfix.toml:4")
 
     def matches(self, path: Path) -> bool:
         try:
@@ -83,18 +84,21 @@ class Config:
     debounce_ms: int = DEFAULT_DEBOUNCE_MS
     inlay_hints: bool = True  # server only: inherited values and loader defaults as inlay hints
     code_lens: bool = True  # server only: readiness and run-this-case lenses
+    walk: Walk | None = None  # ``workflow_walk``: forces spec-first's fixture walk on or off
     problems: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()  # where the settings came from, for logs
     explicit: frozenset[str] = frozenset()  # scalar keys this layer sets (they win when merged)
 
     def kind_for(self, path: Path | None) -> str | None:
         """The contract forced on ``path`` by a ``files`` mapping, or None to detect it."""
+        mapping = self.mapping_for(path)
+        return mapping.kind if mapping is not None else None
+
+    def mapping_for(self, path: Path | None) -> FileMapping | None:
+        """The ``files`` mapping that decides ``path``'s contract, if any."""
         if path is None:
             return None
-        for mapping in self.files:
-            if mapping.matches(path):
-                return mapping.kind
-        return None
+        return next((mapping for mapping in self.files if mapping.matches(path)), None)
 
     def apply(self, findings: Iterable[Finding]) -> list[Finding]:
         """Findings with the severity overrides applied; ``"off"`` codes are dropped."""
@@ -118,7 +122,7 @@ class Config:
         severity = {**self.severity, **other.severity}
         scalars = {
             name: getattr(other if name in other.explicit else self, name)
-            for name in ("root", "workspace_diagnostics", "debounce_ms", "inlay_hints", "code_lens")
+            for name in ("root", "workspace_diagnostics", "debounce_ms", "inlay_hints", "code_lens", "walk")
         }
         return Config(
             files=files,
@@ -227,6 +231,11 @@ def parse_settings(data: Any, *, base_dir: Path, origin: str) -> Config:
                 changes["inlay_hints" if key == "inlayhints" else "code_lens"] = enabled
             else:
                 problems.append(f"{where}: expected true or false (or {{enable = true|false}})")
+        elif key == "workflowwalk":
+            if isinstance(value, bool):
+                changes["walk"] = Walk(value, f"{origin}: {raw_key}")
+            else:
+                problems.append(f"{where}: expected true or false")
         elif key == "debouncems":
             if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_DEBOUNCE_MS:
                 changes["debounce_ms"] = value
@@ -250,7 +259,7 @@ def _parse_files(value: Any, base_dir: Path, where: str, problems: list[str]) ->
                 f"{', '.join(sorted(KIND_WORDS))} (got {kind_word!r})"
             )
             continue
-        yield FileMapping(pattern, kind, base_dir.absolute(), glob_to_regex(pattern))
+        yield FileMapping(pattern, kind, base_dir.absolute(), glob_to_regex(pattern), f"{where}.{pattern}")
 
 
 def _parse_severity(value: Any, where: str, problems: list[str]) -> Iterator[tuple[str, Severity | None]]:
@@ -283,11 +292,15 @@ MAX_PROJECT_FILE_BYTES = 1 << 20  # a project file is a few lines; more is not r
 
 
 def _load_toml(path: Path | str) -> dict[str, Any]:
+    return _parse_toml(_read_project_text(path))
+
+
+def _parse_toml(text: str) -> dict[str, Any]:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
         import tomli as tomllib
-    return tomllib.loads(_read_project_text(path))
+    return tomllib.loads(text)
 
 
 def _read_project_text(path: Path | str) -> str:
@@ -373,13 +386,36 @@ def load_project_file(path: Path) -> Config:
         problem = f"{origin}: a symbolic link leading outside the repository; not read, ignored"
         return Config(problems=(problem,), sources=(origin,))
     try:
-        data = _load_toml(resolved)
+        text = _read_project_text(resolved)
+        data = _parse_toml(text)
     except (OSError, ValueError) as exc:  # tomllib.TOMLDecodeError is a ValueError
         return Config(problems=(f"{origin}: cannot read: {exc}",), sources=(origin,))
     if path.name == PYPROJECT:
         data = data.get("tool", {}).get("evalfix", {})
         origin = f"{origin} [tool.evalfix]"
-    return _root_confined(parse_settings(data, base_dir=path.parent, origin=origin), path, origin)
+    config = parse_settings(data, base_dir=path.parent, origin=origin)
+    return _root_confined(_with_lines(config, text, path), path, origin)
+
+
+def _with_lines(config: Config, text: str, path: Path) -> Config:
+    """``config`` with each contract decision pointing at its line (``.evalfix.toml:4``), which
+    the editor and ``--format json`` show as what decided a file's contract."""
+    where = Path(os.path.relpath(path, project_repository(path.parent))).as_posix()
+    lines = text.splitlines()
+
+    def line_of(pattern: re.Pattern[str]) -> str | None:
+        found = next((n for n, line in enumerate(lines, 1) if pattern.search(line)), None)
+        return f"{where}:{found}" if found is not None else None
+
+    def mapping_line(mapping: FileMapping) -> str:
+        quoted = r"""^\s*["']""" + re.escape(mapping.pattern) + r"""["']\s*="""
+        return line_of(re.compile(quoted)) or where
+
+    files = tuple(replace(mapping, origin=mapping_line(mapping)) for mapping in config.files)
+    walk = config.walk
+    if walk is not None:
+        walk = Walk(walk.walking, line_of(re.compile(r"^\s*workflow[-_]?walk\s*=", re.IGNORECASE)) or where)
+    return replace(config, files=files, walk=walk)
 
 
 def _root_confined(config: Config, path: Path, origin: str) -> Config:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from fixture_paths import make_walking
+
 # A duplicate id (related: the first use, same file) after CJK text and an emoji on the line.
 SUITE = (
     '{"skill_name": "demo", "evals": [\n'
@@ -35,6 +37,7 @@ def workflow_fixture(case_id: str) -> str:
 
 def make_repo(root: Path) -> Path:
     (root / ".git").mkdir(parents=True)
+    make_walking(root)
     write(root / "skills/démo 演示/SKILL.md", "---\nname: demo\n---\n")
     write(root / "skills/démo 演示/evals/evals.json", SUITE)
     write(root / "skills/flow/SKILL.md", "---\nname: flow\n---\n")

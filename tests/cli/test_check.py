@@ -90,7 +90,9 @@ def test_explicit_unknown_file_is_listed(repo: Path, capsys: pytest.CaptureFixtu
     code, out, _ = run(["--check", "--format", "json", "docs/notes.json"], repo, capsys)
     assert code == 0
     data = json.loads(out)
-    assert data["files"] == [{"path": "docs/notes.json", "kind": "unknown", "findings": []}]
+    [listed] = data["files"]
+    assert listed["path"] == "docs/notes.json" and listed["kind"] == "unknown" and listed["findings"] == []
+    assert "no tool reads it as a fixture" in listed["reason"]  # why it is not checked
 
 
 def test_named_file_in_skipped_directory_is_checked(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,6 +11,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from fixture_paths import make_walking
 from test_check import run
 
 from evalfix_ls.batch.analyse import Analyser
@@ -132,6 +133,7 @@ def test_diff_on_a_clean_tree_exits_like_check(tmp_path: Path, capsys: pytest.Ca
 def test_migrate_rewrites_legacy_fixtures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = tmp_path / "repo"
     (root / ".git").mkdir(parents=True)
+    make_walking(root)  # a legacy shape is a workflow fixture only where the walk reads it
     (root / "skills/demo").mkdir(parents=True)
     (root / "skills/demo/SKILL.md").write_text("# demo\n", encoding="utf-8")
     legacy = root / "skills/demo/evals/examples.json"

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fixture_paths import make_walking
 
 SECRET = "SECRET-5eed"
 TIMEOUT = 120  # seconds; a correct run takes about one
@@ -40,6 +41,7 @@ def findings(result: subprocess.CompletedProcess[str]) -> dict[str, list[tuple[s
 def repo(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     (root / ".git").mkdir(parents=True)
+    make_walking(root)
     (root / "skills/demo/evals").mkdir(parents=True)
     (root / "skills/demo/SKILL.md").write_text("---\nname: demo\n---\n")
     outside = tmp_path / "outside"

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from fixture_paths import make_walking
 from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 
@@ -121,7 +122,7 @@ def workflow_fixture(skill: str, ids: list[str], *, refs: list[str] | None = Non
 
 def make_repo(root: Path) -> Path:
     (root / ".git").mkdir(parents=True, exist_ok=True)
-    return root
+    return make_walking(root)
 
 
 def two_fixtures(tmp_path: Path) -> tuple[Path, Path, Path]:

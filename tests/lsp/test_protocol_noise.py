@@ -15,7 +15,7 @@ from lsp_support import FAULTY_SERVER, SERVER, TIMEOUT, RawClient, Session, make
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-PARSE_ERROR, INVALID_REQUEST, INTERNAL_ERROR = -32700, -32600, -32603
+PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32602, -32603
 
 
 def framed(body: bytes) -> bytes:
@@ -51,6 +51,17 @@ async def finish(client: RawClient) -> str:
         (b'{"jsonrpc": "2.0", "id": 5}', INVALID_REQUEST, 5),
         (b"42", INVALID_REQUEST, None),
         (b"[]", INVALID_REQUEST, None),
+        (b"[" * 100_000 + b"]" * 100_000, PARSE_ERROR, None),
+        (b'{"a":' * 5_000 + b"1" + b"}" * 5_000, PARSE_ERROR, None),
+        (
+            b'{"jsonrpc": "2.0", "id": 5, "method": "textDocument/hover", "params": '
+            + b'{"textDocument": '
+            + b"[" * 900
+            + b"]" * 900
+            + b', "position": {"line": 0, "character": 0}}}',
+            INVALID_PARAMS,
+            5,
+        ),
     ],
     ids=[
         "invalid-utf8",
@@ -64,6 +75,9 @@ async def finish(client: RawClient) -> str:
         "neither-request-nor-response",
         "not-an-object",
         "empty-batch",
+        "too-deep-array",
+        "too-deep-object",
+        "deep-params",
     ],
 )
 async def test_invalid_messages_are_answered(body: bytes, code: int, answer_id: Any) -> None:

@@ -71,6 +71,14 @@ ROWS = [
         [("/evals/0/name", 0), ("/evals/0/eval_name", 0)],
         one('"description": "d", "expected_output": "", "sandbox": "none"'),
     ),
+    Row(
+        "other-tool-suite",
+        "hint",
+        '{"skill": "s", "cases": [{"id": "a", "prompt": "p"}, {"id": "b"}]}',
+        [("", None)],
+        '{"skill": "s", "cases": [], "evals": []}',
+    ),
+    Row("other-tool-suite", "hint", '{"examples": []}', [("", None)], '{"skill_name": "s", "examples": []}'),
     # -- case (§6)
     Row(
         "case-not-object",

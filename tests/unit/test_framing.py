@@ -130,3 +130,12 @@ def test_end_of_input_says_what_was_cut(tail: bytes, reason: str | None) -> None
     framer.feed(frame(body(1)) + tail)
     said = framer.eof()
     assert (said is None) if reason is None else (reason in (said or ""))
+
+
+def test_a_body_nested_too_deeply_is_delivered_and_the_next_message_read() -> None:
+    deep = b"[" * 100_000 + b"]" * 100_000  # json.loads raises RecursionError, not ValueError
+    stream = frame(deep) + frame(body(2))
+    assert bodies(Framer().feed(stream)) == [deep, body(2)]  # the protocol answers it with -32700
+    framer = Framer()  # too long a length over it: nothing to give back, and no exception
+    assert bodies(framer.feed(frame(deep, length=len(deep) + 5))) == []
+    assert bodies(framer.stalled()) == []

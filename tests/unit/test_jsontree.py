@@ -159,6 +159,17 @@ def test_missing_comma_does_not_hide_the_rest() -> None:
     assert result.errors[0].start == text.index('"b"')
 
 
+@pytest.mark.parametrize(
+    ("text", "at"),
+    [('{"a" 1}', 5), ('{"a"\n  1}', 7), ('{"a" }', 5), ('{"a" "b"}', 5), ('{"日本😀" 1}', 7)],
+)
+def test_a_missing_colon_is_reported_at_the_next_token(text: str, at: int) -> None:
+    """Where V8's JSON.parse ("Expected ':' after property name in JSON at position 5") and
+    Microsoft's JSON language service put it: the token found instead, not the key's end."""
+    first = parse(text).errors[0]
+    assert (first.message, first.start, first.end) == ("expected ':' after the property name", at, at + 1)
+
+
 def test_unclosed_string_ends_at_the_line() -> None:
     text = '{\n  "a": "oops,\n  "b": 2\n}'
     result = parse(text)

@@ -140,13 +140,26 @@ def test_source_refs_leaving_the_repository(wf_repo: Path, existing: str, missin
         return [(f.code, f.severity.word, f.message.replace(ref, "REF")) for f in analysis.findings]
 
     found = summary(existing)
-    assert [(code, severity) for code, severity, _ in found] == [("path_outside_repository", "warning")]
+    assert [(code, severity) for code, severity, _ in found] == [("path_outside_repository", "error")]
     assert summary(missing) == found  # never tested: an existing target looks like a missing one
 
 
-def test_lexically_outside_refs_under_historical_authority_keep_their_hint(wf_repo: Path) -> None:
-    analysis = analyse(
-        wf_repo, with_case({"source_refs": ["../outside/x.md"], "source_ref_authority": "historical"})
-    )
-    codes = {f.code for f in analysis.findings}
-    assert "source_ref_outside_repo" in codes and "path_outside_repository" not in codes
+@pytest.mark.parametrize("authority", ["historical", "advisory"])
+@pytest.mark.parametrize("ref", ["../outside/x.md", "../definitely-not-here.md", "docs/link/x.md"])
+def test_refs_leaving_the_repository_are_errors_under_every_authority(
+    wf_repo: Path, authority: str, ref: str
+) -> None:
+    """workflow-fixtures.md §2.1b: the reference rejects such a ref whenever it is missing, and
+    one outside the repository is no repository evidence when it exists (issue 20 point 3)."""
+    analysis = analyse(wf_repo, with_case({"source_refs": [ref], "source_ref_authority": authority}))
+    assert [
+        (f.code, f.severity.word, f.pointer)
+        for f in analysis.findings
+        if f.code.startswith(("path", "source"))
+    ] == [("path_outside_repository", "error", "/cases/0/source_refs/0")]
+
+
+def test_a_ref_leaving_an_unsaved_buffer_is_an_error_too() -> None:
+    text = json.dumps(with_case({"source_refs": ["../x.md"]}))
+    analysis = analyze(text)  # no path, no repository root: only '..' can be seen
+    assert "path_outside_repository" in {f.code for f in analysis.findings if f.severity.word == "error"}

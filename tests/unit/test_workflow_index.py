@@ -6,10 +6,12 @@ import os
 from pathlib import Path
 
 import pytest
+from fixture_paths import make_walking
 from workflow_support import base, errors, make_repo, with_case, write
 
 from evalfix_ls.batch.format_json import to_json
 from evalfix_ls.batch.run import check_paths
+from evalfix_ls.contracts.detection import Walk
 from evalfix_ls.contracts.workflow.index import WorkflowIndex, batch_order_key, discover
 from evalfix_ls.workspace.view import FileSystemView
 
@@ -237,14 +239,50 @@ def test_buffer_is_used_instead_of_disk(tmp_path: Path) -> None:
 
 def test_a_skills_folder_linked_outside_the_repository_is_not_listed(tmp_path: Path) -> None:
     outside = make_repo(tmp_path / "outside", {"skills/secret/evals/cases.json": fixture("x")})
-    repo = make_repo(tmp_path / "repo", {}, existing=())
+    repo = make_repo(tmp_path / "repo", {}, existing=(), walking=False)
     (repo / "skills").symlink_to(outside / "skills")
     assert discover(repo) == []
-    index = WorkflowIndex(repo, FileSystemView())
+    index = WorkflowIndex(repo, FileSystemView(), Walk(True))
     index.load_from_disk()
     index.reload("skills/secret/evals/cases.json")  # an editor's close or save event for it
     assert index.files() == []
     (repo / "skills").unlink()
     (repo / "skills").symlink_to("packages")  # a link inside the repository is followed
-    make_repo(repo, {"packages/demo/evals/cases.json": fixture("x")}, existing=())
+    make_repo(repo, {"packages/demo/evals/cases.json": fixture("x")}, existing=(), walking=False)
     assert discover(repo) == ["skills/demo/evals/cases.json"]
+
+
+def test_the_index_follows_the_forced_walk(tmp_path: Path) -> None:
+    """Without the normalizer only canonical files take part in duplicate ids and readiness; a
+    forced walk (the server passes its settings before each analysis) adds the legacy ones."""
+    legacy = {key: value for key, value in fixture("same").items() if key != "schema_version"}
+    repo = make_repo(
+        tmp_path,
+        {"skills/demo/evals/a.json": legacy, "skills/demo/evals/b.json": fixture("same")},
+        walking=False,
+    )
+    index = WorkflowIndex(repo, FileSystemView())
+    key = next(iter(index.earlier_ids("skills/demo/evals/z.json")))
+    assert index.files() == ["skills/demo/evals/b.json"]
+    assert index.earlier_site("skills/demo/evals/b.json", key) is None
+    index.force_walk(Walk(True, ".evalfix.toml:1"))
+    assert index.files() == ["skills/demo/evals/a.json", "skills/demo/evals/b.json"]
+    assert index.earlier_site("skills/demo/evals/b.json", key) is not None
+    index.force_walk(None)
+    assert index.files() == ["skills/demo/evals/b.json"]
+    assert index.earlier_site("skills/demo/evals/b.json", key) is None
+
+
+def test_the_index_follows_the_normalizer_appearing(tmp_path: Path) -> None:
+    legacy = {key: value for key, value in fixture("same").items() if key != "schema_version"}
+    repo = make_repo(
+        tmp_path,
+        {"skills/demo/evals/a.json": legacy, "skills/demo/evals/b.json": fixture("same")},
+        walking=False,
+    )
+    fs = FileSystemView()
+    index = WorkflowIndex(repo, fs)
+    assert index.earlier_ids("skills/demo/evals/b.json") == {}
+    make_walking(repo)
+    fs.invalidate()  # the server's file events do this
+    assert list(index.earlier_ids("skills/demo/evals/b.json").values()) == [("skills/demo/evals/a.json", 0)]

@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from fixture_paths import make_walking
+
 from evalfix_ls.contracts.workflow import index as workflow_index
 from evalfix_ls.contracts.workflow.index import WorkflowIndex
 from evalfix_ls.workspace.view import FileSystemView
 
 
 def test_large_files_with_and_without_case_arrays(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    make_walking(tmp_path)
     evals = tmp_path / "skills/s/evals/evals.json"
     evals.parent.mkdir(parents=True)
     big_cases = [{"id": f"c{i}", "prompt": "p" * 200} for i in range(2000)]

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from fixture_paths import make_walking
+
 from evalfix_ls.analysis import Analysis, analyze
 from evalfix_ls.contracts.detection import CANONICAL_SCHEMA
 from evalfix_ls.contracts.workflow.index import WorkflowIndex
@@ -78,11 +80,18 @@ DELETE: Any = _DELETE
 
 
 def make_repo(
-    root: Path, files: dict[str, Any] | None = None, *, existing: tuple[str, ...] = EXISTING
+    root: Path,
+    files: dict[str, Any] | None = None,
+    *,
+    existing: tuple[str, ...] = EXISTING,
+    walking: bool = True,
 ) -> Path:
     """Create ``root`` with ``.git``, the ``existing`` files (empty) and ``files`` (JSON values are
-    dumped, strings written as they are)."""
+    dumped, strings written as they are); ``walking``: with spec-first's normalizer (legacy shapes
+    are workflow fixtures)."""
     (root / ".git").mkdir(parents=True, exist_ok=True)
+    if walking:
+        make_walking(root)
     for rel in existing:
         target = root / rel
         target.parent.mkdir(parents=True, exist_ok=True)

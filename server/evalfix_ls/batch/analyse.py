@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..analysis import Analysis, analyze
+from ..contracts.detection import Walk
 from ..workspace.confine import is_inside
 from ..workspace.files import FileText, read_file
 from ..workspace.view import FileSystemView, find_repo_root
@@ -21,6 +22,8 @@ class FileTask(NamedTuple):
     kind: str | None  # forced by configuration, else detected
     repo_root: Path
     display: str  # POSIX, relative to the report root
+    walk: Walk | None = None  # the fixture walk forced on or off by configuration
+    decided_by: str | None = None  # the configuration line that forced ``kind``
 
 
 class Analyser:
@@ -49,6 +52,8 @@ class Analyser:
             explicit=task.explicit,
             kind=task.kind,
             file_text=file_text,
+            walk=task.walk,
+            decided_by=task.decided_by,
         )
 
     def index_for(self, task: FileTask) -> WorkflowIndex:
@@ -57,7 +62,7 @@ class Analyser:
 
         index = self.indexes.get(task.repo_root)
         if index is None:
-            index = self.indexes[task.repo_root] = WorkflowIndex(task.repo_root, self.fs)
+            index = self.indexes[task.repo_root] = WorkflowIndex(task.repo_root, self.fs, task.walk)
         return index
 
 

@@ -8,6 +8,7 @@ import argparse
 import sys
 
 from ..config import ProjectConfigs
+from ..js.values import escape_lone_surrogates
 from .fix import FixOptions, fix_paths, summary_lines, unified_diff
 from .run import CheckError
 
@@ -31,9 +32,9 @@ def run_fix(args: argparse.Namespace, configs: ProjectConfigs) -> int | None:
     if args.diff:
         for result in results:
             if result.changes:
-                sys.stdout.write(unified_diff(result))
+                sys.stdout.write(escape_lone_surrogates(unified_diff(result)))
     for line in summary_lines(results, options):
-        print(f"evalfix-ls: {line}", file=sys.stderr)
+        print(escape_lone_surrogates(f"evalfix-ls: {line}"), file=sys.stderr)
     if args.diff and any(result.changes for result in results):
         return EXIT_FINDINGS
     return None

@@ -30,7 +30,14 @@ def to_json(report: Report, version: str) -> dict[str, Any]:
             }
             for f in sorted(file.analysis.findings, key=lambda f: f.sort_key)
         ]
-        files.append({"path": file.display, "kind": file.analysis.kind, "findings": findings})
+        files.append(
+            {
+                "path": file.display,
+                "kind": file.analysis.kind,
+                "reason": file.analysis.reason,
+                "findings": findings,
+            }
+        )
     out: dict[str, Any] = {
         "version": version,
         "root": report.root.as_posix(),

@@ -141,7 +141,7 @@ def _fingerprinted(file: FileReport) -> list[tuple[Finding, str]]:
     for finding in sorted(file.analysis.findings, key=lambda f: f.sort_key):
         key = f"{finding.code}\0{finding.pointer}\0{file.display}"
         seen[key] = seen.get(key, 0) + 1
-        digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+        digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
         out.append((finding, digest if seen[key] == 1 else f"{digest}:{seen[key]}"))
     return out
 

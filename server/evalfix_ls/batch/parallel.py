@@ -72,7 +72,8 @@ def shared_indexes(tasks: list[FileTask], workers: int, context: BaseContext) ->
         return {}
     chunksize = max(1, min(256, len(jobs) // (workers * 4)))
     fs = FileSystemView()
-    indexes = {root: WorkflowIndex(root, fs) for root in roots}
+    walks = {t.repo_root: t.walk for t in tasks}
+    indexes = {root: WorkflowIndex(root, fs, walks.get(root)) for root in roots}
     entries: dict[Path, list[IndexedFile]] = {root: [] for root in roots}
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
         for (root, _rel), entry in zip(jobs, pool.map(_index_entry, jobs, chunksize=chunksize), strict=True):
@@ -111,4 +112,7 @@ def _start_worker(indexes: dict[Path, WorkflowIndex]) -> None:
 def _analyse(task: FileTask) -> Analysis:
     assert _worker is not None, "worker not initialised"
     analysis = _worker.analyse(task)
-    return Analysis(analysis.kind, analysis.text, None, analysis.findings)  # not `extra`: pickling cost
+    # not `extra`: pickling cost
+    return Analysis(
+        analysis.kind, analysis.text, None, analysis.findings, classification=analysis.classification
+    )

@@ -79,12 +79,14 @@ def plan(
     tasks = []
     for path, explicit in _with_configured_files(collect(paths or [cwd]), paths or [cwd], configs):
         config = configs.for_path(path)
-        kind = config.kind_for(path)
+        mapping = config.mapping_for(path)
+        kind = mapping.kind if mapping is not None else None
         if kind == UNKNOWN and not explicit:
             continue  # excluded by configuration
         repo_root = report_root if explicit_root else (config.root or find_repo_root(path))
         display = Path(os.path.relpath(path, report_root)).as_posix()
-        tasks.append(FileTask(path, explicit, kind, repo_root, display))
+        decided_by = mapping.origin if mapping is not None else None
+        tasks.append(FileTask(path, explicit, kind, repo_root, display, config.walk, decided_by))
     return report_root, tasks
 
 

@@ -1,16 +1,62 @@
-"""Which contract applies to a document (specs/README.md, "Which contract applies")."""
+"""Which contract applies to a document (specs/README.md, "Which contract applies").
+
+A file gets the contract of the tool that really reads it in its repository. Two facts decide:
+where the file lies, and whether the repository is a *walking repository* — one that still holds
+spec-first's normalizer, whose contract test normalizes every JSON file under ``skills/**/evals/``.
+Elsewhere (spec-first v1.13 and later retired the normalizer) only files declaring the canonical
+schema are workflow fixtures; other JSON files there are skill-local shapes their own tests judge.
+"""
 
 from __future__ import annotations
 
-from pathlib import PurePath
+from dataclasses import dataclass
+from pathlib import Path, PurePath
 
 from ..parser.tree import ARRAY, OBJECT, STRING, Node
+from ..workspace.view import FileSystemView
 
 EVALS = "evals"
 WORKFLOW = "workflow-fixture"
 UNKNOWN = "unknown"
 
 CANONICAL_SCHEMA = "spec-first.workflow-eval-fixtures.v1"
+# The file whose presence makes a repository a walking repository (spec-first up to v1.12).
+NORMALIZER = "skills/spec-skill-audit/scripts/eval-fixture-normalizer.js"
+
+_WALK = "in a repository that holds spec-first's fixture walk (its normalizer)"
+_NO_WALK = "in a repository without spec-first's fixture walk"
+
+
+@dataclass(frozen=True, slots=True)
+class Classification:
+    """The contract of a document and why: ``reason`` is one sentence for the user (``--format
+    json`` gives it beside ``kind``; the editor shows it on request); ``shape`` is the declared
+    ``schema_version`` (or None)."""
+
+    kind: str
+    reason: str
+    shape: str | None = None
+    decided_by: str | None = None  # the configuration line that decided it (".evalfix.toml:4")
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """Whether the repository is a walking repository, and what said so: the setting that forced
+    it (``decided_by``, e.g. ``.evalfix.toml:4``), else the normalizer's presence."""
+
+    walking: bool
+    decided_by: str | None = None
+
+
+def walking_repository(repo_root: Path | None, fs: FileSystemView | None, forced: Walk | None = None) -> Walk:
+    """A setting that forces the walk wins; else the normalizer decides. Without a repository (an
+    unsaved buffer, text analysed alone) the legacy semantics stay: nothing says otherwise."""
+    if forced is not None:
+        return forced
+    if repo_root is None:
+        return Walk(True)
+    fs = fs or FileSystemView()
+    return Walk(fs.is_file(repo_root / NORMALIZER, root=repo_root))
 
 
 def _has_case_array(root: Node | None) -> bool:
@@ -30,36 +76,88 @@ def is_evals_suite_path(rel_path: str) -> bool:
     return len(parts) >= 2 and parts[-1] == "evals.json" and parts[-2] == "evals"
 
 
-def detect_kind(
-    rel_path: str | None, root: Node | None, *, explicit: bool = True, path: PurePath | None = None
-) -> str:
-    """Classify a document by its repository-relative POSIX path and its parsed root.
+def declared_schema(root: Node | None) -> str | None:
+    """The root object's ``schema_version`` when it is a string."""
+    if root is None or root.kind != OBJECT:
+        return None
+    schema = root.get("schema_version")
+    return schema.value if schema is not None and schema.kind == STRING else None
+
+
+def is_other_tool_suite(root: Node | None) -> bool:
+    """``{skill, cases: […]}``: a case array and neither ``evals`` nor ``skill_name`` — what other
+    eval tools write in ``evals/evals.json`` (arc-skill-eval's loader rejects it)."""
+    return _has_case_array(root) and not root.has("evals") and not root.has("skill_name")  # type: ignore[union-attr]
+
+
+def _regime(walk: Walk) -> str:
+    """How the reason names the repository's regime (and the setting that forced it)."""
+    if walk.decided_by is not None:
+        state = "on" if walk.walking else "off"
+        return f"where spec-first's fixture walk is forced {state} ({walk.decided_by})"
+    return _WALK if walk.walking else _NO_WALK
+
+
+def classify(
+    rel_path: str | None,
+    root: Node | None,
+    *,
+    explicit: bool = True,
+    path: PurePath | None = None,
+    walking: bool | Walk = True,
+) -> Classification:
+    """Classify a document by its repository-relative POSIX path, its parsed root and whether its
+    repository is a walking repository (rules 1–5 of "Which contract applies"); ``decided_by`` is
+    the setting that forced the walk when the walk decided.
 
     ``explicit`` is true for a file opened in the editor or named on the command line (rule 4).
     ``path`` (absolute) decides rule 2, which depends only on the file's own name and folder: an
     ``evals/evals.json`` outside any repository or ``skills/`` tree is still an eval suite.
     """
-    if root is not None and root.kind == OBJECT:
-        schema = root.get("schema_version")
-        if schema is not None and schema.kind == STRING and schema.value == CANONICAL_SCHEMA:
-            return WORKFLOW
+    walk = walking if isinstance(walking, Walk) else Walk(walking)
+    schema = declared_schema(root)
+    if schema == CANONICAL_SCHEMA:
+        return Classification(WORKFLOW, f"declares schema_version `{CANONICAL_SCHEMA}`", schema)
+    under_skills = rel_path is not None and is_workflow_path(rel_path)
     suite_named = (
         path.name == "evals.json" and path.parent.name == "evals"
         if path is not None
         else rel_path is not None and is_evals_suite_path(rel_path)
     )
+    regime, by = _regime(walk), walk.decided_by
     if suite_named:
-        if (
-            rel_path is not None
-            and is_workflow_path(rel_path)
-            and _has_case_array(root)
-            and not root.has("evals")
-            and not root.has("skill_name")
-        ):
-            return WORKFLOW
-        return EVALS
-    if rel_path is not None and is_workflow_path(rel_path):
-        return WORKFLOW
+        other_tool = under_skills and is_other_tool_suite(root)
+        if walk.walking and other_tool:
+            reason = f"a `cases` array under skills/**/evals/ {regime}: the walk reads it"
+            return Classification(WORKFLOW, reason, schema, by)
+        reason = "an `evals/evals.json`: arc-skill-eval's discovery reads it as an eval suite"
+        return Classification(EVALS, reason, schema, by if other_tool else None)
+    if under_skills:
+        if walk.walking:
+            reason = f"a JSON file under skills/**/evals/ {regime}: the walk normalizes it"
+            return Classification(WORKFLOW, reason, schema, by)
+        declared = f"schema_version `{schema}`" if schema is not None else "no schema_version"
+        reason = f"skill-local shape ({declared}) under skills/**/evals/ {regime}: its own tests judge it"
+        return Classification(UNKNOWN, reason, schema, by)
     if explicit and _has_case_array(root):
-        return WORKFLOW
-    return UNKNOWN
+        if walk.walking:
+            return Classification(WORKFLOW, f"a file with a `cases` or `examples` array {regime}", schema, by)
+        reason = f"a file with a `cases` or `examples` array outside skills/**/evals/ {regime}: not checked"
+        return Classification(UNKNOWN, reason, schema, by)
+    reason = (
+        "neither an `evals/evals.json` nor a JSON file under skills/**/evals/, and no schema_version "
+        f"`{CANONICAL_SCHEMA}`: no tool reads it as a fixture"
+    )
+    return Classification(UNKNOWN, reason, schema)
+
+
+def detect_kind(
+    rel_path: str | None,
+    root: Node | None,
+    *,
+    explicit: bool = True,
+    path: PurePath | None = None,
+    walking: bool | Walk = True,
+) -> str:
+    """``classify(…).kind``."""
+    return classify(rel_path, root, explicit=explicit, path=path, walking=walking).kind

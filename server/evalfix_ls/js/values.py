@@ -5,11 +5,13 @@
 * ``js_string`` — ``String(value)`` for any JSON value (workflow-fixtures.md §9.3).
 * ``js_trim`` — ``String.prototype.trim`` (removes U+FEFF, keeps U+001C–U+001F and U+0085;
   workflow-fixtures.md §9.1).
+* ``escape_lone_surrogates`` — what ``JSON.stringify`` writes for a lone surrogate.
 """
 
 from __future__ import annotations
 
 import math
+import re
 
 from ..parser.tree import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Node
 
@@ -19,6 +21,19 @@ JS_WHITESPACE = (
     "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
     "\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_lone_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate written as its ``\\uXXXX`` escape, as ``JSON.stringify``
+    does since ES2019. ``JSON.parse`` accepts ``"\\uDFAA"``, so a fixture's key or value can hold
+    one, and UTF-8 cannot encode it: every writer passes its output through this, so that one
+    such string never stops a report. Inside JSON text the escape is the same string again."""
+    if text.isascii():
+        return text
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def js_trim(value: str) -> str:

@@ -99,6 +99,11 @@ def sync_repo(repo: RepoState) -> set[Path]:
         return {repo.root / rel for rel in repo.sync()}
 
 
+def _decided_by(job: Job) -> str | None:
+    mapping = job.config.mapping_for(job.path)
+    return mapping.origin if mapping is not None else None
+
+
 def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
     from ..analysis import analyze
 
@@ -113,14 +118,19 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
         text = file_text.text
     repo = job.repo
     try:
+        index = repo.workflow_index() if repo is not None else None
+        if index is not None:
+            index.force_walk(job.config.walk)  # duplicate ids and readiness: the same classification
         analysis = analyze(
             text,
             path=job.path,
             repo_root=repo.root if repo else None,
             fs=repo.fs if repo else None,
-            workspace=repo.workflow_index() if repo is not None else None,
+            workspace=index,
             explicit=job.snapshot is not None,
             kind=job.config.kind_for(job.path),
+            walk=job.config.walk,
+            decided_by=_decided_by(job),
             file_text=file_text,
             tree=job.tree if job.tree is not None else _reparsed(job, text),
             case_cache=job.case_cache,

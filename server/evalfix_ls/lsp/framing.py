@@ -65,7 +65,7 @@ _DECODER = json.JSONDecoder()
 def _is_json(data: bytes) -> bool:
     try:
         json.loads(data)
-    except ValueError:
+    except (ValueError, RecursionError):  # nested too deeply: the protocol answers it as such
         return False
     return True
 
@@ -76,7 +76,7 @@ def _leading_json_end(data: bytes) -> int | None:
     start = len(text) - len(text.lstrip())
     try:
         _value, end = _DECODER.raw_decode(text, start)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return len(text[:end].encode("utf-8", "surrogateescape"))
 

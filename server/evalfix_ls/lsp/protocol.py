@@ -85,6 +85,9 @@ class EvalfixProtocol(LanguageServerProtocol):
         except ValueError as exc:
             self.reject_unreadable(f"the message is not JSON ({exc})")
             return
+        except RecursionError:
+            self.reject_unreadable("the message is nested too deeply to be read")
+            return
         if isinstance(data, list):
             self._reject_batch(data)
             return

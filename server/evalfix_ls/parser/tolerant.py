@@ -291,12 +291,9 @@ class TolerantParser:
         if value == ":" and tkind == T_PUNCT:
             frame[1] = _OBJ_VALUE
             return
-        key_end = self.pending.key_end
-        self.errors.append(
-            SyntaxIssue(
-                "expected ':' after the property name", key_end, key_end + 1 if key_end < self.n else self.n
-            )
-        )
+        # At the token found instead, where V8 (JSON.parse) and Microsoft's JSON service put it.
+        at_end = start + 1 if start < self.n else self.n
+        self.errors.append(SyntaxIssue("expected ':' after the property name", start, at_end))
         if node is not None:
             self.pending.value = node
             self._enter_or_next(frame, node)

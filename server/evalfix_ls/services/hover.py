@@ -13,7 +13,7 @@ from ..contracts.workflow.normalize import NormalizedCase, NormalizedFile, norma
 from ..contracts.workflow.readiness import counted_buckets
 from ..contracts.workflow.rules import MISSING_COVERAGE_TAGS, case_errors
 from ..js.regex import check_regex
-from ..parser.tree import OBJECT, STRING, Node, join_pointer, resolve_pointer
+from ..parser.tree import ARRAY, OBJECT, STRING, Node, join_pointer, resolve_pointer
 from .cursor import Cursor, JsonPath, locate
 from .document import DocumentView
 from .schema_nodes import schema_at, schema_for
@@ -34,11 +34,20 @@ class HoverInfo:
 
 
 def hover(document: DocumentView, offset: int, facts: WorkspaceFacts | None = None) -> HoverInfo | None:
-    """The hover at ``offset``, or None where there is nothing to say."""
-    if document.kind == UNKNOWN or document.root is None:
+    """The hover at ``offset``, or None where there is nothing to say. On the root object itself
+    (its brackets, the space between its members): which contract applies and why, or why the
+    file is not checked (``document_info``)."""
+    if document.root is None:
         return None
     facts = facts or WorkspaceFacts.empty()
     cursor = locate(document.root, offset)
+    root = document.root
+    if cursor.node is root and not cursor.on_key and root.kind in (OBJECT, ARRAY):
+        from .document_info import document_info
+
+        return HoverInfo(document_info(document, facts).markdown(), root.start, root.start + 1)
+    if document.kind == UNKNOWN:
+        return None
     if document.kind == WORKFLOW and _on_case(cursor):
         case_hover = _case(document, cursor, facts)
         if case_hover is not None:

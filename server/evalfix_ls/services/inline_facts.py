@@ -116,6 +116,15 @@ def code_lenses(document: DocumentView, facts: WorkspaceFacts) -> list[CodeLens]
 
 
 def _readiness_lens(document: DocumentView, facts: WorkspaceFacts) -> CodeLens | None:
+    title = readiness_line(document, facts)
+    if title is None:
+        return None
+    root = document.root
+    return CodeLens(root.start, root.start + 1, title)
+
+
+def readiness_line(document: DocumentView, facts: WorkspaceFacts) -> str | None:
+    """One line: the readiness of the workflow fixture's skill directory (§11.1), or None."""
     skill_dir = skill_dir_of(document.rel_path) if document.rel_path else None
     index = facts.workflow_index
     if skill_dir is None or index is None or facts.repo_root is None:
@@ -124,9 +133,7 @@ def _readiness_lens(document: DocumentView, facts: WorkspaceFacts) -> CodeLens |
     counts = " · ".join(f"{name} {len(bucket.case_ids)}" for name, bucket in report.buckets.items())
     missing = [name for name in REQUIRED_BUCKETS if not report.buckets[name].present]
     status = report.readiness + (f" (missing {', '.join(missing)})" if missing and report.cases else "")
-    title = f"readiness of {skill_dir}: {status} — {counts} ({len(report.files)} files, {report.cases} cases)"
-    root = document.root
-    return CodeLens(root.start, root.start + 1, title)
+    return f"readiness of {skill_dir}: {status} — {counts} ({len(report.files)} files, {report.cases} cases)"
 
 
 def _case_lenses(document: DocumentView) -> list[CodeLens]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from fixture_paths import make_walking
+
 from evalfix_ls.analysis import analyze
 from evalfix_ls.contracts.workflow.index import WorkflowIndex
 from evalfix_ls.findings import Finding, Severity
@@ -21,6 +23,7 @@ WORKFLOW_PATH = "skills/demo/evals/cases.json"
 
 def make_repo(root: Path) -> Path:
     (root / ".git").mkdir(parents=True, exist_ok=True)
+    make_walking(root)
     for rel in ("skills/demo/SKILL.md", "skills/demo/evals/files/sample-repo/README.md", "docs/plans/p.md"):
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)

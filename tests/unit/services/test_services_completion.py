@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from cursor_marker import document, split_cursor
+from fixture_paths import make_walking
 
 from evalfix_ls.contracts.detection import WORKFLOW
 from evalfix_ls.contracts.workflow.index import WorkflowIndex
@@ -111,6 +112,7 @@ def test_nothing_for_an_unknown_document() -> None:
 
 def workspace(tmp_path: Path) -> WorkspaceFacts:
     (tmp_path / ".git").mkdir(parents=True)
+    make_walking(tmp_path)
     closed = {
         "cases": [{"id": f"c{i}", "input": "x", "coverage_tags": ["trigger", "team-tag"]} for i in range(3)]
     }

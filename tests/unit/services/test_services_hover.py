@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from cursor_marker import document, split_cursor
+from fixture_paths import make_walking
 
 from evalfix_ls.contracts.detection import WORKFLOW
 from evalfix_ls.contracts.workflow.index import WorkflowIndex
@@ -26,6 +27,7 @@ def at(marked: str, kind: str = "evals", root: Path | None = None, rel: str | No
 
 def repo(tmp_path: Path) -> Path:
     (tmp_path / ".git").mkdir()
+    make_walking(tmp_path)
     (tmp_path / "skills/demo/evals").mkdir(parents=True)
     lines = "".join(f"line {i} 日本\n" for i in range(40))
     (tmp_path / "skills/demo/SKILL.md").write_text("---\nname: demo\n---\n" + lines, encoding="utf-8")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from cursor_marker import document, split_cursor
+from fixture_paths import make_walking
 
 from evalfix_ls.contracts.detection import WORKFLOW
 from evalfix_ls.contracts.workflow.index import WorkflowIndex
@@ -92,6 +93,7 @@ def workflow_doc(tmp_path: Path, ids: list[str], marked_id: str) -> tuple:
     path = tmp_path / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
+    make_walking(tmp_path)
     fs = FileSystemView()
     facts = WorkspaceFacts(tmp_path, fs, WorkflowIndex(tmp_path, fs))
     return document(text, root=tmp_path, rel_path=rel), facts, at

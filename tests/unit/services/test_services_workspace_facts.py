@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from fixture_paths import make_walking
+
 from evalfix_ls.contracts.workflow.index import WorkflowIndex
 from evalfix_ls.services.workspace_facts import WorkspaceFacts, skill_of
 from evalfix_ls.workspace.view import FileSystemView
@@ -17,6 +19,7 @@ def write(root: Path, rel: str, payload: object) -> None:
 
 
 def facts_for(root: Path) -> WorkspaceFacts:
+    make_walking(root)  # legacy shapes count as fixtures
     fs = FileSystemView()
     return WorkspaceFacts(root, fs, WorkflowIndex(root, fs))
 

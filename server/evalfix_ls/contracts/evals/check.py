@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from ...findings import Finding, Related
 from ...js.values import js_number_to_string, js_trim
 from ...parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
+from ..detection import is_other_tool_suite
 from .assertions import check_assertions
 from .metadata import check_metadata, check_sandbox
 from .paths import SuitePaths, discovery_problems, skill_md_name
@@ -66,6 +67,7 @@ def check(ctx: AnalysisContext) -> list[Finding]:
         _root_not_object(top, root)
         return findings
     _check_top_members(top, root)
+    _check_other_tool_suite(top, root, ctx.rel_path)
     if ctx.path is not None:
         _check_skill_name(top, root, ctx)
     evals = root.get("evals")
@@ -159,6 +161,28 @@ def _check_top_members(top: Scope, root: Node) -> None:
                 "(it reads version, skill_name and evals).",
                 {"key": name},
             )
+
+
+def _check_other_tool_suite(top: Scope, root: Node, rel_path: str | None) -> None:
+    """``{skill, cases: […]}`` (other eval tools write it): the loader's two file-level errors say
+    what is missing, not why; this says what the file looks like and how to leave it to its tool."""
+    if not is_other_tool_suite(root):
+        return
+    array = "cases" if root.has("cases") else "examples"
+    count = len(root.get(array).items)  # type: ignore[union-attr]
+    glob = rel_path or "path/to/evals/evals.json"
+    top.emit(
+        "other-tool-suite",
+        root.start,
+        root.start + 1,
+        (),
+        f"This looks like another tool's eval file ({{skill, {array}: [...]}} with {count} "
+        f"{'case' if count == 1 else 'cases'}, no `skill_name` or `evals`), not an arc-skill-eval "
+        "suite: arc-skill-eval's discovery reads every evals/evals.json and its loader rejects this "
+        "one. If it belongs to another tool, map it off in configuration (.evalfix.toml: "
+        f'[files] "{glob}" = "none"); otherwise rename `{array}` to `evals` and add `skill_name`.',
+        {"glob": glob, "array": array},
+    )
 
 
 def _check_discovery(top: Scope, root: Node, ctx: AnalysisContext) -> None:

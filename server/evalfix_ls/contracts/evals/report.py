@@ -110,6 +110,7 @@ CODES: dict[str, tuple[Severity, bool]] = {
     "sandbox-mock-duplicate": (HINT, False),
     "sandbox-mock-command-spaces": (HINT, False),
     "key-ignored": (HINT, False),
+    "other-tool-suite": (HINT, False),
 }
 
 # Loader issues the spec allows: warnings only while the spec accepts the whole case (§14).

@@ -407,4 +407,9 @@ EVALS_RULE_DOCS: dict[str, RuleDoc] = {
         "a root or case member neither the loader nor the spec knows",
         "Remove the member or correct its spelling.",
     ),
+    "other-tool-suite": RuleDoc(
+        "the root is `{skill, cases: [...]}` (a `cases` or `examples` array, no `skill_name` or `evals`): "
+        "another tool's eval file, which the loader rejects",
+        'If another tool owns it, map it off (`[files] "<path>" = "none"`); else write an eval suite.',
+    ),
 }

@@ -24,7 +24,7 @@ from ...parser import parse, reject_constant
 from ...workspace.confine import resolve_within
 from ...workspace.files import read_file
 from ...workspace.view import FileSystemView
-from ..detection import is_workflow_path
+from ..detection import CANONICAL_SCHEMA, Walk, declared_schema, is_workflow_path, walking_repository
 from .normalize import NormalizedFile, normalize_file
 
 
@@ -50,6 +50,7 @@ class IndexedFile:
     normalized: NormalizedFile | None  # None when the text does not parse or cannot be read
     keys: tuple[tuple[str, IdSite], ...]  # in case order; empty when the reference would throw
     parsed: bool = True  # False: the text is not JSON
+    canonical: bool = False  # declares spec-first.workflow-eval-fixtures.v1
 
     @property
     def key_set(self) -> frozenset[str]:
@@ -88,15 +89,17 @@ class WorkflowIndex:
     the batch mode can create one per repository root whether or not a fixture gets checked.
     """
 
-    def __init__(self, repo_root: Path, fs: FileSystemView) -> None:
+    def __init__(self, repo_root: Path, fs: FileSystemView, walk: Walk | None = None) -> None:
         self.repo_root = repo_root.absolute()
         self.fs = fs
+        self.walk = walk  # forced by configuration; else the normalizer's presence decides
         self._files: dict[str, IndexedFile] = {}
         self._overlays: set[str] = set()  # files whose text came from update() (editor buffers)
         self._previous_keys: dict[str, frozenset[str]] = {}  # keys before the last change
         self._loaded = False
         self._order: list[str] | None = None
         self._first: dict[str, tuple[bytes, IdSite]] | None = None  # key → (order key of its file, site)
+        self._order_walking: bool | None = None  # the regime ``_order`` and ``_first`` were built for
 
     # -- changes -----------------------------------------------------------------------------
     def load_from_disk(self) -> None:
@@ -144,11 +147,30 @@ class WorkflowIndex:
         self._invalidate()
 
     # -- queries -----------------------------------------------------------------------------
+    def force_walk(self, walk: Walk | None) -> None:
+        """The configuration's ``workflow_walk`` (None: the normalizer's presence decides); the
+        server passes its current settings before each analysis."""
+        if walk != self.walk:
+            self.walk = walk
+            self._invalidate()
+
+    @property
+    def walking(self) -> bool:
+        """A walking repository: every discovered file is a fixture. Elsewhere only canonical
+        files are (workflow-fixtures.md §2.1a), for duplicate ids and readiness alike."""
+        return walking_repository(self.repo_root, self.fs, self.walk).walking
+
     def files(self) -> list[str]:
-        """Fixture paths in batch order."""
+        """Fixture paths in batch order (in a repository without the walk, canonical files only)."""
         self._ensure_loaded()
+        walking = self.walking
+        if walking != self._order_walking:  # the normalizer appeared or went away
+            self._invalidate()
+            self._order_walking = walking
         if self._order is None:
-            self._order = sorted(self._files, key=batch_order_key)
+            self._order = sorted(
+                (rel for rel, entry in self._files.items() if walking or entry.canonical), key=batch_order_key
+            )
         return list(self._order)
 
     def normalized(self, rel_path: str) -> NormalizedFile | None:
@@ -221,9 +243,10 @@ class WorkflowIndex:
         self._first = None
 
     def _first_sites(self) -> dict[str, tuple[bytes, IdSite]]:
+        order = self.files()  # first: it drops ``_first`` when the regime changed
         if self._first is None:
             first: dict[str, tuple[bytes, IdSite]] = {}
-            for rel in self.files():
+            for rel in order:
                 order = batch_order_key(rel)
                 for key, site in self._files[rel].keys:
                     if key not in first:
@@ -293,10 +316,11 @@ def _index_text(rel_path: str, text: str | None, digest: bytes) -> IndexedFile:
     if tree.errors:
         return IndexedFile(rel_path, digest, None, (), parsed=False)
     normalized = normalize_file(tree.root, rel_path)
+    canonical = declared_schema(tree.root) == CANONICAL_SCHEMA
     if normalized.unreadable is not None:
-        return IndexedFile(rel_path, digest, normalized, ())
+        return IndexedFile(rel_path, digest, normalized, (), canonical=canonical)
     keys = tuple(
         (case.key, IdSite(rel_path, case.index, case.id_anchor.start, case.id_anchor.end))
         for case in normalized.cases
     )
-    return IndexedFile(rel_path, digest, normalized, keys)
+    return IndexedFile(rel_path, digest, normalized, keys, canonical=canonical)

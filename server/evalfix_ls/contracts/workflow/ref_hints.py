@@ -1,5 +1,5 @@
 """Hints about source refs beyond the reference's checks (workflow-fixtures.md §14): URL-like and
-Windows-drive refs it reads as relative paths, refs leaving the repository, generated or historical
+Windows-drive refs it reads as relative paths, generated or historical
 locations spelled so that its prefix test misses them, and historical/advisory cases with no current
 source anchor. Never errors."""
 
@@ -18,7 +18,6 @@ from .refs import (
     is_invalid_ref,
     lexical_normal,
     ref_exists,
-    ref_leaves,
     ref_path,
 )
 from .values import Located
@@ -53,23 +52,6 @@ def ref_hints(
             case_index,
         )
     normal = lexical_normal(path)
-    checked = case.authority.is_source and root is not None  # its existence would be tested
-    if checked and ref_leaves(root, path, fs):
-        hints.add(
-            "path_outside_repository",
-            f"'{ref.value}' leaves the repository: it resolves (through '..' or a symbolic link) outside "
-            "the repository root, so evalfix-ls does not test whether it exists (the reference would); "
-            "cite a path inside the repository",
-            ref.anchor,
-            case_index,
-        )
-    elif normal == ".." or normal.startswith("../"):
-        hints.add(
-            "source_ref_outside_repo",
-            f"'{ref.value}' leaves the repository root; source refs should be repository-relative",
-            ref.anchor,
-            case_index,
-        )
     if case.authority.is_source and generated_prefix(path) is None:
         hidden = next(
             (

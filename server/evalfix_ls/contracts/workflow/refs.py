@@ -26,6 +26,7 @@ _HTTP_URL = re.compile(r"^https?://")  # lowercase only, exactly as the referenc
 INVALID_SOURCE_REF = "invalid_source_ref"
 NOT_SOURCE_AUTHORITY = "source_ref_not_source_authority"
 SOURCE_REF_MISSING = "source_ref_missing"
+PATH_OUTSIDE_REPOSITORY = "path_outside_repository"
 
 
 def ref_path(ref: str) -> str:
@@ -61,8 +62,12 @@ def ref_exists(root: Path, path: str, fs: FileSystemView) -> bool:
     return fs.exists(node_join(root, path), root=root)
 
 
-def ref_leaves(root: Path, path: str, fs: FileSystemView) -> bool:
-    """True when ``path.join(root, path)`` resolves outside the repository (``..`` or a link)."""
+def ref_leaves(root: Path | None, path: str, fs: FileSystemView) -> bool:
+    """True when ``path.join(root, path)`` resolves outside the repository (``..`` or a link).
+    Without a root (an unsaved buffer) only ``..`` can be seen to leave."""
+    if root is None:
+        normal = lexical_normal(path)
+        return normal == ".." or normal.startswith("../")
     return fs.leaves(node_join(root, path), root)
 
 
@@ -71,20 +76,30 @@ def ref_errors(
 ) -> list[tuple[str, str]]:
     """The reference's step 7 for one ref: ``(reason_code, message)`` pairs in its order.
 
-    Existence is only decided when the repository root is known (an unsaved buffer has none)."""
+    Existence is only decided when the repository root is known (an unsaved buffer has none).
+    A ref that leaves the repository is an error under every authority (workflow-fixtures.md §2.1b)
+    and is never tested for existence, so a crafted ref cannot probe the machine's files: the
+    reference rejects it whenever the target is missing, and a file outside the repository is no
+    repository evidence when it exists."""
     path = ref_path(ref)
     if is_invalid_ref(path):
         return [(INVALID_SOURCE_REF, f"source_ref must be repo-relative POSIX path: {ref}")]
-    if not authority_is_source:
-        return []
     errors = []
-    if generated_prefix(path) is not None:
+    if authority_is_source and generated_prefix(path) is not None:
         errors.append((NOT_SOURCE_AUTHORITY, f"source_ref requires historical/advisory authority: {ref}"))
-    # A ref that leaves the repository is never tested: whether the reference would find it is not
-    # decided (warning path_outside_repository), so a crafted ref cannot probe the machine's files.
-    if root is not None and not ref_leaves(root, path, fs) and not ref_exists(root, path, fs):
+    if ref_leaves(root, path, fs):
+        errors.append((PATH_OUTSIDE_REPOSITORY, _outside_message(ref)))
+    elif authority_is_source and root is not None and not ref_exists(root, path, fs):
         errors.append((SOURCE_REF_MISSING, f"source_ref path does not exist: {ref}"))
     return errors
+
+
+def _outside_message(ref: str) -> str:
+    return (
+        f"source_ref leaves the repository: {ref} — it resolves (through '..' or a symbolic link) "
+        "outside the repository root; the contract wants repository-relative evidence, so cite a path "
+        "inside the repository (evalfix-ls never tests paths outside it)"
+    )
 
 
 def lexical_normal(path: str) -> str:

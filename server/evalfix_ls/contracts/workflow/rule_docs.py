@@ -162,17 +162,11 @@ WORKFLOW_RULE_DOCS: dict[str, RuleDoc] = {
     ),
     "path_outside_repository": RuleDoc(
         (
-            "a source ref resolves outside the repository root (through `..` or a symbolic link): its "
-            "existence is not tested, so `source_ref_missing` is not decided"
+            "a source ref resolves outside the repository root (through `..` or a symbolic link), under "
+            "any authority: never tested for existence; the contract wants repository-relative evidence "
+            "(replaces `source_ref_missing` for such refs)"
         ),
         "Refer to a path inside the repository; evalfix-ls never looks outside it.",
-    ),
-    "source_ref_outside_repo": RuleDoc(
-        (
-            "the normalized path leaves the repository root (`../x`); the contract wants "
-            "repository-relative paths"
-        ),
-        "Cite a path inside the repository.",
     ),
     "historical_without_source_anchor": RuleDoc(
         (

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...js.values import escape_lone_surrogates
 from ...parser.tree import ARRAY, OBJECT, Member, Node
 
 
@@ -111,8 +112,9 @@ def _trimmed(old: str, start: int, end: int, replacement: str) -> TextEdit:
 
 def json_text(value: Any) -> str:
     """``value`` as compact one-line JSON (``{"from": "x"}``); non-ASCII text is written as is, like
-    the fixtures themselves (CJK and emoji stay readable)."""
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    the fixtures themselves (CJK and emoji stay readable); a lone surrogate stays an escape, as
+    UTF-8 cannot hold it."""
+    return escape_lone_surrogates(json.dumps(value, ensure_ascii=False, separators=(", ", ": ")))
 
 
 # -- the document's layout ---------------------------------------------------------------------------
