@@ -267,6 +267,7 @@ def test_unsafe_fixes_point_a_missing_ref_at_the_only_file_of_its_name(
     unsafe fix only (the name could be shared by an unrelated file)."""
     root = tmp_path / "repo"
     (root / ".git").mkdir(parents=True)
+    make_walking(root)  # a legacy-shape fixture is checked only in a walking repository
     (root / "skills/demo").mkdir(parents=True)
     (root / "skills/demo/SKILL.md").write_text("# demo\n", encoding="utf-8")
     (root / "docs").mkdir()
