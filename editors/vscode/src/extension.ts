@@ -1,20 +1,27 @@
 // Activation: find the server, start the client, keep the status bar and the commands in step.
 
+import * as fs from "node:fs";
 import * as os from "node:os";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import { LanguageClient, State } from "vscode-languageclient/node";
 import { CASE_COMMAND, joinArgv } from "./caseCommandLine";
 import { createClient, SECTION } from "./client";
-import { selectedInterpreter } from "./python";
+import { onDidChangeInterpreter, selectedInterpreter } from "./python";
 import {
+  Attempt,
   Candidate,
   describeAttempts,
   expandServerPath,
+  ImportStrategy,
+  notFoundMessage,
   pipInstallCommand,
   resolveServer,
   Resolution,
   ResolutionEnvironment,
+  ResolutionSettings,
   runProcess,
+  usesBundled,
   whichOnPath,
 } from "./serverResolution";
 import { RESTART_SETTINGS } from "./settingsMapping";
@@ -50,6 +57,8 @@ class EvalfixExtension implements vscode.Disposable {
   server: Candidate | undefined;
   private queue: Promise<void> = Promise.resolve();
 
+  constructor(private readonly extensionPath: string) {}
+
   /** Start/stop/restart run one after the other, never interleaved. */
   restart(): Promise<void> {
     this.queue = this.queue.then(async () => {
@@ -70,11 +79,16 @@ class EvalfixExtension implements vscode.Disposable {
     this.status.set("starting", "looking for the server");
     const resource = vscode.window.activeTextEditor?.document.uri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
     const interpreter = await selectedInterpreter(resource, this.log);
-    const resolution = await resolveServer(this.resolutionSettings(), this.environment(interpreter));
+    const settings = this.resolutionSettings();
+    const environment = this.environment(interpreter);
+    if (settings.importStrategy === "useBundled" && !environment.bundledLauncher) {
+      this.log.info("This package carries no bundled server (the universal .vsix): using the environment's.");
+    }
+    const resolution = await resolveServer(settings, environment);
     this.log.info(`Looking for the server:\n${describeAttempts(resolution.attempts).join("\n")}`);
     if (!resolution.found) {
       this.status.set("failed", "server not found");
-      this.notifyNotFound(interpreter);
+      this.notifyNotFound(resolution.attempts, usesBundled(settings, environment), interpreter);
       return;
     }
     this.warnIfSettingSkipped(resolution);
@@ -122,12 +136,13 @@ class EvalfixExtension implements vscode.Disposable {
     }
   }
 
-  private resolutionSettings(): { serverPath: string; serverArgs: string[] } {
+  private resolutionSettings(): ResolutionSettings {
     const config = vscode.workspace.getConfiguration(SECTION);
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     return {
       serverPath: expandServerPath(config.get<string>("server.path", ""), folder, os.homedir()),
       serverArgs: config.get<string[]>("server.args", []),
+      importStrategy: config.get<ImportStrategy>("importStrategy", "useBundled"),
     };
   }
 
@@ -136,7 +151,16 @@ class EvalfixExtension implements vscode.Disposable {
       run: (command, args) => runProcess(command, args),
       which: (name) => whichOnPath(name),
       pythonInterpreter: async () => interpreter,
+      bundledLauncher: this.bundledLauncher(),
     };
+  }
+
+  /** bundled/tool/launch.py in a platform package (one with bundled/libs/evalfix_ls), else undefined. */
+  private bundledLauncher(): string | undefined {
+    const bundled = path.join(this.extensionPath, "bundled");
+    return fs.existsSync(path.join(bundled, "libs", "evalfix_ls"))
+      ? path.join(bundled, "tool", "launch.py")
+      : undefined;
   }
 
   private warnIfSettingSkipped(resolution: Extract<Resolution, { found: true }>): void {
@@ -146,13 +170,13 @@ class EvalfixExtension implements vscode.Disposable {
     }
   }
 
-  private notifyNotFound(interpreter: string[] | undefined): void {
+  private notifyNotFound(attempts: Attempt[], bundled: boolean, interpreter: string[] | undefined): void {
     const install = pipInstallCommand(interpreter);
-    const message =
-      "evalfix-ls: the language server was not found (tried evalfix.server.path, the Python " +
-      `extension's interpreter, PATH). Install it with \`${joinArgv(install)}\` or set evalfix.server.path.`;
+    const message = notFoundMessage(attempts, bundled, joinArgv(install));
     this.log.error(message);
-    void this.show("error", message, [INSTALL_WITH_PIP, OPEN_SETTINGS]).then((choice) => {
+    // With the bundled server a pip install would not help: the interpreter is what is missing.
+    const items = bundled ? [OPEN_SETTINGS] : [INSTALL_WITH_PIP, OPEN_SETTINGS];
+    void this.show("error", message, items).then((choice) => {
       if (choice === INSTALL_WITH_PIP) {
         const terminal = vscode.window.createTerminal({ name: "evalfix-ls: pip install" });
         terminal.show();
@@ -179,7 +203,7 @@ class EvalfixExtension implements vscode.Disposable {
 let active: EvalfixExtension | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<EvalfixApi> {
-  const extension = new EvalfixExtension();
+  const extension = new EvalfixExtension(context.extensionPath);
   active = extension;
   // Settings arrive in bursts (typing a path in the Settings editor), and the client itself sends
   // didChangeConfiguration for the same event: restart once, after both.
@@ -198,6 +222,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evalfi
       }
     }),
     { dispose: () => clearTimeout(pendingRestart) },
+    // The interpreter picked in the Python extension may be the one that runs the server.
+    await onDidChangeInterpreter(restartSoon, extension.log),
   );
   await extension.restart();
   return {

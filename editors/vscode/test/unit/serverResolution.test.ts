@@ -6,6 +6,7 @@ import { describe, it } from "node:test";
 import {
   describeAttempts,
   expandServerPath,
+  notFoundMessage,
   parseVersion,
   pipInstallCommand,
   ProbeResult,
@@ -106,6 +107,106 @@ describe("resolveServer order", () => {
       ["python", "path"],
     );
     assert.match(result.attempts[0].failure ?? "", /no interpreter selected/);
+  });
+});
+
+describe("the bundled server (a platform package)", () => {
+  const LAUNCHER = "/ext/bundled/tool/launch.py";
+  const tooOld: ProbeResult = {
+    exitCode: 3,
+    stdout: "",
+    stderr: "evalfix-ls needs Python >= 3.10; /usr/bin/python3.8 is Python 3.8.10\n",
+  };
+  /** Like `answers`, with a PATH of several programs and the bundled launcher. */
+  const bundledEnv = (
+    table: Record<string, ProbeResult>,
+    { interpreter, onPath = {}, platform = "linux" }: { interpreter?: string[]; onPath?: Record<string, string>; platform?: NodeJS.Platform },
+  ) => {
+    const { calls, env } = answers(table);
+    const base = env(interpreter);
+    return { calls, env: { ...base, which: async (name: string) => onPath[name], bundledLauncher: LAUNCHER, platform } };
+  };
+  const settings = (importStrategy?: "useBundled" | "fromEnvironment", serverPath = "") => ({ serverPath, serverArgs: [], importStrategy });
+
+  it("runs the launcher with the Python extension's interpreter, isolated (-I)", async () => {
+    const { calls, env } = bundledEnv(
+      { [`/venv/bin/python -I ${LAUNCHER} --version`]: ok("0.1.0") },
+      { interpreter: ["/venv/bin/python"], onPath: { python3: "/usr/bin/python3", "evalfix-ls": "/usr/bin/evalfix-ls" } },
+    );
+    const found = await resolveServer(settings(), env);
+    assert.ok(found.found);
+    assert.equal(found.candidate.source, "bundled");
+    assert.deepEqual([found.candidate.command, ...found.candidate.args], ["/venv/bin/python", "-I", LAUNCHER]);
+    assert.deepEqual(calls, [`/venv/bin/python -I ${LAUNCHER} --version`]);
+  });
+
+  it("skips a selected interpreter older than 3.10 for python3 on PATH, saying why", async () => {
+    const { env } = bundledEnv(
+      { [`/usr/bin/python3.8 -I ${LAUNCHER} --version`]: tooOld, [`/usr/bin/python3 -I ${LAUNCHER} --version`]: ok("0.1.0") },
+      { interpreter: ["/usr/bin/python3.8"], onPath: { python3: "/usr/bin/python3" } },
+    );
+    const found = await resolveServer(settings("useBundled"), env);
+    assert.ok(found.found);
+    assert.equal(found.candidate.command, "/usr/bin/python3");
+    assert.match(found.candidate.label, /python3 on PATH/);
+    assert.match(describeAttempts(found.attempts)[0], /needs Python >= 3\.10; \/usr\/bin\/python3\.8 is Python 3\.8\.10/);
+  });
+
+  it("uses python3 on PATH when no interpreter is selected", async () => {
+    const { env } = bundledEnv({ [`/usr/bin/python3 -I ${LAUNCHER} --version`]: ok("0.1.0") }, { onPath: { python3: "/usr/bin/python3" } });
+    const found = await resolveServer(settings(), env);
+    assert.ok(found.found);
+    assert.deepEqual([found.candidate.command, ...found.candidate.args], ["/usr/bin/python3", "-I", LAUNCHER]);
+    assert.match(found.attempts[0].failure ?? "", /no interpreter selected/);
+  });
+
+  it("uses `py -3` on Windows", async () => {
+    const py = "C:\\Windows\\py.exe";
+    const { env } = bundledEnv({ [`${py} -3 -I ${LAUNCHER} --version`]: ok("0.1.0") }, { onPath: { py, python3: "C:\\x\\python3.exe" }, platform: "win32" });
+    const found = await resolveServer(settings(), env);
+    assert.ok(found.found);
+    assert.deepEqual([found.candidate.command, ...found.candidate.args], [py, "-3", "-I", LAUNCHER]);
+  });
+
+  it("lists every interpreter tried and why when none fits, and offers no pip install", async () => {
+    const { env } = bundledEnv(
+      { [`/usr/bin/python3.8 -I ${LAUNCHER} --version`]: tooOld },
+      { interpreter: ["/usr/bin/python3.8"], onPath: { "evalfix-ls": "/usr/bin/evalfix-ls" } },
+    );
+    const result = await resolveServer(settings(), env);
+    assert.equal(result.found, false);
+    const message = notFoundMessage(result.attempts, true, "python3 -m pip install evalfix-ls");
+    assert.match(message, /no Python 3\.10 or later to run the bundled server/);
+    assert.match(message, /Python extension's interpreter \(\/usr\/bin\/python3\.8 -I .*\): `--version` exited with 3: evalfix-ls needs Python >= 3\.10/);
+    assert.match(message, /python3 on PATH: no `python3` on PATH/);
+    assert.doesNotMatch(message, /pip install/);
+  });
+
+  it("fromEnvironment runs the installed server and never the launcher", async () => {
+    const { calls, env } = bundledEnv(
+      { "/venv/bin/python -m evalfix_ls --version": noModule, "/usr/bin/evalfix-ls --version": ok("0.3.0") },
+      { interpreter: ["/venv/bin/python"], onPath: { python3: "/usr/bin/python3", "evalfix-ls": "/usr/bin/evalfix-ls" } },
+    );
+    const found = await resolveServer(settings("fromEnvironment"), env);
+    assert.ok(found.found);
+    assert.equal(found.candidate.source, "path");
+    assert.ok(calls.every((call) => !call.includes(LAUNCHER)), calls.join("\n"));
+  });
+
+  it("evalfix.server.path still wins", async () => {
+    const { calls, env } = bundledEnv({ "/opt/evalfix-ls --version": ok("9.0.0") }, { interpreter: ["/venv/bin/python"], onPath: { python3: "/usr/bin/python3" } });
+    const found = await resolveServer(settings("useBundled", "/opt/evalfix-ls"), env);
+    assert.ok(found.found);
+    assert.equal(found.candidate.source, "setting");
+    assert.deepEqual(calls, ["/opt/evalfix-ls --version"]);
+  });
+
+  it("the universal package (no launcher) uses the environment under useBundled", async () => {
+    const { env } = answers({ "/venv/bin/python -m evalfix_ls --version": ok("0.1.0") });
+    const found = await resolveServer(settings("useBundled"), env(["/venv/bin/python"]));
+    assert.ok(found.found);
+    assert.equal(found.candidate.source, "python");
+    assert.match(notFoundMessage([], false, "python3 -m pip install evalfix-ls"), /language server was not found.*Install it with `python3 -m pip install evalfix-ls`/);
   });
 });
 
