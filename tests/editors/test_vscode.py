@@ -91,6 +91,112 @@ def packaged(node_tools: None) -> Path:
     return VSIX
 
 
+# vsce target -> the compiled module's file, a platform word its wheel tag must hold, and the
+# machine(s) its binary header must name (ELF e_machine, PE machine, Mach-O cpu types).
+TARGETS = {
+    "linux-x64": ("_native.abi3.so", "manylinux", {"elf:0x3e"}),
+    "linux-arm64": ("_native.abi3.so", "manylinux", {"elf:0xb7"}),
+    "darwin-x64": ("_native.abi3.so", "macosx", {"macho:x86_64"}),
+    "darwin-arm64": ("_native.abi3.so", "macosx", {"macho:arm64"}),
+    "win32-x64": ("_native.pyd", "win_amd64", {"pe:0x8664"}),
+}
+PLATFORM_VSIX_MAX_BYTES = 15 * 1024 * 1024
+# What the server imports at run time (evalfix_ls and its dependencies), as top-level names.
+BUNDLED_LIBRARIES = {
+    "evalfix_ls",
+    "pygls",
+    "lsprotocol",
+    "cattrs",
+    "attrs",
+    "attr",
+    "typing_extensions.py",
+    "corvus_regex_ecma262",
+    "tomli",
+    "exceptiongroup",
+}
+
+
+@pytest.fixture(scope="module")
+def platform_packages(packaged: Path) -> dict[str, Path]:
+    """`npm run package -- --target T` for every target (the build of `packaged` reused)."""
+    args = ["npm", "run", "-s", "package", "--", "--no-build"]
+    for target in TARGETS:
+        args += ["--target", target]
+    run(args, BUILD_TIMEOUT_S, EVALFIX_PYTHON=sys.executable)
+    return {target: EXTENSION / f"evalfix-ls-{target}.vsix" for target in TARGETS}
+
+
+def binary_machines(data: bytes) -> set[str]:
+    """The machine(s) a compiled module is built for, read from its header."""
+    if data[:4] == b"\x7fELF":
+        return {f"elf:{int.from_bytes(data[18:20], 'little'):#x}"}
+    if data[:2] == b"MZ":
+        pe = int.from_bytes(data[0x3C:0x40], "little")
+        return {f"pe:{int.from_bytes(data[pe + 4 : pe + 6], 'little'):#x}"}
+    cpus = {0x01000007: "macho:x86_64", 0x0100000C: "macho:arm64"}
+    if data[:4] == b"\xca\xfe\xba\xbe":  # a universal binary: each architecture's cpu type
+        count = int.from_bytes(data[4:8], "big")
+        types = [int.from_bytes(data[8 + 20 * i : 12 + 20 * i], "big") for i in range(count)]
+        return {cpus.get(cpu, hex(cpu)) for cpu in types}
+    if data[:4] in (b"\xcf\xfa\xed\xfe",):
+        return {cpus.get(int.from_bytes(data[4:8], "little"), "macho:?")}
+    return {"unknown"}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_platform_package_carries_the_server_for_its_platform(
+    platform_packages: dict[str, Path], target: str
+) -> None:
+    from evalfix_ls import __version__
+
+    vsix_path = platform_packages[target]
+    size = vsix_path.stat().st_size
+    print(f"{vsix_path.name}: {size} bytes ({size / 1024 / 1024:.1f} MB)")
+    assert size <= PLATFORM_VSIX_MAX_BYTES
+    module, tag_word, machines = TARGETS[target]
+    with zipfile.ZipFile(vsix_path) as vsix:
+        names = vsix.namelist()
+        libs = "extension/bundled/libs/"
+        top = {name[len(libs) :].split("/", 1)[0] for name in names if name.startswith(libs)}
+        assert top >= BUNDLED_LIBRARIES, BUNDLED_LIBRARIES - top
+        assert "extension/bundled/tool/launch.py" in names
+        assert not [name for name in names if "__pycache__" in name or name.startswith(libs + "bin/")]
+        native = [name for name in names if name.endswith((".so", ".pyd", ".dylib"))]
+        assert native == [f"{libs}corvus_regex_ecma262/{module}"], native
+        assert machines <= binary_machines(vsix.read(native[0]))
+        [wheel_file] = [
+            n for n in names if n.startswith(f"{libs}corvus_regex_ecma262-") and n.endswith("/WHEEL")
+        ]
+        tags = [
+            line.split(": ", 1)[1]
+            for line in vsix.read(wheel_file).decode().splitlines()
+            if line.startswith("Tag:")
+        ]
+        assert tags and all(tag.startswith("cp310-abi3-") and tag_word in tag for tag in tags), tags
+        assert f'TargetPlatform="{target}"' in vsix.read("extension.vsixmanifest").decode()
+        assert f"{libs}evalfix_ls-{__version__}.dist-info/METADATA" in names
+
+
+def test_bundled_server_runs_on_a_bare_python(platform_packages: dict[str, Path], tmp_path: Path) -> None:
+    """The linux-x64 bundle, unpacked, run by an interpreter that has none of its libraries: it
+    checks the examples as the installed server does."""
+    with zipfile.ZipFile(platform_packages["linux-x64"]) as vsix:
+        vsix.extractall(tmp_path)
+    python = getattr(sys, "_base_executable", sys.executable)
+    bare = subprocess.run([python, "-c", "import pygls"], capture_output=True, text=True, timeout=60)
+    assert bare.returncode != 0, f"{python} has pygls: not a bare Python"
+    launcher = tmp_path / "extension" / "bundled" / "tool" / "launch.py"
+    broken = ROOT / "examples" / "broken"
+    check = subprocess.run(
+        [python, "-I", str(launcher), "--check", "--format", "json", str(broken)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert check.returncode == 1, check.stderr
+    assert json.loads(check.stdout)["summary"]["errors"] > 0
+
+
 def test_unit_tests_pass(packaged: Path) -> None:
     result = run(
         ["npm", "run", "-s", "test:unit"],
@@ -118,6 +224,7 @@ def test_vsix_holds_the_bundle_and_the_listing_files_only(packaged: Path) -> Non
         "extension/icon.png",
     } <= names
     assert not [name for name in names if "node_modules" in name or name.startswith("extension/src/")]
+    assert not [name for name in names if name.startswith("extension/bundled/libs/")]  # universal: no server
     assert size < VSIX_MAX_BYTES
     assert manifest["main"] == "./dist/extension.js"
     assert manifest["repository"]["url"]
