@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from evalfix_ls import __version__
+
 ROOT = Path(__file__).resolve().parents[2]
 EXTENSION = ROOT / "editors" / "vscode"
 CACHE = EXTENSION / ".cache"
@@ -147,8 +149,6 @@ def binary_machines(data: bytes) -> set[str]:
 def test_platform_package_carries_the_server_for_its_platform(
     platform_packages: dict[str, Path], target: str
 ) -> None:
-    from evalfix_ls import __version__
-
     vsix_path = platform_packages[target]
     size = vsix_path.stat().st_size
     print(f"{vsix_path.name}: {size} bytes ({size / 1024 / 1024:.1f} MB)")
@@ -266,12 +266,15 @@ def real_vscode(node_tools: None) -> str:
     return str(chromium)
 
 
-def workspace_copy(tmp_path: Path, server_path: str) -> Path:
-    """The fixture workspace, with its settings pointing the extension at the project's server."""
+def workspace_copy(tmp_path: Path, server_path: str | None, settings: dict | None = None) -> Path:
+    """The fixture workspace, with its settings pointing the extension at the project's server
+    (none: the extension finds one itself)."""
     workspace = tmp_path / "workspace"
     shutil.copytree(FIXTURE_WORKSPACE, workspace)
     (workspace / ".vscode").mkdir()
-    settings = {"evalfix.server.path": server_path, "telemetry.telemetryLevel": "off"}
+    settings = {"telemetry.telemetryLevel": "off", **(settings or {})}
+    if server_path:
+        settings["evalfix.server.path"] = server_path
     (workspace / ".vscode" / "settings.json").write_text(json.dumps(settings))
     return workspace
 
@@ -312,8 +315,6 @@ def run_node_script(
 
 
 def test_integration_in_the_extension_host(packaged: Path, real_vscode: str, tmp_path: Path) -> None:
-    from evalfix_ls import __version__
-
     report_file = tmp_path / "report.json"
     env = isolated(
         tmp_path,
@@ -383,39 +384,91 @@ def print_seen(report: dict) -> None:
         print(f"  {test['state']}: {test['title']} {test.get('reason') or ''}")
 
 
-def test_problems_panel_of_the_installed_vsix(packaged: Path, real_vscode: str, tmp_path: Path) -> None:
+def run_ui(
+    vsix: Path, chromium: str, tmp_path: Path, workspace: Path, env: dict[str, str], *extra: str
+) -> tuple[dict, str]:
+    """scripts/run-ui.mjs: `vsix` installed alone into code-server, the planted suite opened, the
+    Problems panel read. Returns what it saw and the extension's output-channel log."""
     report_file = tmp_path / "ui.json"
-    shots = OUTPUT / "ui"
+    shots = OUTPUT / f"ui-{vsix.stem}-{tmp_path.name}"
     shutil.rmtree(shots, ignore_errors=True)
-    workspace = workspace_copy(tmp_path, str(SERVER))
-    args = ["--code-server", str(CODE_SERVER), "--vsix", str(packaged), "--workspace", str(workspace)]
-    args += ["--data", str(tmp_path / "code-server"), "--chromium", real_vscode, "--open", SUITE]
+    data = tmp_path / "code-server"
+    args = ["--code-server", str(CODE_SERVER), "--vsix", str(vsix), "--workspace", str(workspace)]
     args += [
+        "--data",
+        str(data),
+        "--chromium",
+        chromium,
+        "--open",
+        SUITE,
         "--expect",
         json.dumps(PLANTED_MESSAGES),
-        "--screenshots",
-        str(shots),
-        "--report",
-        str(report_file),
     ]
-    args += ["--bad-settings", json.dumps({"evalfix.server.path": str(tmp_path / "no-such-evalfix-ls")})]
-    result = run_node_script("run-ui.mjs", args, isolated(tmp_path), UI_TIMEOUT_S)
+    args += ["--screenshots", str(shots), "--report", str(report_file), *extra]
+    result = run_node_script("run-ui.mjs", args, env, UI_TIMEOUT_S)
     output = f"{result.stdout}\n{result.stderr}"
     assert report_file.is_file(), output
     seen = json.loads(report_file.read_text())
+    logs = sorted(data.glob("user-data/logs/*/exthost*/evalfix.evalfix-ls/evalfix-ls.log"))
+    log = logs[-1].read_text(encoding="utf-8") if logs else ""
     print("\nProblems panel rows:", json.dumps(seen["rows"], ensure_ascii=False, indent=1))
-    print("output channel:", *seen["output"], sep="\n  ")
+    print("output channel:", log, sep="\n")
     print("screenshots:", *seen["screenshots"])
-    assert result.returncode == 0, f"{output}\n{json.dumps(seen, ensure_ascii=False, indent=1)}"
+    assert result.returncode == 0, f"{output}\n{json.dumps(seen, ensure_ascii=False, indent=1)}\n{log}"
     rows = "\n".join(seen["rows"])
     for message in PLANTED_MESSAGES:
         assert message in rows
     assert "[Ln 7, Col 58]" in rows  # setup.kind after CJK text and an emoji: 1-based UTF-16 column
     assert any(re.search(r"evalfix-ls \d+\.\d+", text) for text in seen["statusBar"]), seen["statusBar"]
+    assert (shots / "problems-panel.png").stat().st_size > 10_000
+    return seen, log
+
+
+@pytest.fixture
+def linux_x64_vsix(platform_packages: dict[str, Path]) -> Path:
+    if sys.platform != "linux" or os.uname().machine != "x86_64":
+        pytest.skip("the linux-x64 package runs on x86-64 Linux only")
+    return platform_packages["linux-x64"]
+
+
+def test_linux_x64_vsix_alone_runs_its_bundled_server(
+    linux_x64_vsix: Path, real_vscode: str, tmp_path: Path
+) -> None:
+    """Nothing else installed: no Python extension, no evalfix-ls on PATH, no evalfix.server.path
+    (python3 on PATH has none of the server's libraries). Then importStrategy fromEnvironment in
+    that same environment finds no server: the not-found notification, its buttons, the output."""
+    workspace = workspace_copy(tmp_path, None)
+    env = isolated(tmp_path)
+    python3 = shutil.which("python3", path=env["PATH"])
+    assert python3, "python3 is not on PATH"
+    no_server = subprocess.run([python3, "-c", "import pygls, evalfix_ls"], capture_output=True, timeout=60)
+    assert no_server.returncode != 0, f"{python3} can import the server: this would not test the bundle"
+    bad = {"evalfix.importStrategy": "fromEnvironment"}
+    seen, log = run_ui(
+        linux_x64_vsix, real_vscode, tmp_path, workspace, env, "--bad-settings", json.dumps(bad)
+    )
+    assert re.search(
+        r"Started evalfix-ls \S+: the bundled server with python3 on PATH \(\S+ -I \S+launch\.py\)", log
+    )
     assert seen["notification"]["buttons"] == ["Install with pip", "Open settings"]
     assert any("Server: Path" in title for title in seen["settingsEditor"]), seen["settingsEditor"]
     tried = "\n".join(seen["output"])  # the output channel, opened from the status bar item
-    assert "evalfix.server.path (" in tried and "no-such-evalfix-ls" in tried, tried
     assert "Python extension's interpreter: no interpreter selected" in tried, tried
     assert "PATH: no `evalfix-ls` on PATH" in tried, tried
-    assert (shots / "problems-panel.png").stat().st_size > 10_000
+
+
+def test_linux_x64_vsix_from_environment_runs_the_installed_server(
+    linux_x64_vsix: Path, real_vscode: str, tmp_path: Path
+) -> None:
+    """importStrategy fromEnvironment, with evalfix-ls in the user's environment: the VS Code
+    server takes the extension host's PATH from the user's login shell (not from the process that
+    started it), so the server is put there as pipx does, in ~/.local/bin added by ~/.bash_profile."""
+    workspace = workspace_copy(tmp_path, None, {"evalfix.importStrategy": "fromEnvironment"})
+    env = isolated(tmp_path, SHELL="/bin/bash")
+    local_bin = Path(env["HOME"]) / ".local" / "bin"
+    local_bin.mkdir(parents=True)
+    (local_bin / "evalfix-ls").symlink_to(SERVER)
+    (Path(env["HOME"]) / ".bash_profile").write_text('export PATH="$HOME/.local/bin:$PATH"\n')
+    _, log = run_ui(linux_x64_vsix, real_vscode, tmp_path, workspace, env)
+    assert f"Started evalfix-ls {__version__}: PATH ({local_bin / 'evalfix-ls'})" in log, log
+    assert "bundled server" not in log, log
