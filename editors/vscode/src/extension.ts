@@ -7,6 +7,7 @@ import * as vscode from "vscode";
 import { LanguageClient, State } from "vscode-languageclient/node";
 import { CASE_COMMAND, joinArgv } from "./caseCommandLine";
 import { createClient, SECTION } from "./client";
+import { DocumentInfoItem } from "./documentInfoItem";
 import { onDidChangeInterpreter, selectedInterpreter } from "./python";
 import {
   Attempt,
@@ -52,6 +53,7 @@ export interface EvalfixApi {
 class EvalfixExtension implements vscode.Disposable {
   readonly log = vscode.window.createOutputChannel("evalfix-ls", { log: true });
   readonly status = new ServerStatus();
+  readonly documentInfo = new DocumentInfoItem(this.log);
   readonly notifications: ShownNotification[] = [];
   client: LanguageClient | undefined;
   server: Candidate | undefined;
@@ -71,6 +73,7 @@ class EvalfixExtension implements vscode.Disposable {
   async dispose(): Promise<void> {
     await this.queue;
     await this.stopClient();
+    this.documentInfo.dispose();
     this.status.dispose();
     this.log.dispose();
   }
@@ -119,6 +122,7 @@ class EvalfixExtension implements vscode.Disposable {
     const commands = client.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
     await vscode.commands.executeCommand("setContext", "evalfix.caseCommandAvailable", commands.includes(CASE_COMMAND));
     this.status.set("ready", candidate.label, info?.version ?? resolution.version);
+    this.documentInfo.attach(client);
     this.log.info(`Started ${info?.name ?? "evalfix-ls"} ${info?.version ?? resolution.version}: ${candidate.label}`);
   }
 
@@ -126,6 +130,7 @@ class EvalfixExtension implements vscode.Disposable {
     const client = this.client;
     this.client = undefined;
     this.server = undefined;
+    this.documentInfo.attach(undefined);
     if (client) {
       try {
         await client.stop(5000);
