@@ -85,12 +85,26 @@ def node_tools() -> None:
 
 
 @pytest.fixture(scope="module")
-def packaged(node_tools: None) -> Path:
-    """`npm run package`: type-check, bundle, compile the tests, make the .vsix (once per run)."""
+def npm_test(node_tools: None) -> str:
+    """`npm test`: type-check, bundle, compile the tests, run the unit tests (once per run)."""
+    result = run(
+        ["npm", "test"], BUILD_TIMEOUT_S, EVALFIX_TEST_SERVER=str(SERVER), EVALFIX_TEST_PYTHON=sys.executable
+    )
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def packaged(npm_test: str) -> Path:
+    """`npm run package`: the universal .vsix of the build `npm test` made."""
     VSIX.unlink(missing_ok=True)
-    run(["npm", "run", "-s", "package"], BUILD_TIMEOUT_S)
+    run(["npm", "run", "-s", "package", "--", "--no-build"], BUILD_TIMEOUT_S)
     assert VSIX.is_file(), "npm run package made no .vsix"
     return VSIX
+
+
+def test_npm_run_lint_passes(node_tools: None) -> None:
+    """ESLint and Prettier's check over the extension's code (`npm run lint`)."""
+    run(["npm", "run", "-s", "lint"], UNIT_TIMEOUT_S)
 
 
 # vsce target -> the compiled module's file, a platform word its wheel tag must hold, and the
@@ -197,16 +211,10 @@ def test_bundled_server_runs_on_a_bare_python(platform_packages: dict[str, Path]
     assert json.loads(check.stdout)["summary"]["errors"] > 0
 
 
-def test_unit_tests_pass(packaged: Path) -> None:
-    result = run(
-        ["npm", "run", "-s", "test:unit"],
-        UNIT_TIMEOUT_S,
-        EVALFIX_TEST_SERVER=str(SERVER),
-        EVALFIX_TEST_PYTHON=sys.executable,
-    )
-    summary = {name: int(count) for name, count in re.findall(r"^ℹ (\w+) (\d+)$", result.stdout, re.M)}
-    assert summary.get("fail") == 0 and summary.get("pass", 0) >= 20, result.stdout
-    assert summary.get("skipped") == 0, f"a unit test skipped although the server was given:\n{result.stdout}"
+def test_unit_tests_pass(npm_test: str) -> None:
+    summary = {name: int(count) for name, count in re.findall(r"^ℹ (\w+) (\d+)$", npm_test, re.M)}
+    assert summary.get("fail") == 0 and summary.get("pass", 0) >= 20, npm_test
+    assert summary.get("skipped") == 0, f"a unit test skipped although the server was given:\n{npm_test}"
 
 
 def test_vsix_holds_the_bundle_and_the_listing_files_only(packaged: Path) -> None:

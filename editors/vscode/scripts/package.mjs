@@ -66,16 +66,36 @@ function installLibs(target, wheel) {
   fs.rmSync(libs, { recursive: true, force: true });
   const platformArgs = PLATFORMS[target].flatMap((tag) => ["--platform", tag]);
   pip([
-    "install", "--target", libs, "--no-deps", "--no-compile", "--only-binary=:all:", ...platformArgs,
-    "--python-version", "3.10", "--implementation", "cp", "--abi", "abi3",
-    "-r", path.join(extension, "bundled", "requirements.txt"), wheel,
+    "install",
+    "--target",
+    libs,
+    "--no-deps",
+    "--no-compile",
+    "--only-binary=:all:",
+    ...platformArgs,
+    "--python-version",
+    "3.10",
+    "--implementation",
+    "cp",
+    "--abi",
+    "abi3",
+    "-r",
+    path.join(extension, "bundled", "requirements.txt"),
+    wheel,
   ]);
   // Console scripts (made for this machine's Python) and byte code are no use in the package.
   fs.rmSync(path.join(libs, "bin"), { recursive: true, force: true });
 }
 
 function vsce(out, extra) {
-  run(process.execPath, [path.join(extension, "node_modules/@vscode/vsce/vsce"), "package", "--no-dependencies", "--out", out, ...extra]);
+  run(process.execPath, [
+    path.join(extension, "node_modules/@vscode/vsce/vsce"),
+    "package",
+    "--no-dependencies",
+    "--out",
+    out,
+    ...extra,
+  ]);
   const size = fs.statSync(out).size;
   console.log(`${path.basename(out)}: ${size} bytes (${(size / 1024 / 1024).toFixed(1)} MB)`);
   if (size > MAX_BYTES) throw new Error(`${out} is ${size} bytes, over the ${MAX_BYTES}-byte limit`);

@@ -39,9 +39,20 @@ const port = await freePort();
 const server = startProcess(
   process.execPath,
   [
-    entry, "--auth", "none", "--bind-addr", `127.0.0.1:${port}`, "--disable-telemetry", "--disable-update-check",
-    "--disable-workspace-trust", "--disable-getting-started-override",
-    "--user-data-dir", userData, "--extensions-dir", extensions, args.workspace,
+    entry,
+    "--auth",
+    "none",
+    "--bind-addr",
+    `127.0.0.1:${port}`,
+    "--disable-telemetry",
+    "--disable-update-check",
+    "--disable-workspace-trust",
+    "--disable-getting-started-override",
+    "--user-data-dir",
+    userData,
+    "--extensions-dir",
+    extensions,
+    args.workspace,
   ],
   { env: process.env, logFile: path.join(args.data, "code-server.log") },
 );
@@ -78,7 +89,11 @@ try {
 } catch (error) {
   console.error(`run-ui: ${error.message}`);
   const failure = path.join(args.screenshots, "failure.png");
-  await browser?.contexts()[0]?.pages()[0]?.screenshot({ path: failure }).catch(() => {});
+  await browser
+    ?.contexts()[0]
+    ?.pages()[0]
+    ?.screenshot({ path: failure })
+    .catch(() => {});
   seen.screenshots.push(failure);
 } finally {
   fs.writeFileSync(args.report, JSON.stringify(seen, null, 2));
@@ -112,7 +127,10 @@ async function serverNotFound(page) {
   await page.locator(".statusbar-item", { hasText: "evalfix-ls" }).first().click({ timeout: WAIT_MS });
   const output = page.locator(".panel .monaco-editor .view-lines");
   await output.filter({ hasText: "no `evalfix-ls` on PATH" }).first().waitFor({ timeout: WAIT_MS });
-  seen.output = (await output.first().innerText()).replace(/\u00a0/g, " ").split("\n").filter((line) => line.trim());
+  seen.output = (await output.first().innerText())
+    .replace(/\u00a0/g, " ")
+    .split("\n")
+    .filter((line) => line.trim());
   const outputShot = path.join(args.screenshots, "output-channel.png");
   await page.screenshot({ path: outputShot });
   seen.screenshots.push(outputShot);

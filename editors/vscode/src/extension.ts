@@ -171,7 +171,11 @@ class EvalfixExtension implements vscode.Disposable {
   private warnIfSettingSkipped(resolution: Extract<Resolution, { found: true }>): void {
     const failed = resolution.attempts.find((attempt) => attempt.candidate.source === "setting" && !attempt.version);
     if (failed) {
-      this.show("warn", `evalfix-ls: ${failed.candidate.label} did not work (${failed.failure}); using ${resolution.candidate.label}.`, []);
+      this.show(
+        "warn",
+        `evalfix-ls: ${failed.candidate.label} did not work (${failed.failure}); using ${resolution.candidate.label}.`,
+        [],
+      );
     }
   }
 
@@ -257,10 +261,8 @@ async function runCaseAtCursor(extension: EvalfixExtension): Promise<void> {
     return;
   }
   const lenses =
-    (await vscode.commands.executeCommand<vscode.CodeLens[]>(
-      "vscode.executeCodeLensProvider",
-      editor.document.uri,
-    )) ?? [];
+    (await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", editor.document.uri)) ??
+    [];
   const line = editor.selection.active.line;
   const caseLenses = lenses.filter((lens) => lens.command?.command === CASE_COMMAND);
   // The lens of the case the cursor is in: the last one starting at or above the cursor.

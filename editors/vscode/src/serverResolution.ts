@@ -28,8 +28,7 @@ export interface Attempt {
 }
 
 export type Resolution =
-  | { found: true; candidate: Candidate; version: string; attempts: Attempt[] }
-  | { found: false; attempts: Attempt[] };
+  { found: true; candidate: Candidate; version: string; attempts: Attempt[] } | { found: false; attempts: Attempt[] };
 
 export interface ProbeResult {
   exitCode: number | null;
@@ -108,10 +107,7 @@ export async function probe(env: ResolutionEnvironment, candidate: Candidate): P
   return { candidate, failure: `\`--version\` exited with ${result.exitCode}: ${said}` };
 }
 
-export async function resolveServer(
-  settings: ResolutionSettings,
-  env: ResolutionEnvironment,
-): Promise<Resolution> {
+export async function resolveServer(settings: ResolutionSettings, env: ResolutionEnvironment): Promise<Resolution> {
   const attempts: Attempt[] = [];
   const tryCandidate = async (candidate: Candidate): Promise<Resolution | undefined> => {
     const attempt = await probe(env, candidate);
@@ -168,7 +164,12 @@ export function bundledCandidate(interpreter: string[], launcher: string, which:
   const [command, ...prefix] = interpreter;
   // -I: the user's PYTHONPATH and user site cannot shadow the bundled libraries.
   const args = [...prefix, "-I", launcher];
-  return { source: "bundled", command, args, label: `the bundled server with ${which} (${[command, ...args].join(" ")})` };
+  return {
+    source: "bundled",
+    command,
+    args,
+    label: `the bundled server with ${which} (${[command, ...args].join(" ")})`,
+  };
 }
 
 /** The installed server: `python -m evalfix_ls` with the Python extension's interpreter, then PATH. */

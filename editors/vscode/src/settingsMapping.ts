@@ -17,7 +17,10 @@ export const FEATURE_SWITCHES: Record<string, string> = {
  * `inlayHints.enable` / `codeLens.enable` pass when the server's `capabilities` (undefined before
  * `initialize` answers) hold the feature; the client-only keys are dropped.
  */
-export function serverSection(section: unknown, capabilities?: Record<string, unknown>): Record<string, unknown> | null {
+export function serverSection(
+  section: unknown,
+  capabilities?: Record<string, unknown>,
+): Record<string, unknown> | null {
   if (section === null || typeof section !== "object" || Array.isArray(section)) {
     return null;
   }

@@ -65,7 +65,10 @@ function seen(diagnostic: vscode.Diagnostic): SeenDiagnostic {
 
 const key = (d: SeenDiagnostic) => `${d.code}@${d.range.join(":")}`;
 const ours = (uri: vscode.Uri) =>
-  vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE).map(seen);
+  vscode.languages
+    .getDiagnostics(uri)
+    .filter((d) => d.source === SOURCE)
+    .map(seen);
 
 function expectedFor(document: vscode.TextDocument, planted: Planted[]): string[] {
   return planted
@@ -107,7 +110,11 @@ function waitFor<T>(what: string, check: () => T | undefined, describe: () => un
     const subscription = vscode.languages.onDidChangeDiagnostics(attempt);
     const poll = setInterval(attempt, 200);
     const timer = setTimeout(
-      () => finish(undefined, new Error(`timed out after ${WAIT_MS} ms waiting for ${what}; last seen: ${JSON.stringify(describe())}`)),
+      () =>
+        finish(
+          undefined,
+          new Error(`timed out after ${WAIT_MS} ms waiting for ${what}; last seen: ${JSON.stringify(describe())}`),
+        ),
       WAIT_MS,
     );
     attempt();
@@ -132,7 +139,11 @@ async function api(): Promise<EvalfixApi> {
 }
 
 async function waitForState(evalfix: EvalfixApi, state: string): Promise<void> {
-  await waitFor(`the server state ${state}`, () => (evalfix.state === state ? true : undefined), () => evalfix.state);
+  await waitFor(
+    `the server state ${state}`,
+    () => (evalfix.state === state ? true : undefined),
+    () => evalfix.state,
+  );
 }
 
 function capability(evalfix: EvalfixApi, name: string): unknown {
@@ -212,10 +223,12 @@ suite("evalfix-ls in VS Code", () => {
     const before = expectedFor(document, [PLANTED[SUITE][2]]);
     // The kind becomes valid; the prompt gets CJK and an emoji, which moves the next problem on
     // its line by four UTF-16 units.
-    assert.ok(await editor.edit((edit) => {
-      edit.replace(kindRange, '"empty"');
-      edit.replace(promptRange, '"写 🌊"');
-    }));
+    assert.ok(
+      await editor.edit((edit) => {
+        edit.replace(kindRange, '"empty"');
+        edit.replace(promptRange, '"写 🌊"');
+      }),
+    );
     const moved = { code: "expected-output-type", needle: '"写 🌊", "expected_output": 42', token: "42" };
     const expected = expectedFor(document, [moved]);
     assert.notDeepEqual(expected, before, "the edit moved the remaining problem");
@@ -243,13 +256,17 @@ suite("evalfix-ls in VS Code", () => {
     );
     const mine = vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === SOURCE);
     report.seen["skills/broken-skill/evals/evals.json"] = vscode.languages.getDiagnostics(document.uri).map(seen);
-    assert.deepEqual(mine.map(codeOf).filter((code) => String(code).startsWith("json")), ["json-invalid"]);
+    assert.deepEqual(
+      mine.map(codeOf).filter((code) => String(code).startsWith("json")),
+      ["json-invalid"],
+    );
   });
 
   test("completion at a setup kind offers empty, seeded and fixture", async function () {
     const evalfix = await api();
     requireCapability(this, evalfix, "completionProvider");
-    const text = '{\n  "skill_name": "补全 ✨",\n  "evals": [{"id": "a", "prompt": "写 🙂", "setup": {"kind": ""}}]\n}\n';
+    const text =
+      '{\n  "skill_name": "补全 ✨",\n  "evals": [{"id": "a", "prompt": "写 🙂", "setup": {"kind": ""}}]\n}\n';
     const document = await openNewFixture("skills/completion-skill/evals/evals.json", text);
     const position = document.positionAt(text.indexOf('"kind": ""') + '"kind": "'.length);
     const list = await vscode.commands.executeCommand<vscode.CompletionList>(
@@ -269,7 +286,10 @@ suite("evalfix-ls in VS Code", () => {
     const evalfix = await api();
     requireCapability(this, evalfix, "codeActionProvider");
     const original = new TextDecoder().decode(await vscode.workspace.fs.readFile(fileUri(WORKFLOW)));
-    const document = await openNewFixture("skills/fix-skill/evals/trigger-cases.json", original.replace('"skill": "demo-skill"', '"skill": "fix-skill"'));
+    const document = await openNewFixture(
+      "skills/fix-skill/evals/trigger-cases.json",
+      original.replace('"skill": "demo-skill"', '"skill": "fix-skill"'),
+    );
     const planted = PLANTED[WORKFLOW];
     await waitForDiagnostics(document.uri, expectedFor(document, planted));
     const diagnostics = vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === SOURCE);
@@ -310,7 +330,8 @@ suite("evalfix-ls in VS Code", () => {
     const evalfix = await api();
     const commands = evalfix.client?.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
     assert.ok(commands.includes("evalfix.caseCommand"), `the server offers evalfix.caseCommand: ${commands}`);
-    const text = '{\n  "skill_name": "run-skill",\n  "evals": [\n    {"id": "写-case", "prompt": "运行 🏃 this one"}\n  ]\n}\n';
+    const text =
+      '{\n  "skill_name": "run-skill",\n  "evals": [\n    {"id": "写-case", "prompt": "运行 🏃 this one"}\n  ]\n}\n';
     const document = await openNewFixture("skills/run-skill/evals/evals.json", text);
     const editor = await vscode.window.showTextDocument(document);
     const inCase = document.positionAt(text.indexOf("运行"));
@@ -322,11 +343,14 @@ suite("evalfix-ls in VS Code", () => {
       });
     });
     // The case lens comes with the server's answer to codeLens, which may follow the open.
-    const terminal = await waitForPromise("the evalfix case terminal", (async () => {
-      await waitForLens(document.uri);
-      await vscode.commands.executeCommand("evalfix.runCase");
-      return opened;
-    })());
+    const terminal = await waitForPromise(
+      "the evalfix case terminal",
+      (async () => {
+        await waitForLens(document.uri);
+        await vscode.commands.executeCommand("evalfix.runCase");
+        return opened;
+      })(),
+    );
     report.server.caseTerminal = terminal.name;
     assert.equal(terminal.name, "evalfix case");
     terminal.dispose();

@@ -9,7 +9,10 @@ import { report } from "./report";
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: "tdd", color: false, timeout: 60_000 });
   // Every suite of this folder (other features add their own *.test.ts), in a stable order.
-  for (const file of fs.readdirSync(__dirname).filter((name) => name.endsWith(".test.js")).sort()) {
+  for (const file of fs
+    .readdirSync(__dirname)
+    .filter((name) => name.endsWith(".test.js"))
+    .sort()) {
     mocha.addFile(path.join(__dirname, file));
   }
   return new Promise((resolve, reject) => {

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DOCUMENT_INFO, DocumentInfoController, InfoRequester, InfoView, METHOD_NOT_FOUND } from "../../src/documentInfo";
+import {
+  DOCUMENT_INFO,
+  DocumentInfoController,
+  InfoRequester,
+  InfoView,
+  METHOD_NOT_FOUND,
+} from "../../src/documentInfo";
 
 const URI = "file:///w/skills/demo/evals/cases.json";
 const WORKFLOW = {
@@ -49,12 +55,23 @@ describe("DocumentInfoController", () => {
     assert.deepEqual(client.requests, [{ method: DOCUMENT_INFO, params: { textDocument: { uri: URI } } }]);
     assert.equal(view.visible, true);
     assert.equal(view.text, "workflow fixture");
-    assert.equal(view.tooltip, `${WORKFLOW.reason}\nDecided by .evalfix.toml:4\n3 cases\nReadiness: 2 of 3 cases ready`);
+    assert.equal(
+      view.tooltip,
+      `${WORKFLOW.reason}\nDecided by .evalfix.toml:4\n3 cases\nReadiness: 2 of 3 cases ready`,
+    );
   });
 
   it("leaves out the facts the server gives as null", async () => {
     const view = new FakeView();
-    const unknown = { kind: "unknown", title: "not checked", reason: "no contract applies", decidedBy: null, shape: null, cases: null, readiness: null };
+    const unknown = {
+      kind: "unknown",
+      title: "not checked",
+      reason: "no contract applies",
+      decidedBy: null,
+      shape: null,
+      cases: null,
+      readiness: null,
+    };
     await new DocumentInfoController(view).refresh(new FakeClient(() => unknown), URI);
     assert.equal(view.text, "not checked");
     assert.equal(view.tooltip, "no contract applies");
