@@ -6,7 +6,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { LanguageClient, State } from "vscode-languageclient/node";
 import { CASE_COMMAND, joinArgv } from "./caseCommandLine";
-import { createClient, SECTION } from "./client";
+import { createClient, handlesDocument, SECTION } from "./client";
 import { DocumentInfoItem } from "./documentInfoItem";
 import { onDidChangeInterpreter, selectedInterpreter } from "./python";
 import {
@@ -26,11 +26,14 @@ import {
   whichOnPath,
 } from "./serverResolution";
 import { RESTART_SETTINGS } from "./settingsMapping";
+import { startWhenNeeded } from "./startGate";
 import { ServerState, ServerStatus } from "./status";
 
 const INSTALL_WITH_PIP = "Install with pip";
 const RESTART_DELAY_MS = 300;
 const OPEN_SETTINGS = "Open settings";
+/** The `workspaceContains` activation glob of package.json. */
+const WORKSPACE_FIXTURES = "**/evals/**/*.json";
 
 /** A notification the extension showed (kept for the integration tests and for `api`). */
 export interface ShownNotification {
@@ -234,7 +237,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evalfi
     // The interpreter picked in the Python extension may be the one that runs the server.
     await onDidChangeInterpreter(restartSoon, extension.log),
   );
-  await extension.restart();
+  context.subscriptions.push(
+    await startWhenNeeded<vscode.TextDocument>({
+      workspaceHasFixtures: async () =>
+        (await vscode.workspace.findFiles(WORKSPACE_FIXTURES, "**/node_modules/**", 1)).length > 0,
+      openDocuments: () => vscode.workspace.textDocuments,
+      handles: handlesDocument,
+      onDidOpen: (listener) => vscode.workspace.onDidOpenTextDocument(listener),
+      start: () => extension.restart(),
+      log: (message) => extension.log.info(message),
+    }),
+  );
   return {
     get state() {
       return extension.status.state;
