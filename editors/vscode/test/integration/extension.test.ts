@@ -381,6 +381,31 @@ suite("evalfix-ls in VS Code", () => {
     );
   });
 
+  test("selecting another interpreter in the Python extension restarts the server with it", async () => {
+    const evalfix = await api();
+    const python = vscode.extensions.getExtension<{ testSelect(path: string): void }>("ms-python.python")!.exports;
+    const withServer = process.env.EVALFIX_TEST_PYTHON!;
+    const settings = vscode.workspace.getConfiguration("evalfix");
+    await settings.update("server.path", "", vscode.ConfigurationTarget.Workspace);
+    const viaPython = (interpreter: string) => () =>
+      evalfix.state === "ready" && evalfix.server?.command === interpreter ? true : undefined;
+    try {
+      await waitFor("the server run by the selected interpreter", viaPython(withServer), () => evalfix.server);
+      // An interpreter without the server: the restart finds none (no evalfix-ls on PATH either).
+      python.testSelect(process.env.EVALFIX_TEST_PYTHON_WITHOUT_SERVER!);
+      await waitForState(evalfix, "failed");
+      python.testSelect(withServer);
+      await waitFor("the server again after selecting the first interpreter", viaPython(withServer), () => [
+        evalfix.state,
+        evalfix.server,
+      ]);
+    } finally {
+      process.env.EVALFIX_TEST_PYTHON = withServer;
+      await settings.update("server.path", process.env.EVALFIX_EXPECTED_SERVER, vscode.ConfigurationTarget.Workspace);
+    }
+    await waitForState(evalfix, "ready");
+  });
+
   test("a server that cannot be found gives one notification with Install with pip and Open settings", async () => {
     const evalfix = await api();
     // The Python extension's interpreter lacks the server (the stand-in reads this variable).
