@@ -77,6 +77,11 @@ export class DocumentInfoController {
     private readonly log: (message: string) => void = () => undefined,
   ) {}
 
+  /** Whether the current server answered MethodNotFound (it is not asked again). */
+  get serverLacksRequest(): boolean {
+    return !this.supported;
+  }
+
   /** A new server: it may have the request. */
   reset(): void {
     this.supported = true;

@@ -13,17 +13,23 @@ export class DocumentInfoItem implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
   private client: InfoRequester | undefined;
   private pending: NodeJS.Timeout | undefined;
+  /** What the item shows now (undefined while hidden): for the extension's API and its tests. */
+  shown: { text: string; tooltip: string } | undefined;
 
   constructor(log: vscode.LogOutputChannel) {
     this.item.name = "evalfix-ls: this file";
     this.controller = new DocumentInfoController(
       {
         show: (text, tooltip) => {
+          this.shown = { text, tooltip };
           this.item.text = text;
           this.item.tooltip = tooltip;
           this.item.show();
         },
-        hide: () => this.item.hide(),
+        hide: () => {
+          this.shown = undefined;
+          this.item.hide();
+        },
       },
       (message) => log.warn(message),
     );
@@ -33,6 +39,10 @@ export class DocumentInfoItem implements vscode.Disposable {
         if (event.document === vscode.window.activeTextEditor?.document) this.refreshSoon();
       }),
     ];
+  }
+
+  get serverLacksRequest(): boolean {
+    return this.controller.serverLacksRequest;
   }
 
   /** The running server's client (undefined while none runs): asked afresh. */

@@ -50,6 +50,12 @@ export interface EvalfixApi {
   readonly client: LanguageClient | undefined;
   /** How the running server was started (undefined while none runs). */
   readonly server: Candidate | undefined;
+  /** The active file's status item: what it shows (undefined while hidden), and whether the server
+   * answered `evalfix/documentInfo` with MethodNotFound. */
+  readonly documentItem: {
+    readonly shown: { text: string; tooltip: string } | undefined;
+    readonly serverLacksRequest: boolean;
+  };
   restart(): Promise<void>;
 }
 
@@ -263,6 +269,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evalfi
     get server() {
       return extension.server;
     },
+    documentItem: extension.documentInfo,
     restart: () => extension.restart(),
   };
 }

@@ -356,6 +356,46 @@ suite("evalfix-ls in VS Code", () => {
     terminal.dispose();
   });
 
+  test("the active file's item shows the server's evalfix/documentInfo, or hides quietly without it", async () => {
+    const evalfix = await api();
+    await waitForState(evalfix, "ready");
+    const document = await vscode.workspace.openTextDocument(fileUri(SUITE));
+    await vscode.window.showTextDocument(document);
+    // A fresh server, asked afresh about the active file.
+    await evalfix.restart();
+    await waitForState(evalfix, "ready");
+    const shownBefore = evalfix.notifications.length;
+    // What this server answers, asked directly: the item must agree with it.
+    let answer: { title: string; reason: string } | null = null;
+    let methodNotFound = false;
+    try {
+      answer = await evalfix.client!.sendRequest("evalfix/documentInfo", {
+        textDocument: { uri: document.uri.toString() },
+      });
+    } catch (error) {
+      methodNotFound = (error as { code?: number }).code === -32601;
+      assert.ok(methodNotFound, `evalfix/documentInfo failed: ${String(error)}`);
+    }
+    report.server.documentInfo = methodNotFound ? "MethodNotFound" : answer;
+    if (answer) {
+      const expected = answer;
+      await waitFor(
+        "the item with the server's title",
+        () => (evalfix.documentItem.shown?.text === expected.title ? true : undefined),
+        () => evalfix.documentItem.shown,
+      );
+      assert.ok(evalfix.documentItem.shown!.tooltip.startsWith(expected.reason), evalfix.documentItem.shown!.tooltip);
+    } else {
+      await waitFor(
+        "the item to learn that the server lacks the request",
+        () => (evalfix.documentItem.serverLacksRequest ? true : undefined),
+        () => evalfix.documentItem,
+      );
+      assert.equal(evalfix.documentItem.shown, undefined);
+    }
+    assert.equal(evalfix.notifications.length, shownBefore);
+  });
+
   test("without evalfix.server.path, the Python extension's interpreter runs `python -m evalfix_ls`", async () => {
     const evalfix = await api();
     assert.ok(vscode.extensions.getExtension("ms-python.python"), "the Python extension (stand-in) is installed");
