@@ -52,6 +52,8 @@ export interface EvalfixApi {
   readonly server: Candidate | undefined;
   /** The active file's status item: what it shows (undefined while hidden), and whether the server
    * answered `evalfix/documentInfo` with MethodNotFound. */
+  /** Whether the client takes `document` (the server starts for the first one it takes). */
+  handles(document: vscode.TextDocument): boolean;
   readonly documentItem: {
     readonly shown: { text: string; tooltip: string } | undefined;
     readonly serverLacksRequest: boolean;
@@ -270,6 +272,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evalfi
       return extension.server;
     },
     documentItem: extension.documentInfo,
+    handles: handlesDocument,
     restart: () => extension.restart(),
   };
 }

@@ -396,6 +396,30 @@ suite("evalfix-ls in VS Code", () => {
     assert.equal(evalfix.notifications.length, shownBefore);
   });
 
+  test("the server is for the fixture paths and evalfix.files, not for every JSON document", async () => {
+    const evalfix = await api();
+    const document = async (relative: string) => {
+      const uri = fileUri(relative);
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode("{}\n"));
+      return vscode.workspace.openTextDocument(uri);
+    };
+    const [other, mapped] = [await document("config/settings.json"), await document("fixtures/suite.json")];
+    assert.equal(evalfix.handles(await vscode.workspace.openTextDocument(fileUri(SUITE))), true);
+    assert.equal(evalfix.handles(await vscode.workspace.openTextDocument(fileUri(WORKFLOW))), true);
+    assert.equal(evalfix.handles(other), false);
+    assert.equal(evalfix.handles(mapped), false);
+    const settings = vscode.workspace.getConfiguration("evalfix");
+    await settings.update("files", { "fixtures/*.json": "evals" }, vscode.ConfigurationTarget.Workspace);
+    try {
+      assert.equal(evalfix.handles(mapped), true);
+      assert.equal(evalfix.handles(other), false);
+    } finally {
+      await settings.update("files", undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    assert.equal(evalfix.handles(mapped), false);
+    await waitForState(evalfix, "ready");
+  });
+
   test("without evalfix.server.path, the Python extension's interpreter runs `python -m evalfix_ls`", async () => {
     const evalfix = await api();
     assert.ok(vscode.extensions.getExtension("ms-python.python"), "the Python extension (stand-in) is installed");
