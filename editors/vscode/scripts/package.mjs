@@ -101,19 +101,26 @@ function vsce(out, extra) {
   if (size > MAX_BYTES) throw new Error(`${out} is ${size} bytes, over the ${MAX_BYTES}-byte limit`);
 }
 
-const targets = targetsFrom(process.argv.slice(2));
-if (!process.argv.includes("--no-build")) run("npm", ["run", "-s", "build"]);
-try {
+function packageAll(targets) {
+  if (!process.argv.includes("--no-build")) run("npm", ["run", "-s", "build"]);
   if (!targets.length) {
     fs.rmSync(libs, { recursive: true, force: true });
     vsce(path.join(extension, "evalfix-ls.vsix"), []);
-  } else {
-    const wheel = serverWheel();
-    for (const target of targets) {
-      installLibs(target, wheel);
-      vsce(path.join(extension, `evalfix-ls-${target}.vsix`), ["--target", target]);
-    }
+    return;
   }
+  const wheel = serverWheel();
+  for (const target of targets) {
+    installLibs(target, wheel);
+    vsce(path.join(extension, `evalfix-ls-${target}.vsix`), ["--target", target]);
+  }
+}
+
+try {
+  packageAll(targetsFrom(process.argv.slice(2)));
+} catch (error) {
+  // A usage error or a failed step (its own output is above): one line, no stack trace.
+  console.error(`package: ${error.message.split("\n")[0]}`);
+  process.exitCode = 1;
 } finally {
   // The working tree stays as a universal checkout: bundled/libs exists only while packaging.
   fs.rmSync(libs, { recursive: true, force: true });
