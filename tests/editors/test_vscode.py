@@ -1,8 +1,9 @@
-"""The VS Code extension (editors/vscode/) in a real VS Code: its unit tests (Node's test runner),
-the build and the .vsix, Mocha integration tests inside the extension host of the VS Code server
-that code-server ships, and a UI check of the packaged .vsix in the code-server workbench (Debian's
-chromium driven by playwright-core). The tools come from tests/system-deps/vscode.sh; without
-them these tests skip, except under CI=true, where they fail."""
+"""The VS Code extension (editors/vscode/) in a real VS Code: `npm test` (build and unit tests) and
+`npm run lint`, the universal .vsix and the five platform packages (what each carries, the bundled
+server run on a bare Python), Mocha integration tests inside the extension host of the VS Code
+server that code-server ships, and UI checks of the linux-x64 .vsix installed alone in the
+code-server workbench (Debian's chromium driven by playwright-core). The tools come from
+tests/system-deps/vscode.sh; without them these tests skip, except under CI=true, where they fail."""
 
 from __future__ import annotations
 
