@@ -356,7 +356,9 @@ def test_integration_in_the_extension_host(packaged: Path, real_vscode: str, tmp
     log = logs[-1].read_text(encoding="utf-8")
     print("output channel:", log, sep="\n")
     outcomes = {test["title"].removeprefix("evalfix-ls in VS Code "): test for test in report["tests"]}
-    assert len(outcomes) == 12, outcomes
+    # extension.test.ts has 12 tests; the suites of other test/integration/*.test.ts files run too.
+    ours = [test for test in report["tests"] if test["title"].startswith("evalfix-ls in VS Code ")]
+    assert len(ours) == 12, outcomes
     for title, test in outcomes.items():
         if test["state"] == "skipped":
             capability = CAPABILITY_GATED.get(title)
