@@ -366,13 +366,21 @@ def test_integration_in_the_extension_host(packaged: Path, real_vscode: str, tmp
         else:
             assert test["state"] == "passed", f"{title}: {test.get('error')}\n{output}"
     assert result.returncode == 0, output
-    errors = [
-        line for line in log.splitlines() if "[error]" in line and "language server was not found" not in line
-    ]
+    expected = ("language server was not found", *CLIENT_STOP_RACES)
+    errors = [line for line in log.splitlines() if "[error]" in line and not any(e in line for e in expected)]
     assert not errors, log
     # "Run the selected case" sent the server's command line to the terminal (the extension logs it).
     case_dir = workspace / "skills" / "run-skill"
     assert f"Running a case: arc-skill-eval run {case_dir} --case '写-case'" in log, log
+
+
+# What vscode-languageclient itself logs as errors when a restart stops the client while a request
+# is in flight (the editor cancels it after the connection closed): microsoft/vscode-languageserver-
+# node#1616 and #1249. The tests restart the server several times right after opening documents.
+CLIENT_STOP_RACES = (
+    "Sending notification failed.",
+    "Processing message queue failed: Error [ERR_STREAM_WRITE_AFTER_END]: write after end",
+)
 
 
 def python_without_server(tmp_path: Path) -> Path:

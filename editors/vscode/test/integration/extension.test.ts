@@ -146,6 +146,15 @@ async function waitForState(evalfix: EvalfixApi, state: string): Promise<void> {
   );
 }
 
+/** Waits until the server from evalfix.server.path runs again (after a test changed the settings). */
+async function waitForSettingServer(evalfix: EvalfixApi): Promise<void> {
+  await waitFor(
+    "the server from evalfix.server.path again",
+    () => (evalfix.state === "ready" && evalfix.server?.source === "setting" ? true : undefined),
+    () => [evalfix.state, evalfix.server],
+  );
+}
+
 function capability(evalfix: EvalfixApi, name: string): unknown {
   const capabilities = evalfix.client?.initializeResult?.capabilities as Record<string, unknown> | undefined;
   return capabilities?.[name];
@@ -438,11 +447,7 @@ suite("evalfix-ls in VS Code", () => {
     } finally {
       await settings.update("server.path", process.env.EVALFIX_EXPECTED_SERVER, vscode.ConfigurationTarget.Workspace);
     }
-    await waitFor(
-      "the server from evalfix.server.path again",
-      () => (evalfix.state === "ready" && evalfix.server?.source === "setting" ? true : undefined),
-      () => [evalfix.state, evalfix.server],
-    );
+    await waitForSettingServer(evalfix);
   });
 
   test("selecting another interpreter in the Python extension restarts the server with it", async () => {
@@ -467,7 +472,7 @@ suite("evalfix-ls in VS Code", () => {
       process.env.EVALFIX_TEST_PYTHON = withServer;
       await settings.update("server.path", process.env.EVALFIX_EXPECTED_SERVER, vscode.ConfigurationTarget.Workspace);
     }
-    await waitForState(evalfix, "ready");
+    await waitForSettingServer(evalfix);
   });
 
   test("a server that cannot be found gives one notification with Install with pip and Open settings", async () => {
