@@ -127,3 +127,16 @@ def test_check_runs_from_the_wheel(wheel_env: Path, tmp_path: Path) -> None:
     report = json.loads(proc.stdout)
     codes = [f["code"] for f in report["files"][0]["findings"]]
     assert "setup-kind-invalid" in codes  # an enum that comes from the bundled schema
+
+
+def test_wheel_installs_only_its_runtime_dependencies(wheel_env: Path, tmp_path: Path) -> None:
+    """A bare Python gets the server and what it imports, nothing the server never uses (issue 21:
+    `jsonschema` pulled `rpds-py`, compiled per Python version, into every install)."""
+    listed = run([wheel_env / "bin/python", "-m", "pip", "list", "--format", "json"], cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    installed = {entry["name"].lower().replace("_", "-") for entry in json.loads(listed.stdout)}
+    expected = {"evalfix-ls", "pygls", "lsprotocol", "cattrs", "attrs", "typing-extensions"}
+    expected |= {"corvus-regex-ecma262", "pip"}
+    if sys.version_info < (3, 11):
+        expected |= {"tomli", "exceptiongroup"}
+    assert installed - {"setuptools"} == expected

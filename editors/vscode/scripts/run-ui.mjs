@@ -1,10 +1,11 @@
 // The UI check: the packaged .vsix installed into code-server, the workbench in Debian's chromium.
 // Opens the planted suite, opens the Problems panel from the status bar, waits for the planted
-// messages in its rows, takes a screenshot; then points evalfix.server.path at nothing and waits for
-// the server-not-found notification with its two buttons. Writes what it saw as JSON (--report).
+// messages in its rows, takes a screenshot; then, with --bad-settings, writes those workspace settings
+// (ones under which no server is found) and waits for the server-not-found notification with its
+// two buttons. Writes what it saw as JSON (--report).
 //
 // node scripts/run-ui.mjs --code-server DIR --vsix FILE --workspace DIR --data DIR --chromium PATH
-//   --open REL --expect JSON_ARRAY_OF_MESSAGES --screenshots DIR --report FILE --bad-settings JSON
+//   --open REL --expect JSON_ARRAY_OF_MESSAGES --screenshots DIR --report FILE [--bad-settings JSON]
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { execFileSync } from "node:child_process";
@@ -38,9 +39,20 @@ const port = await freePort();
 const server = startProcess(
   process.execPath,
   [
-    entry, "--auth", "none", "--bind-addr", `127.0.0.1:${port}`, "--disable-telemetry", "--disable-update-check",
-    "--disable-workspace-trust", "--disable-getting-started-override",
-    "--user-data-dir", userData, "--extensions-dir", extensions, args.workspace,
+    entry,
+    "--auth",
+    "none",
+    "--bind-addr",
+    `127.0.0.1:${port}`,
+    "--disable-telemetry",
+    "--disable-update-check",
+    "--disable-workspace-trust",
+    "--disable-getting-started-override",
+    "--user-data-dir",
+    userData,
+    "--extensions-dir",
+    extensions,
+    args.workspace,
   ],
   { env: process.env, logFile: path.join(args.data, "code-server.log") },
 );
@@ -72,9 +84,29 @@ try {
   seen.screenshots.push(problems);
   const missing = expected.filter((message) => !seen.rows.some((row) => row.includes(message)));
   if (missing.length) throw new Error(`the Problems panel lacks ${JSON.stringify(missing)}`);
+  if (args["bad-settings"]) await serverNotFound(page);
+  exitCode = 0;
+} catch (error) {
+  console.error(`run-ui: ${error.message}`);
+  const failure = path.join(args.screenshots, "failure.png");
+  await browser
+    ?.contexts()[0]
+    ?.pages()[0]
+    ?.screenshot({ path: failure })
+    .catch(() => {});
+  seen.screenshots.push(failure);
+} finally {
+  fs.writeFileSync(args.report, JSON.stringify(seen, null, 2));
+  await browser?.close().catch(() => {});
+  server.stop();
+}
+process.exit(exitCode);
 
+async function serverNotFound(page) {
+  const existing = path.join(args.workspace, ".vscode", "settings.json");
+  const settings = fs.existsSync(existing) ? JSON.parse(fs.readFileSync(existing, "utf8")) : {};
   // Server not found: the notification toast and its buttons, as a user sees them.
-  fs.writeFileSync(path.join(args.workspace, ".vscode", "settings.json"), args["bad-settings"]);
+  fs.writeFileSync(existing, JSON.stringify({ ...settings, ...JSON.parse(args["bad-settings"]) }));
   const toast = page.locator(".notification-toast", { hasText: "language server was not found" });
   await toast.waitFor({ timeout: WAIT_MS });
   seen.notification = {
@@ -95,19 +127,11 @@ try {
   await page.locator(".statusbar-item", { hasText: "evalfix-ls" }).first().click({ timeout: WAIT_MS });
   const output = page.locator(".panel .monaco-editor .view-lines");
   await output.filter({ hasText: "no `evalfix-ls` on PATH" }).first().waitFor({ timeout: WAIT_MS });
-  seen.output = (await output.first().innerText()).replace(/\u00a0/g, " ").split("\n").filter((line) => line.trim());
+  seen.output = (await output.first().innerText())
+    .replace(/\u00a0/g, " ")
+    .split("\n")
+    .filter((line) => line.trim());
   const outputShot = path.join(args.screenshots, "output-channel.png");
   await page.screenshot({ path: outputShot });
   seen.screenshots.push(outputShot);
-  exitCode = 0;
-} catch (error) {
-  console.error(`run-ui: ${error.message}`);
-  const failure = path.join(args.screenshots, "failure.png");
-  await browser?.contexts()[0]?.pages()[0]?.screenshot({ path: failure }).catch(() => {});
-  seen.screenshots.push(failure);
-} finally {
-  fs.writeFileSync(args.report, JSON.stringify(seen, null, 2));
-  await browser?.close().catch(() => {});
-  server.stop();
 }
-process.exit(exitCode);

@@ -43,6 +43,17 @@ function documentSelector(): DocumentSelector {
   }));
 }
 
+/** Whether the client takes `document` (the same patterns, as VS Code's own selector). */
+export function handlesDocument(document: vscode.TextDocument): boolean {
+  const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.toString());
+  const files = vscode.workspace.getConfiguration(SECTION).get("files");
+  const selector: vscode.DocumentFilter[] = selectorPatterns(files, folders).map(({ pattern, relativeTo }) => ({
+    scheme: "file",
+    pattern: relativeTo ? new vscode.RelativePattern(vscode.Uri.parse(relativeTo), pattern) : pattern,
+  }));
+  return vscode.languages.match(selector, document) > 0;
+}
+
 function middleware(log: vscode.LogOutputChannel, advertised: () => Record<string, unknown> | undefined): Middleware {
   return {
     workspace: {

@@ -1,28 +1,39 @@
 // Activation: find the server, start the client, keep the status bar and the commands in step.
 
+import * as fs from "node:fs";
 import * as os from "node:os";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import { LanguageClient, State } from "vscode-languageclient/node";
 import { CASE_COMMAND, joinArgv } from "./caseCommandLine";
-import { createClient, SECTION } from "./client";
-import { selectedInterpreter } from "./python";
+import { createClient, handlesDocument, SECTION } from "./client";
+import { DocumentInfoItem } from "./documentInfoItem";
+import { onDidChangeInterpreter, selectedInterpreter } from "./python";
 import {
+  Attempt,
   Candidate,
   describeAttempts,
   expandServerPath,
+  ImportStrategy,
+  notFoundMessage,
   pipInstallCommand,
   resolveServer,
   Resolution,
   ResolutionEnvironment,
+  ResolutionSettings,
   runProcess,
+  usesBundled,
   whichOnPath,
 } from "./serverResolution";
 import { RESTART_SETTINGS } from "./settingsMapping";
+import { startWhenNeeded } from "./startGate";
 import { ServerState, ServerStatus } from "./status";
 
 const INSTALL_WITH_PIP = "Install with pip";
 const RESTART_DELAY_MS = 300;
 const OPEN_SETTINGS = "Open settings";
+/** The `workspaceContains` activation glob of package.json. */
+const WORKSPACE_FIXTURES = "**/evals/**/*.json";
 
 /** A notification the extension showed (kept for the integration tests and for `api`). */
 export interface ShownNotification {
@@ -39,16 +50,27 @@ export interface EvalfixApi {
   readonly client: LanguageClient | undefined;
   /** How the running server was started (undefined while none runs). */
   readonly server: Candidate | undefined;
+  /** The active file's status item: what it shows (undefined while hidden), and whether the server
+   * answered `evalfix/documentInfo` with MethodNotFound. */
+  /** Whether the client takes `document` (the server starts for the first one it takes). */
+  handles(document: vscode.TextDocument): boolean;
+  readonly documentItem: {
+    readonly shown: { text: string; tooltip: string } | undefined;
+    readonly serverLacksRequest: boolean;
+  };
   restart(): Promise<void>;
 }
 
 class EvalfixExtension implements vscode.Disposable {
   readonly log = vscode.window.createOutputChannel("evalfix-ls", { log: true });
   readonly status = new ServerStatus();
+  readonly documentInfo = new DocumentInfoItem(this.log);
   readonly notifications: ShownNotification[] = [];
   client: LanguageClient | undefined;
   server: Candidate | undefined;
   private queue: Promise<void> = Promise.resolve();
+
+  constructor(private readonly extensionPath: string) {}
 
   /** Start/stop/restart run one after the other, never interleaved. */
   restart(): Promise<void> {
@@ -62,6 +84,7 @@ class EvalfixExtension implements vscode.Disposable {
   async dispose(): Promise<void> {
     await this.queue;
     await this.stopClient();
+    this.documentInfo.dispose();
     this.status.dispose();
     this.log.dispose();
   }
@@ -70,11 +93,16 @@ class EvalfixExtension implements vscode.Disposable {
     this.status.set("starting", "looking for the server");
     const resource = vscode.window.activeTextEditor?.document.uri ?? vscode.workspace.workspaceFolders?.[0]?.uri;
     const interpreter = await selectedInterpreter(resource, this.log);
-    const resolution = await resolveServer(this.resolutionSettings(), this.environment(interpreter));
+    const settings = this.resolutionSettings();
+    const environment = this.environment(interpreter);
+    if (settings.importStrategy === "useBundled" && !environment.bundledLauncher) {
+      this.log.info("This package carries no bundled server (the universal .vsix): using the environment's.");
+    }
+    const resolution = await resolveServer(settings, environment);
     this.log.info(`Looking for the server:\n${describeAttempts(resolution.attempts).join("\n")}`);
     if (!resolution.found) {
       this.status.set("failed", "server not found");
-      this.notifyNotFound(interpreter);
+      this.notifyNotFound(resolution.attempts, usesBundled(settings, environment), interpreter);
       return;
     }
     this.warnIfSettingSkipped(resolution);
@@ -105,6 +133,7 @@ class EvalfixExtension implements vscode.Disposable {
     const commands = client.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
     await vscode.commands.executeCommand("setContext", "evalfix.caseCommandAvailable", commands.includes(CASE_COMMAND));
     this.status.set("ready", candidate.label, info?.version ?? resolution.version);
+    this.documentInfo.attach(client);
     this.log.info(`Started ${info?.name ?? "evalfix-ls"} ${info?.version ?? resolution.version}: ${candidate.label}`);
   }
 
@@ -112,6 +141,7 @@ class EvalfixExtension implements vscode.Disposable {
     const client = this.client;
     this.client = undefined;
     this.server = undefined;
+    this.documentInfo.attach(undefined);
     if (client) {
       try {
         await client.stop(5000);
@@ -122,12 +152,13 @@ class EvalfixExtension implements vscode.Disposable {
     }
   }
 
-  private resolutionSettings(): { serverPath: string; serverArgs: string[] } {
+  private resolutionSettings(): ResolutionSettings {
     const config = vscode.workspace.getConfiguration(SECTION);
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     return {
       serverPath: expandServerPath(config.get<string>("server.path", ""), folder, os.homedir()),
       serverArgs: config.get<string[]>("server.args", []),
+      importStrategy: config.get<ImportStrategy>("importStrategy", "useBundled"),
     };
   }
 
@@ -136,23 +167,36 @@ class EvalfixExtension implements vscode.Disposable {
       run: (command, args) => runProcess(command, args),
       which: (name) => whichOnPath(name),
       pythonInterpreter: async () => interpreter,
+      bundledLauncher: this.bundledLauncher(),
     };
+  }
+
+  /** bundled/tool/launch.py in a platform package (one with bundled/libs/evalfix_ls), else undefined. */
+  private bundledLauncher(): string | undefined {
+    const bundled = path.join(this.extensionPath, "bundled");
+    return fs.existsSync(path.join(bundled, "libs", "evalfix_ls"))
+      ? path.join(bundled, "tool", "launch.py")
+      : undefined;
   }
 
   private warnIfSettingSkipped(resolution: Extract<Resolution, { found: true }>): void {
     const failed = resolution.attempts.find((attempt) => attempt.candidate.source === "setting" && !attempt.version);
     if (failed) {
-      this.show("warn", `evalfix-ls: ${failed.candidate.label} did not work (${failed.failure}); using ${resolution.candidate.label}.`, []);
+      this.show(
+        "warn",
+        `evalfix-ls: ${failed.candidate.label} did not work (${failed.failure}); using ${resolution.candidate.label}.`,
+        [],
+      );
     }
   }
 
-  private notifyNotFound(interpreter: string[] | undefined): void {
+  private notifyNotFound(attempts: Attempt[], bundled: boolean, interpreter: string[] | undefined): void {
     const install = pipInstallCommand(interpreter);
-    const message =
-      "evalfix-ls: the language server was not found (tried evalfix.server.path, the Python " +
-      `extension's interpreter, PATH). Install it with \`${joinArgv(install)}\` or set evalfix.server.path.`;
+    const message = notFoundMessage(attempts, bundled, joinArgv(install));
     this.log.error(message);
-    void this.show("error", message, [INSTALL_WITH_PIP, OPEN_SETTINGS]).then((choice) => {
+    // With the bundled server a pip install would not help: the interpreter is what is missing.
+    const items = bundled ? [OPEN_SETTINGS] : [INSTALL_WITH_PIP, OPEN_SETTINGS];
+    void this.show("error", message, items).then((choice) => {
       if (choice === INSTALL_WITH_PIP) {
         const terminal = vscode.window.createTerminal({ name: "evalfix-ls: pip install" });
         terminal.show();
@@ -179,7 +223,7 @@ class EvalfixExtension implements vscode.Disposable {
 let active: EvalfixExtension | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<EvalfixApi> {
-  const extension = new EvalfixExtension();
+  const extension = new EvalfixExtension(context.extensionPath);
   active = extension;
   // Settings arrive in bursts (typing a path in the Settings editor), and the client itself sends
   // didChangeConfiguration for the same event: restart once, after both.
@@ -198,8 +242,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evalfi
       }
     }),
     { dispose: () => clearTimeout(pendingRestart) },
+    // The interpreter picked in the Python extension may be the one that runs the server.
+    await onDidChangeInterpreter(restartSoon, extension.log),
   );
-  await extension.restart();
+  context.subscriptions.push(
+    await startWhenNeeded<vscode.TextDocument>({
+      workspaceHasFixtures: async () =>
+        (await vscode.workspace.findFiles(WORKSPACE_FIXTURES, "**/node_modules/**", 1)).length > 0,
+      openDocuments: () => vscode.workspace.textDocuments,
+      handles: handlesDocument,
+      onDidOpen: (listener) => vscode.workspace.onDidOpenTextDocument(listener),
+      start: () => extension.restart(),
+      log: (message) => extension.log.info(message),
+    }),
+  );
   return {
     get state() {
       return extension.status.state;
@@ -215,6 +271,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evalfi
     get server() {
       return extension.server;
     },
+    documentItem: extension.documentInfo,
+    handles: handlesDocument,
     restart: () => extension.restart(),
   };
 }
@@ -226,10 +284,8 @@ async function runCaseAtCursor(extension: EvalfixExtension): Promise<void> {
     return;
   }
   const lenses =
-    (await vscode.commands.executeCommand<vscode.CodeLens[]>(
-      "vscode.executeCodeLensProvider",
-      editor.document.uri,
-    )) ?? [];
+    (await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", editor.document.uri)) ??
+    [];
   const line = editor.selection.active.line;
   const caseLenses = lenses.filter((lens) => lens.command?.command === CASE_COMMAND);
   // The lens of the case the cursor is in: the last one starting at or above the cursor.

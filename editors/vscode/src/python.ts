@@ -8,6 +8,7 @@ const PYTHON_EXTENSION = "ms-python.python";
 interface PythonExtensionApi {
   environments?: {
     getActiveEnvironmentPath(resource?: vscode.Uri): { path: string } | undefined;
+    onDidChangeActiveEnvironmentPath?: vscode.Event<unknown>;
     resolveEnvironment(
       environment: { path: string } | string,
     ): Promise<{ executable?: { uri?: vscode.Uri } } | undefined>;
@@ -42,4 +43,25 @@ export async function selectedInterpreter(
     log.warn(`The Python extension did not say which interpreter is selected: ${String(error)}`);
     return undefined;
   }
+}
+
+/** Calls `listener` when the Python extension's selected interpreter changes (nothing without it). */
+export async function onDidChangeInterpreter(
+  listener: () => void,
+  log: vscode.LogOutputChannel,
+): Promise<vscode.Disposable> {
+  const extension = vscode.extensions.getExtension<PythonExtensionApi>(PYTHON_EXTENSION);
+  try {
+    const api = extension && (extension.isActive ? extension.exports : await extension.activate());
+    const event = api?.environments?.onDidChangeActiveEnvironmentPath;
+    if (event) {
+      return event(() => {
+        log.info("The Python extension selected another interpreter: restarting the server.");
+        listener();
+      });
+    }
+  } catch (error) {
+    log.warn(`The Python extension's interpreter changes are not followed: ${String(error)}`);
+  }
+  return { dispose: () => undefined };
 }

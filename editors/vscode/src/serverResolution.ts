@@ -1,4 +1,6 @@
-// Finding the evalfix-ls server: the setting, then the Python extension's interpreter, then PATH.
+// Finding the evalfix-ls server: the setting; then, in a platform package with importStrategy
+// `useBundled`, the bundled server run by the Python extension's interpreter or python3 (`py -3` on
+// Windows); otherwise the environment's: the Python extension's interpreter, then PATH.
 // Plain Node (no `vscode` import) so that the order, the version check and the report of what was
 // tried are unit-tested without an editor.
 
@@ -6,7 +8,7 @@ import { execFile } from "node:child_process";
 import { constants as fsConstants, promises as fs } from "node:fs";
 import * as path from "node:path";
 
-export type CandidateSource = "setting" | "python" | "path";
+export type CandidateSource = "setting" | "bundled" | "python" | "path";
 
 /** One way of starting the server: `command ...args` (the server itself, stdio is its default). */
 export interface Candidate {
@@ -26,8 +28,7 @@ export interface Attempt {
 }
 
 export type Resolution =
-  | { found: true; candidate: Candidate; version: string; attempts: Attempt[] }
-  | { found: false; attempts: Attempt[] };
+  { found: true; candidate: Candidate; version: string; attempts: Attempt[] } | { found: false; attempts: Attempt[] };
 
 export interface ProbeResult {
   exitCode: number | null;
@@ -45,11 +46,18 @@ export interface ResolutionEnvironment {
   which(name: string): Promise<string | undefined>;
   /** The interpreter command the Python extension selected (e.g. ["/venv/bin/python"]), if any. */
   pythonInterpreter(): Promise<string[] | undefined>;
+  /** bundled/tool/launch.py when this package carries the server (a platform package). */
+  bundledLauncher?: string;
+  platform?: NodeJS.Platform;
 }
+
+/** `useBundled`: the server the platform package carries; `fromEnvironment`: the one installed. */
+export type ImportStrategy = "useBundled" | "fromEnvironment";
 
 export interface ResolutionSettings {
   serverPath: string;
   serverArgs: string[];
+  importStrategy?: ImportStrategy;
 }
 
 export const SERVER_EXECUTABLE = "evalfix-ls";
@@ -99,47 +107,89 @@ export async function probe(env: ResolutionEnvironment, candidate: Candidate): P
   return { candidate, failure: `\`--version\` exited with ${result.exitCode}: ${said}` };
 }
 
-export async function resolveServer(
-  settings: ResolutionSettings,
-  env: ResolutionEnvironment,
-): Promise<Resolution> {
+export async function resolveServer(settings: ResolutionSettings, env: ResolutionEnvironment): Promise<Resolution> {
   const attempts: Attempt[] = [];
   const tryCandidate = async (candidate: Candidate): Promise<Resolution | undefined> => {
     const attempt = await probe(env, candidate);
     attempts.push(attempt);
     return attempt.version ? { found: true, candidate, version: attempt.version, attempts } : undefined;
   };
-
   const fromSetting = settingCandidate(settings);
   const found = fromSetting && (await tryCandidate(fromSetting));
   if (found) {
     return found;
   }
-  const interpreter = await env.pythonInterpreter();
-  if (interpreter?.length) {
-    const viaPython = await tryCandidate(pythonCandidate(interpreter));
-    if (viaPython) {
-      return viaPython;
+  const search = usesBundled(settings, env) ? bundledCandidates : environmentCandidates;
+  for await (const next of search(env, env.bundledLauncher ?? "")) {
+    if (!("command" in next)) {
+      attempts.push(next);
+      continue;
     }
-  } else {
-    attempts.push({
-      candidate: { source: "python", command: "", args: [], label: "the Python extension's interpreter" },
-      failure: "no interpreter selected (the Python extension is not installed or has none)",
-    });
-  }
-  const onPath = await env.which(SERVER_EXECUTABLE);
-  if (onPath) {
-    const viaPath = await tryCandidate({ source: "path", command: onPath, args: [], label: `PATH (${onPath})` });
-    if (viaPath) {
-      return viaPath;
+    const resolved = await tryCandidate(next);
+    if (resolved) {
+      return resolved;
     }
-  } else {
-    attempts.push({
-      candidate: { source: "path", command: SERVER_EXECUTABLE, args: [], label: "PATH" },
-      failure: `no \`${SERVER_EXECUTABLE}\` on PATH`,
-    });
   }
   return { found: false, attempts };
+}
+
+/** Whether the bundled server is the one to look for (a platform package, not `fromEnvironment`). */
+export function usesBundled(settings: ResolutionSettings, env: ResolutionEnvironment): boolean {
+  return settings.importStrategy !== "fromEnvironment" && Boolean(env.bundledLauncher);
+}
+
+/** Each candidate to probe, or an attempt that failed before any probe (nothing to run). */
+type Step = Candidate | Attempt;
+
+/** The bundled server, run by the Python extension's interpreter, then by python3 (`py -3`). */
+async function* bundledCandidates(env: ResolutionEnvironment, launcher: string): AsyncGenerator<Step> {
+  const selected = await env.pythonInterpreter();
+  if (selected?.length) {
+    yield bundledCandidate(selected, launcher, "the Python extension's interpreter");
+  } else {
+    yield noInterpreterSelected("bundled");
+  }
+  const windows = (env.platform ?? process.platform) === "win32";
+  const [name, ...prefix] = windows ? ["py", "-3"] : ["python3"];
+  const onPath = await env.which(name);
+  if (onPath) {
+    yield bundledCandidate([onPath, ...prefix], launcher, `${[name, ...prefix].join(" ")} on PATH`);
+  } else {
+    const label = `the bundled server with ${[name, ...prefix].join(" ")} on PATH`;
+    yield { candidate: { source: "bundled", command: name, args: prefix, label }, failure: `no \`${name}\` on PATH` };
+  }
+}
+
+export function bundledCandidate(interpreter: string[], launcher: string, which: string): Candidate {
+  const [command, ...prefix] = interpreter;
+  // -I: the user's PYTHONPATH and user site cannot shadow the bundled libraries.
+  const args = [...prefix, "-I", launcher];
+  return {
+    source: "bundled",
+    command,
+    args,
+    label: `the bundled server with ${which} (${[command, ...args].join(" ")})`,
+  };
+}
+
+/** The installed server: `python -m evalfix_ls` with the Python extension's interpreter, then PATH. */
+async function* environmentCandidates(env: ResolutionEnvironment): AsyncGenerator<Step> {
+  const interpreter = await env.pythonInterpreter();
+  yield interpreter?.length ? pythonCandidate(interpreter) : noInterpreterSelected("python");
+  const onPath = await env.which(SERVER_EXECUTABLE);
+  yield onPath
+    ? { source: "path", command: onPath, args: [], label: `PATH (${onPath})` }
+    : {
+        candidate: { source: "path", command: SERVER_EXECUTABLE, args: [], label: "PATH" },
+        failure: `no \`${SERVER_EXECUTABLE}\` on PATH`,
+      };
+}
+
+function noInterpreterSelected(source: CandidateSource): Attempt {
+  return {
+    candidate: { source, command: "", args: [], label: "the Python extension's interpreter" },
+    failure: "no interpreter selected (the Python extension is not installed or has none)",
+  };
 }
 
 /** The lines the output channel gets: one per candidate, in order. */
@@ -148,6 +198,24 @@ export function describeAttempts(attempts: Attempt[]): string[] {
     attempt.version
       ? `  ${attempt.candidate.label}: evalfix-ls ${attempt.version}`
       : `  ${attempt.candidate.label}: ${attempt.failure}`,
+  );
+}
+
+/**
+ * The notification when nothing works. For the bundled server the missing piece is an interpreter,
+ * so it names each one tried and why it did not fit; otherwise the server itself is missing.
+ */
+export function notFoundMessage(attempts: Attempt[], bundled: boolean, install: string): string {
+  if (!bundled) {
+    return (
+      "evalfix-ls: the language server was not found (tried evalfix.server.path, the Python " +
+      `extension's interpreter, PATH). Install it with \`${install}\` or set evalfix.server.path.`
+    );
+  }
+  const tried = attempts.map((attempt) => `${attempt.candidate.label}: ${attempt.failure}`).join("; ");
+  return (
+    "evalfix-ls: no Python 3.10 or later to run the bundled server. Tried " +
+    `${tried}. Install Python 3.10+ (and select it with the Python extension), or set evalfix.server.path.`
   );
 }
 

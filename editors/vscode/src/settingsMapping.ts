@@ -2,7 +2,7 @@
 // attaches to. Plain Node (no `vscode` import) so that the mapping is unit-tested without an editor.
 
 /** Settings only the extension reads; the server would report them as unknown keys. */
-const CLIENT_ONLY_KEYS = new Set(["server", "trace"]);
+const CLIENT_ONLY_KEYS = new Set(["server", "trace", "importStrategy"]);
 
 /** Feature switches, each passed only once the server advertises the feature (the server reports
  * keys it does not know as unknown settings). */
@@ -17,7 +17,10 @@ export const FEATURE_SWITCHES: Record<string, string> = {
  * `inlayHints.enable` / `codeLens.enable` pass when the server's `capabilities` (undefined before
  * `initialize` answers) hold the feature; the client-only keys are dropped.
  */
-export function serverSection(section: unknown, capabilities?: Record<string, unknown>): Record<string, unknown> | null {
+export function serverSection(
+  section: unknown,
+  capabilities?: Record<string, unknown>,
+): Record<string, unknown> | null {
   if (section === null || typeof section !== "object" || Array.isArray(section)) {
     return null;
   }
@@ -70,7 +73,12 @@ export function selectorPatterns(files: unknown, workspaceFolders: readonly stri
 }
 
 /** Settings whose change needs a new client (a new process or a new document selector). */
-export const RESTART_SETTINGS = ["evalfix.server.path", "evalfix.server.args", "evalfix.files"];
+export const RESTART_SETTINGS = [
+  "evalfix.server.path",
+  "evalfix.server.args",
+  "evalfix.importStrategy",
+  "evalfix.files",
+];
 
 /** The findings VS Code's own JSON validation already shows: every syntax error after the first. */
 export const SYNTAX_DUPLICATE_CODES = new Set(["json-syntax", "json_syntax"]);

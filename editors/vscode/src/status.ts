@@ -23,8 +23,7 @@ export class ServerStatus implements vscode.Disposable {
     const icon = { starting: "$(sync~spin)", ready: "$(check)", failed: "$(error)", stopped: "$(circle-slash)" }[state];
     this.item.text = `${icon} evalfix-ls${version ? ` ${version}` : ""}`;
     this.item.tooltip = `evalfix-ls: ${state}${detail ? ` — ${detail}` : ""} (click for the output)`;
-    this.item.backgroundColor =
-      state === "failed" ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined;
+    this.item.backgroundColor = state === "failed" ? new vscode.ThemeColor("statusBarItem.errorBackground") : undefined;
     this.item.show();
     this.changed.fire(state);
   }

@@ -65,7 +65,10 @@ function seen(diagnostic: vscode.Diagnostic): SeenDiagnostic {
 
 const key = (d: SeenDiagnostic) => `${d.code}@${d.range.join(":")}`;
 const ours = (uri: vscode.Uri) =>
-  vscode.languages.getDiagnostics(uri).filter((d) => d.source === SOURCE).map(seen);
+  vscode.languages
+    .getDiagnostics(uri)
+    .filter((d) => d.source === SOURCE)
+    .map(seen);
 
 function expectedFor(document: vscode.TextDocument, planted: Planted[]): string[] {
   return planted
@@ -107,7 +110,11 @@ function waitFor<T>(what: string, check: () => T | undefined, describe: () => un
     const subscription = vscode.languages.onDidChangeDiagnostics(attempt);
     const poll = setInterval(attempt, 200);
     const timer = setTimeout(
-      () => finish(undefined, new Error(`timed out after ${WAIT_MS} ms waiting for ${what}; last seen: ${JSON.stringify(describe())}`)),
+      () =>
+        finish(
+          undefined,
+          new Error(`timed out after ${WAIT_MS} ms waiting for ${what}; last seen: ${JSON.stringify(describe())}`),
+        ),
       WAIT_MS,
     );
     attempt();
@@ -132,7 +139,20 @@ async function api(): Promise<EvalfixApi> {
 }
 
 async function waitForState(evalfix: EvalfixApi, state: string): Promise<void> {
-  await waitFor(`the server state ${state}`, () => (evalfix.state === state ? true : undefined), () => evalfix.state);
+  await waitFor(
+    `the server state ${state}`,
+    () => (evalfix.state === state ? true : undefined),
+    () => evalfix.state,
+  );
+}
+
+/** Waits until the server from evalfix.server.path runs again (after a test changed the settings). */
+async function waitForSettingServer(evalfix: EvalfixApi): Promise<void> {
+  await waitFor(
+    "the server from evalfix.server.path again",
+    () => (evalfix.state === "ready" && evalfix.server?.source === "setting" ? true : undefined),
+    () => [evalfix.state, evalfix.server],
+  );
 }
 
 function capability(evalfix: EvalfixApi, name: string): unknown {
@@ -212,10 +232,12 @@ suite("evalfix-ls in VS Code", () => {
     const before = expectedFor(document, [PLANTED[SUITE][2]]);
     // The kind becomes valid; the prompt gets CJK and an emoji, which moves the next problem on
     // its line by four UTF-16 units.
-    assert.ok(await editor.edit((edit) => {
-      edit.replace(kindRange, '"empty"');
-      edit.replace(promptRange, '"写 🌊"');
-    }));
+    assert.ok(
+      await editor.edit((edit) => {
+        edit.replace(kindRange, '"empty"');
+        edit.replace(promptRange, '"写 🌊"');
+      }),
+    );
     const moved = { code: "expected-output-type", needle: '"写 🌊", "expected_output": 42', token: "42" };
     const expected = expectedFor(document, [moved]);
     assert.notDeepEqual(expected, before, "the edit moved the remaining problem");
@@ -243,13 +265,17 @@ suite("evalfix-ls in VS Code", () => {
     );
     const mine = vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === SOURCE);
     report.seen["skills/broken-skill/evals/evals.json"] = vscode.languages.getDiagnostics(document.uri).map(seen);
-    assert.deepEqual(mine.map(codeOf).filter((code) => String(code).startsWith("json")), ["json-invalid"]);
+    assert.deepEqual(
+      mine.map(codeOf).filter((code) => String(code).startsWith("json")),
+      ["json-invalid"],
+    );
   });
 
   test("completion at a setup kind offers empty, seeded and fixture", async function () {
     const evalfix = await api();
     requireCapability(this, evalfix, "completionProvider");
-    const text = '{\n  "skill_name": "补全 ✨",\n  "evals": [{"id": "a", "prompt": "写 🙂", "setup": {"kind": ""}}]\n}\n';
+    const text =
+      '{\n  "skill_name": "补全 ✨",\n  "evals": [{"id": "a", "prompt": "写 🙂", "setup": {"kind": ""}}]\n}\n';
     const document = await openNewFixture("skills/completion-skill/evals/evals.json", text);
     const position = document.positionAt(text.indexOf('"kind": ""') + '"kind": "'.length);
     const list = await vscode.commands.executeCommand<vscode.CompletionList>(
@@ -269,7 +295,10 @@ suite("evalfix-ls in VS Code", () => {
     const evalfix = await api();
     requireCapability(this, evalfix, "codeActionProvider");
     const original = new TextDecoder().decode(await vscode.workspace.fs.readFile(fileUri(WORKFLOW)));
-    const document = await openNewFixture("skills/fix-skill/evals/trigger-cases.json", original.replace('"skill": "demo-skill"', '"skill": "fix-skill"'));
+    const document = await openNewFixture(
+      "skills/fix-skill/evals/trigger-cases.json",
+      original.replace('"skill": "demo-skill"', '"skill": "fix-skill"'),
+    );
     const planted = PLANTED[WORKFLOW];
     await waitForDiagnostics(document.uri, expectedFor(document, planted));
     const diagnostics = vscode.languages.getDiagnostics(document.uri).filter((d) => d.source === SOURCE);
@@ -310,7 +339,8 @@ suite("evalfix-ls in VS Code", () => {
     const evalfix = await api();
     const commands = evalfix.client?.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
     assert.ok(commands.includes("evalfix.caseCommand"), `the server offers evalfix.caseCommand: ${commands}`);
-    const text = '{\n  "skill_name": "run-skill",\n  "evals": [\n    {"id": "写-case", "prompt": "运行 🏃 this one"}\n  ]\n}\n';
+    const text =
+      '{\n  "skill_name": "run-skill",\n  "evals": [\n    {"id": "写-case", "prompt": "运行 🏃 this one"}\n  ]\n}\n';
     const document = await openNewFixture("skills/run-skill/evals/evals.json", text);
     const editor = await vscode.window.showTextDocument(document);
     const inCase = document.positionAt(text.indexOf("运行"));
@@ -322,14 +352,81 @@ suite("evalfix-ls in VS Code", () => {
       });
     });
     // The case lens comes with the server's answer to codeLens, which may follow the open.
-    const terminal = await waitForPromise("the evalfix case terminal", (async () => {
-      await waitForLens(document.uri);
-      await vscode.commands.executeCommand("evalfix.runCase");
-      return opened;
-    })());
+    const terminal = await waitForPromise(
+      "the evalfix case terminal",
+      (async () => {
+        await waitForLens(document.uri);
+        await vscode.commands.executeCommand("evalfix.runCase");
+        return opened;
+      })(),
+    );
     report.server.caseTerminal = terminal.name;
     assert.equal(terminal.name, "evalfix case");
     terminal.dispose();
+  });
+
+  test("the active file's item shows the server's evalfix/documentInfo, or hides quietly without it", async () => {
+    const evalfix = await api();
+    await waitForState(evalfix, "ready");
+    const document = await vscode.workspace.openTextDocument(fileUri(SUITE));
+    await vscode.window.showTextDocument(document);
+    // A fresh server, asked afresh about the active file.
+    await evalfix.restart();
+    await waitForState(evalfix, "ready");
+    const shownBefore = evalfix.notifications.length;
+    // What this server answers, asked directly: the item must agree with it.
+    let answer: { title: string; reason: string } | null = null;
+    let methodNotFound = false;
+    try {
+      answer = await evalfix.client!.sendRequest("evalfix/documentInfo", {
+        textDocument: { uri: document.uri.toString() },
+      });
+    } catch (error) {
+      methodNotFound = (error as { code?: number }).code === -32601;
+      assert.ok(methodNotFound, `evalfix/documentInfo failed: ${String(error)}`);
+    }
+    report.server.documentInfo = methodNotFound ? "MethodNotFound" : answer;
+    if (answer) {
+      const expected = answer;
+      await waitFor(
+        "the item with the server's title",
+        () => (evalfix.documentItem.shown?.text === expected.title ? true : undefined),
+        () => evalfix.documentItem.shown,
+      );
+      assert.ok(evalfix.documentItem.shown!.tooltip.startsWith(expected.reason), evalfix.documentItem.shown!.tooltip);
+    } else {
+      await waitFor(
+        "the item to learn that the server lacks the request",
+        () => (evalfix.documentItem.serverLacksRequest ? true : undefined),
+        () => evalfix.documentItem,
+      );
+      assert.equal(evalfix.documentItem.shown, undefined);
+    }
+    assert.equal(evalfix.notifications.length, shownBefore);
+  });
+
+  test("the server is for the fixture paths and evalfix.files, not for every JSON document", async () => {
+    const evalfix = await api();
+    const document = async (relative: string) => {
+      const uri = fileUri(relative);
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode("{}\n"));
+      return vscode.workspace.openTextDocument(uri);
+    };
+    const [other, mapped] = [await document("config/settings.json"), await document("fixtures/suite.json")];
+    assert.equal(evalfix.handles(await vscode.workspace.openTextDocument(fileUri(SUITE))), true);
+    assert.equal(evalfix.handles(await vscode.workspace.openTextDocument(fileUri(WORKFLOW))), true);
+    assert.equal(evalfix.handles(other), false);
+    assert.equal(evalfix.handles(mapped), false);
+    const settings = vscode.workspace.getConfiguration("evalfix");
+    await settings.update("files", { "fixtures/*.json": "evals" }, vscode.ConfigurationTarget.Workspace);
+    try {
+      assert.equal(evalfix.handles(mapped), true);
+      assert.equal(evalfix.handles(other), false);
+    } finally {
+      await settings.update("files", undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    assert.equal(evalfix.handles(mapped), false);
+    await waitForState(evalfix, "ready");
   });
 
   test("without evalfix.server.path, the Python extension's interpreter runs `python -m evalfix_ls`", async () => {
@@ -350,11 +447,32 @@ suite("evalfix-ls in VS Code", () => {
     } finally {
       await settings.update("server.path", process.env.EVALFIX_EXPECTED_SERVER, vscode.ConfigurationTarget.Workspace);
     }
-    await waitFor(
-      "the server from evalfix.server.path again",
-      () => (evalfix.state === "ready" && evalfix.server?.source === "setting" ? true : undefined),
-      () => [evalfix.state, evalfix.server],
-    );
+    await waitForSettingServer(evalfix);
+  });
+
+  test("selecting another interpreter in the Python extension restarts the server with it", async () => {
+    const evalfix = await api();
+    const python = vscode.extensions.getExtension<{ testSelect(path: string): void }>("ms-python.python")!.exports;
+    const withServer = process.env.EVALFIX_TEST_PYTHON!;
+    const settings = vscode.workspace.getConfiguration("evalfix");
+    await settings.update("server.path", "", vscode.ConfigurationTarget.Workspace);
+    const viaPython = (interpreter: string) => () =>
+      evalfix.state === "ready" && evalfix.server?.command === interpreter ? true : undefined;
+    try {
+      await waitFor("the server run by the selected interpreter", viaPython(withServer), () => evalfix.server);
+      // An interpreter without the server: the restart finds none (no evalfix-ls on PATH either).
+      python.testSelect(process.env.EVALFIX_TEST_PYTHON_WITHOUT_SERVER!);
+      await waitForState(evalfix, "failed");
+      python.testSelect(withServer);
+      await waitFor("the server again after selecting the first interpreter", viaPython(withServer), () => [
+        evalfix.state,
+        evalfix.server,
+      ]);
+    } finally {
+      process.env.EVALFIX_TEST_PYTHON = withServer;
+      await settings.update("server.path", process.env.EVALFIX_EXPECTED_SERVER, vscode.ConfigurationTarget.Workspace);
+    }
+    await waitForSettingServer(evalfix);
   });
 
   test("a server that cannot be found gives one notification with Install with pip and Open settings", async () => {

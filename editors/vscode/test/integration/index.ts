@@ -1,5 +1,6 @@
-// The extension host runs this (extensionTestsPath): Mocha over the integration suites, and a JSON
-// report (every test's outcome, what the extension host saw) for the pytest side to show.
+// The extension host runs this (extensionTestsPath): Mocha over the integration suites (every
+// test/integration/*.test.ts), and a JSON report (every test's outcome, what the extension host
+// saw) for the pytest side to show.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import Mocha from "mocha";
@@ -7,7 +8,13 @@ import { report } from "./report";
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: "tdd", color: false, timeout: 60_000 });
-  mocha.addFile(path.join(__dirname, "extension.test.js"));
+  // Every suite of this folder (other features add their own *.test.ts), in a stable order.
+  for (const file of fs
+    .readdirSync(__dirname)
+    .filter((name) => name.endsWith(".test.js"))
+    .sort()) {
+    mocha.addFile(path.join(__dirname, file));
+  }
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
       writeReport();

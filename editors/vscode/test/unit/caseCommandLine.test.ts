@@ -4,7 +4,9 @@ import { joinArgv, terminalCommand } from "../../src/caseCommandLine";
 
 describe("terminalCommand", () => {
   it("takes a shell line as it is", () => {
-    assert.deepEqual(terminalCommand("  npx arc-skill-eval run --case a-b \n"), { line: "npx arc-skill-eval run --case a-b" });
+    assert.deepEqual(terminalCommand("  npx arc-skill-eval run --case a-b \n"), {
+      line: "npx arc-skill-eval run --case a-b",
+    });
   });
   it("quotes an argv for the shell", () => {
     assert.deepEqual(terminalCommand(["npx", "arc-skill-eval", "--case", "写 a 'case' 🙂"], "linux"), {
@@ -12,7 +14,10 @@ describe("terminalCommand", () => {
     });
   });
   it("reads an object answer with a working directory", () => {
-    assert.deepEqual(terminalCommand({ command: ["run", "x y"], cwd: "/w/skills/a" }, "linux"), { line: "run 'x y'", cwd: "/w/skills/a" });
+    assert.deepEqual(terminalCommand({ command: ["run", "x y"], cwd: "/w/skills/a" }, "linux"), {
+      line: "run 'x y'",
+      cwd: "/w/skills/a",
+    });
     assert.deepEqual(terminalCommand({ commandLine: "run x" }), { line: "run x" });
   });
   it("gives undefined for an answer with no command line", () => {

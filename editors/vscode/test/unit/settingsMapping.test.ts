@@ -13,13 +13,19 @@ describe("serverSection", () => {
       codeLens: { enable: true },
     };
     const section = { server: { path: "/x/evalfix-ls", args: ["-v"] }, trace: { server: "verbose" }, ...serverKeys };
-    assert.deepEqual(serverSection(section, { inlayHintProvider: {}, codeLensProvider: { resolveProvider: false } }), serverKeys);
+    assert.deepEqual(
+      serverSection(section, { inlayHintProvider: {}, codeLensProvider: { resolveProvider: false } }),
+      serverKeys,
+    );
   });
   it("passes a feature switch only once the server advertises the feature", () => {
     const section = { debounceMs: 10, inlayHints: { enable: false }, codeLens: { enable: true } };
     assert.deepEqual(serverSection(section), { debounceMs: 10 });
     assert.deepEqual(serverSection(section, { codeLensProvider: {} }), { debounceMs: 10, codeLens: { enable: true } });
-    assert.deepEqual(serverSection(section, { inlayHintProvider: true }), { debounceMs: 10, inlayHints: { enable: false } });
+    assert.deepEqual(serverSection(section, { inlayHintProvider: true }), {
+      debounceMs: 10,
+      inlayHints: { enable: false },
+    });
   });
   it("gives null for a missing or malformed section", () => {
     assert.equal(serverSection(undefined), null);
@@ -31,7 +37,10 @@ describe("serverSection", () => {
 
 describe("selectorPatterns", () => {
   it("always holds the two fixture families", () => {
-    assert.deepEqual(selectorPatterns(undefined, ["file:///w"]), FIXTURE_GLOBS.map((pattern) => ({ pattern })));
+    assert.deepEqual(
+      selectorPatterns(undefined, ["file:///w"]),
+      FIXTURE_GLOBS.map((pattern) => ({ pattern })),
+    );
     assert.deepEqual(FIXTURE_GLOBS, ["**/evals/evals.json", "**/skills/**/evals/**/*.json"]);
   });
   it("adds evalfix.files globs as the server reads them", () => {
