@@ -1,5 +1,5 @@
 """Moving files in a real VS Code (the VS Code server code-server ships, its extension host running
-the packaged extension): the Mocha suite test/integration/fileMoves.test.ts renames a cited
+the packaged extension): the Mocha suite test/integration/fileMoves.suite.ts renames a cited
 Markdown file and a cited folder through ``workspace.applyEdit`` (the explorer's file operation,
 so VS Code sends ``workspace/willRenameFiles`` and applies the server's edits first); here the
 workspace is written beforehand and checked afterwards with ``evalfix-ls --check``: no missing
