@@ -9,13 +9,17 @@ milliseconds whatever the document's size. Runs on the event loop: it never pars
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..analysis import Analysis
 from ..parser.local import reparse_local
 from ..parser.text_view import Text
 from ..parser.tree import ParseResult
 from .documents import Snapshot
+
+if TYPE_CHECKING:
+    from .diagnostics.edit_log import EditLog
+    from .diagnostics.results import ResultCache
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +34,9 @@ class QuickTrees:
     """Per open document, the last tree built for a feature request (the base when the analysed
     tree is too far behind, and the answer to a second request on the same version)."""
 
-    def __init__(self, core: Any) -> None:
-        self._core = core  # the diagnostics ResultCore: latest results and the edits since
+    def __init__(self, cache: ResultCache, edits: EditLog) -> None:
+        self._results = cache.open  # the latest analysed result of each open document
+        self._edits = edits
         self._built: dict[str, _Built] = {}
 
     def analysis_now(self, snapshot: Snapshot) -> Analysis | None:
@@ -40,18 +45,18 @@ class QuickTrees:
         Reads only the text around the edits: its ``text`` is the snapshot's ``content`` (a
         ``PieceText`` until the analysis builds the ``str``)."""
         uri = snapshot.uri
-        result = self._core.results.get(uri)
+        result = self._results.get(uri)
         analysis = getattr(result, "analysis", None)
-        if analysis is not None and self._core.same_text(uri, result.text, result.revision, snapshot):
+        if analysis is not None and self._edits.same_text(uri, result.text, result.revision, snapshot):
             return analysis
         content = snapshot.content
         built = self._built.get(uri)
         if built is not None and built.revision == snapshot.revision:  # asked again, same text
             return Analysis(built.kind, content, built.tree, [])  # type: ignore[arg-type]
         for base in self._bases(uri, result, analysis):
-            if self._core.same_text(uri, base.text, base.revision, snapshot):
+            if self._edits.same_text(uri, base.text, base.revision, snapshot):
                 return Analysis(base.kind, content, base.tree, [])  # type: ignore[arg-type]
-            edit = self._core.edit_between(uri, base.revision, snapshot.revision)
+            edit = self._edits.between(uri, base.revision, snapshot.revision)
             if edit is None or len(base.text) + edit.new_end - edit.old_end != len(content):
                 continue
             tree = reparse_local(base.tree, content, edit.start, edit.old_end)

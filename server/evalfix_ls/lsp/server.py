@@ -66,7 +66,7 @@ class EvalfixServer(LanguageServer):
             max_workers=ANALYSIS_WORKERS, thread_name_prefix="evalfix-analysis"
         )
         self.diagnostics = DiagnosticsManager(self)
-        self.quick_trees = QuickTrees(self.diagnostics.core)
+        self.quick_trees = QuickTrees(self.diagnostics.cache, self.diagnostics.edits)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._error_popup_shown = False
 
