@@ -8,7 +8,11 @@ How to add a feature:
    ``@feature(server, types.TEXT_DOCUMENT_X, options)``: the decorator builds the
    ``FeatureContext`` (snapshot, its analysis, encoding, settings, workspace view) and passes it
    with the params; the handler calls the service and converts offsets with ``ctx.range`` /
-   ``ctx.position``;
+   ``ctx.position``. The handler runs on a request worker, off the event loop (``lsp/requests.py``):
+   it is a plain function (not ``async``) that reads only its context and params, never the
+   server object; each conversion is a checkpoint where a cancelled request or one whose document
+   changed stops (``RequestCancelled`` / ``ContentModified``). A long loop that converts nothing
+   calls ``ctx.token.check()`` itself;
 3. nothing to list: every module of this package that defines ``register`` is registered at
    start-up (so features added in parallel never edit a shared list);
 4. pytest-lsp tests in ``tests/lsp/`` against the real server over stdio.
@@ -26,32 +30,45 @@ import importlib
 import inspect
 import pkgutil
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
-from ...parser.gcpause import gc_paused
 from ..context import FeatureContext
+from ..requests import RequestToken
 
 Handler = Callable[[FeatureContext, Any], Any]
 
 
+def text_document_uri(params: Any) -> str:
+    return params.text_document.uri
+
+
 def feature(
-    server: Any, method: str, options: Any = None, *, wait_for_analysis: bool = True
+    server: Any,
+    method: str,
+    options: Any = None,
+    *,
+    wait_for_analysis: bool = True,
+    uri_of: Callable[[Any], str] = text_document_uri,
 ) -> Callable[[Handler], Handler]:
-    """Register ``handler(ctx, params)`` for ``method``; ``params.text_document.uri`` names the
-    document (an ``InvalidParams`` error answers a document that is not open). With
-    ``wait_for_analysis=False`` the context's tree is a cheap local re-parse of the current text
-    (no findings) instead of its full analysis: for requests sent while typing (completion)."""
+    """Register ``handler(ctx, params)`` for ``method``; ``uri_of(params)`` names the document
+    (``params.text_document.uri`` unless said otherwise; an ``InvalidParams`` error answers a
+    document that is not open). The loop waits for
+    the analysis, the handler runs on a request worker. With ``wait_for_analysis=False`` the
+    context's tree is a cheap local re-parse of the current text (no findings) instead of its full
+    analysis: for requests sent while typing (completion)."""
 
     def decorate(handler: Handler) -> Handler:
+        if inspect.iscoroutinefunction(handler):
+            raise TypeError(f"{handler.__name__}: a feature handler runs on a worker, it cannot be async")
+
         async def run(ls: Any, params: Any) -> Any:
-            uri = params.text_document.uri
+            uri = uri_of(params)
             ctx = await (ls.feature_context(uri) if wait_for_analysis else ls.feature_context_now(uri))
-            # The collector is paused while a handler runs: a few thousand small allocations next
-            # to a million-node tree otherwise trigger full collections that walk the whole tree
-            # (document symbols of a 10 MB suite: 1.25 s with the collector, 10 ms without).
-            with gc_paused():
-                result = handler(ctx, params)
-            return await result if inspect.isawaitable(result) else result
+            snapshot = ctx.snapshot
+            token = RequestToken(lambda: ls.documents.get(uri) is snapshot)
+            ctx = replace(ctx, token=token)
+            return await ls.requests.run(token, lambda: handler(ctx, params))
 
         run.__name__ = handler.__name__
         register = server.feature(method, options) if options is not None else server.feature(method)

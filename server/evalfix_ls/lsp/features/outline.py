@@ -90,6 +90,7 @@ def folding(ctx: FeatureContext, params: types.FoldingRangeParams) -> list[types
     index = ctx.snapshot.line_index
     out = []
     for start, end in folding_ranges(ctx.document, limit=limit * 2):
+        ctx.token.check()
         start_line, start_char = index.position(start, ctx.encoding)
         end_line, end_char = index.position(max(start, end - 1), ctx.encoding)
         if line_only:
