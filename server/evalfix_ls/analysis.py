@@ -65,6 +65,8 @@ class Analysis:
     tree: ParseResult | None
     findings: list[Finding]
     extra: dict[str, Any] = field(default_factory=dict)  # contract results other features reuse
+    # The findings by place (services/finding_index.py), built by the first request that needs it.
+    finding_index: Any = field(default=None, repr=False, compare=False)
 
 
 def analyze(
