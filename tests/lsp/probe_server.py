@@ -18,6 +18,7 @@ from typing import Any
 
 import evalfix_ls.lsp.diagnostics.jobs as jobs
 from evalfix_ls.cli import main
+from evalfix_ls.lsp import collector
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.parser import gcpause
 
@@ -48,8 +49,8 @@ def run_job(job: Any, lookup: Any) -> Any:
 
 
 def frozen_state() -> dict[str, int]:
-    with gcpause._lock:  # not in the middle of an idle collection
-        return {"frozen objects": gc.get_freeze_count(), "idle collections": gcpause.idle_collections()}
+    with gcpause.unpaused():  # not in the middle of an idle collection
+        return {"frozen objects": gc.get_freeze_count(), "idle collections": collector.idle_collections()}
 
 
 def state(ls: Any) -> dict[str, Any]:

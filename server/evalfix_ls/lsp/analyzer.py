@@ -17,8 +17,9 @@ from typing import Any
 from lsprotocol import types
 
 from ..config import Config
-from ..parser.gcpause import gc_paused, settle
+from ..parser.gcpause import gc_paused
 from ..parser.line_index import Encoding, LineIndex
+from .collector import settle
 from .convert import fingerprint, to_diagnostics
 from .documents import Edit, Snapshot, path_to_uri
 from .workspace_index import RepoState
