@@ -1,7 +1,8 @@
 """The tree of an open document's current text without waiting for its analysis.
 
-Completion must answer from the text of the version it was asked on, and the analysis of a new
-version of a 10 MB suite takes far longer than a keystroke. The latest analysed tree (or the last
+Completion, symbols, hover and every feature that reads no findings answer from the text of the
+version they were asked on, and the analysis of a new version of a 10 MB suite takes far longer
+than a keystroke. The latest analysed tree (or the last
 tree built here) plus the edits since give a local re-parse (``parser.local.reparse_local``): a few
 milliseconds whatever the document's size. Runs on the event loop: it never parses a whole text.
 """
@@ -11,13 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..analysis import Analysis
-from ..parser.local import reparse_local
 from ..parser.text_view import Text
-from ..parser.tree import ParseResult
 from .documents import Snapshot
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the analysis core is imported by the first request, not at start-up
+    from ..analysis import Analysis
+    from ..parser.tree import ParseResult
     from .diagnostics.edit_log import EditLog
     from .diagnostics.results import ResultCache
 
@@ -44,6 +44,9 @@ class QuickTrees:
         None when no earlier tree is close enough (the caller then waits for the full analysis).
         Reads only the text around the edits: its ``text`` is the snapshot's ``content`` (a
         ``PieceText`` until the analysis builds the ``str``)."""
+        from ..analysis import Analysis
+        from ..parser.local import reparse_local
+
         uri = snapshot.uri
         result = self._results.get(uri)
         analysis = getattr(result, "analysis", None)

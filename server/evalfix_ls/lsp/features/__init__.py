@@ -49,14 +49,19 @@ def feature(
     options: Any = None,
     *,
     wait_for_analysis: bool = True,
+    whole_text: bool = True,
     uri_of: Callable[[Any], str] = text_document_uri,
 ) -> Callable[[Handler], Handler]:
     """Register ``handler(ctx, params)`` for ``method``; ``uri_of(params)`` names the document
     (``params.text_document.uri`` unless said otherwise; an ``InvalidParams`` error answers a
-    document that is not open). The loop waits for
-    the analysis, the handler runs on a request worker. With ``wait_for_analysis=False`` the
-    context's tree is a cheap local re-parse of the current text (no findings) instead of its full
-    analysis: for requests sent while typing (completion)."""
+    document that is not open). The handler runs on a request worker.
+
+    By default the loop first waits for the analysis of the current text: for features that read
+    its findings (code actions). A feature that does not (symbols, folding, hover, links, hints,
+    lenses, completion) passes ``wait_for_analysis=False``: its context's tree is a local re-parse
+    of the current text around the edits since the last tree (no findings, no contract results),
+    so it costs the same whatever the findings and never waits for an analysis. Its text is then
+    built on the worker, unless ``whole_text=False`` (completion reads around the cursor only)."""
 
     def decorate(handler: Handler) -> Handler:
         if inspect.iscoroutinefunction(handler):
@@ -68,7 +73,7 @@ def feature(
             snapshot = ctx.snapshot
             token = RequestToken(lambda: ls.documents.get(uri) is snapshot)
             ctx = replace(ctx, token=token)
-            return await ls.requests.run(token, lambda: handler(ctx, params))
+            return await ls.requests.run(token, lambda: handler(_with_text(ctx, whole_text), params))
 
         run.__name__ = handler.__name__
         register = server.feature(method, options) if options is not None else server.feature(method)
@@ -76,6 +81,14 @@ def feature(
         return handler
 
     return decorate
+
+
+def _with_text(ctx: FeatureContext, whole_text: bool) -> FeatureContext:
+    """``ctx`` whose document text is the ``str`` (built here, on the worker, once per snapshot)
+    when the handler needs the whole text and the context holds pieces of it."""
+    if not whole_text or isinstance(ctx.document.text, str):
+        return ctx
+    return replace(ctx, document=replace(ctx.document, text=ctx.snapshot.text))
 
 
 def feature_modules() -> list[str]:
