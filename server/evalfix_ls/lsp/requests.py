@@ -6,8 +6,13 @@ The loop reads messages, keeps the document store and schedules analyses; a feat
 the analysis the request needs, then hands the rest over (building the context included: the
 snapshot's ``str`` may be built there).
 
+Two lanes: requests about one point of the document (hover, completion, definition, selection)
+have workers of their own, so they never queue behind document-wide ones (symbols, folding,
+lenses, links, hints, code actions), which an editor sends after every keystroke.
+
 A worker cannot be interrupted, so a request stops at checkpoints (``RequestToken.check``, called
-by every position conversion of the context, hence throughout every handler):
+when its worker takes it — a request outdated while it waited for a worker costs nothing — and by
+every position conversion of the context, hence throughout every handler):
 
 * the client cancelled it (``$/cancelRequest``): pygls cancels the awaiting task and answers
   ``RequestCancelled``; the token tells the worker to stop;
@@ -28,7 +33,9 @@ from ..parser.gcpause import gc_paused
 
 T = TypeVar("T")
 
-REQUEST_WORKERS = 4  # requests answered at once; more wait for a worker (analyses have their own)
+DOCUMENT_WORKERS = 2  # document-wide requests answered at once (analyses have workers of their own)
+POINT_WORKERS = 2  # requests about one point of the document
+DOCUMENT, POINT = "document", "point"  # the lanes
 CHECK_EVERY = 32  # checkpoints between two looks at the document store (a checkpoint is hot)
 
 
@@ -59,6 +66,12 @@ class RequestToken:
         if self._countdown > 0:
             return
         self._countdown = CHECK_EVERY
+        self.check_now()
+
+    def check_now(self) -> None:
+        """``check`` looking at the document store whatever the countdown says."""
+        if self._cancelled:
+            raise RequestStopped
         if not self._is_current():
             raise JsonRpcContentModified(message="the document changed while the request ran")
 
@@ -67,15 +80,23 @@ NEVER_STOPPED = RequestToken()  # for contexts built outside a request (tests, b
 
 
 class RequestRunner:
-    """The request workers."""
+    """The request workers, by lane."""
 
-    def __init__(self, workers: int = REQUEST_WORKERS) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="evalfix-request")
+    def __init__(self) -> None:
+        self._lanes = {
+            DOCUMENT: ThreadPoolExecutor(max_workers=DOCUMENT_WORKERS, thread_name_prefix="evalfix-request"),
+            POINT: ThreadPoolExecutor(max_workers=POINT_WORKERS, thread_name_prefix="evalfix-point"),
+        }
 
-    async def run(self, token: RequestToken, fn: Callable[[], T]) -> T:
-        """``fn()`` on a worker; a cancelled wait (``$/cancelRequest``) stops it at its next
-        checkpoint."""
-        work = asyncio.get_running_loop().run_in_executor(self._executor, _paused, fn)
+    async def run(self, token: RequestToken, fn: Callable[[], T], *, lane: str = DOCUMENT) -> T:
+        """``fn()`` on a worker of ``lane``; a cancelled wait (``$/cancelRequest``) stops it at its
+        next checkpoint."""
+
+        def started() -> T:
+            token.check_now()  # outdated or cancelled while it waited for a worker: not started
+            return fn()
+
+        work = asyncio.get_running_loop().run_in_executor(self._lanes[lane], _paused, started)
         try:
             return await work
         except asyncio.CancelledError:
@@ -83,7 +104,8 @@ class RequestRunner:
             raise
 
     def shutdown(self) -> None:
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        for executor in self._lanes.values():
+            executor.shutdown(wait=False, cancel_futures=True)
 
 
 def _paused(fn: Callable[[], Any]) -> Any:

@@ -34,7 +34,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..context import FeatureContext
-from ..requests import RequestToken
+from ..requests import DOCUMENT, POINT, RequestToken
 
 Handler = Callable[[FeatureContext, Any], Any]
 
@@ -51,6 +51,7 @@ def feature(
     wait_for_analysis: bool = True,
     whole_text: bool = True,
     uri_of: Callable[[Any], str] = text_document_uri,
+    point: bool = False,
 ) -> Callable[[Handler], Handler]:
     """Register ``handler(ctx, params)`` for ``method``; ``uri_of(params)`` names the document
     (``params.text_document.uri`` unless said otherwise; an ``InvalidParams`` error answers a
@@ -61,7 +62,11 @@ def feature(
     lenses, completion) passes ``wait_for_analysis=False``: its context's tree is a local re-parse
     of the current text around the edits since the last tree (no findings, no contract results),
     so it costs the same whatever the findings and never waits for an analysis. Its text is then
-    built on the worker, unless ``whole_text=False`` (completion reads around the cursor only)."""
+    built on the worker, unless ``whole_text=False`` (completion reads around the cursor only).
+
+    ``point=True``: the request is about one position and cheap (hover, completion, definition,
+    selection): it runs in the point lane, never queued behind document-wide requests."""
+    lane = POINT if point else DOCUMENT
 
     def decorate(handler: Handler) -> Handler:
         if inspect.iscoroutinefunction(handler):
@@ -73,7 +78,9 @@ def feature(
             snapshot = ctx.snapshot
             token = RequestToken(lambda: ls.documents.get(uri) is snapshot)
             ctx = replace(ctx, token=token)
-            return await ls.requests.run(token, lambda: handler(_with_text(ctx, whole_text), params))
+            return await ls.requests.run(
+                token, lambda: handler(_with_text(ctx, whole_text), params), lane=lane
+            )
 
         run.__name__ = handler.__name__
         register = server.feature(method, options) if options is not None else server.feature(method)

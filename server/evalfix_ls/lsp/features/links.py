@@ -16,7 +16,7 @@ def register(server: Any) -> None:
     # Neither reads findings: answered from the current text's tree without waiting for its analysis.
     link_options = types.DocumentLinkOptions(resolve_provider=False)
     feature(server, types.TEXT_DOCUMENT_DOCUMENT_LINK, link_options, wait_for_analysis=False)(links)
-    feature(server, types.TEXT_DOCUMENT_DEFINITION, wait_for_analysis=False)(go_to_definition)
+    feature(server, types.TEXT_DOCUMENT_DEFINITION, wait_for_analysis=False, point=True)(go_to_definition)
 
 
 def _target_uri(link: Link) -> str:

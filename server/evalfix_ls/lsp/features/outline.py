@@ -28,7 +28,7 @@ def register(server: Any) -> None:
     # analysis (their cost does not depend on the findings of the suite).
     feature(server, types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, wait_for_analysis=False)(symbols)
     feature(server, types.TEXT_DOCUMENT_FOLDING_RANGE, wait_for_analysis=False)(folding)
-    feature(server, types.TEXT_DOCUMENT_SELECTION_RANGE, wait_for_analysis=False)(selection)
+    feature(server, types.TEXT_DOCUMENT_SELECTION_RANGE, wait_for_analysis=False, point=True)(selection)
 
     @server.feature(types.WORKSPACE_SYMBOL)
     async def workspace_symbol(ls: Any, params: types.WorkspaceSymbolParams) -> list[types.WorkspaceSymbol]:
