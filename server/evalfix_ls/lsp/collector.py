@@ -15,9 +15,12 @@ then for running pauses (``parser.gcpause``) to end; nothing happens while nothi
 
 from __future__ import annotations
 
+import ctypes
 import gc
+import sys
 import threading
 import time
+from collections.abc import Callable
 
 from ..parser.gcpause import unpaused
 
@@ -65,12 +68,36 @@ class _IdleCollector:
 
 
 def collect_frozen() -> None:
-    """Collect everything, frozen objects included, then freeze the survivors again. The caller
-    knows no job is running (a job's half-built objects are not garbage, but collecting them
-    would cost what the pause saves)."""
+    """Collect everything, frozen objects included, then freeze the survivors again, and give
+    the freed memory back to the system. The caller knows no job is running (a job's half-built
+    objects are not garbage, but collecting them would cost what the pause saves)."""
     gc.unfreeze()
     gc.collect()
     gc.freeze()
+    _trim()
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or None elsewhere. Analyses and requests run on worker threads,
+    and glibc gives each thread an arena of its own that keeps the pages of freed objects: without
+    a trim, the memory of a closed 2 MB suite stayed with the process (measured: 117 MB with the
+    suite open, 146 MB after closing it and an idle collection)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        return libc.malloc_trim  # type: ignore[no-any-return]
+    except (OSError, AttributeError):  # musl or another libc: nothing to trim with
+        return None
+
+
+def _trim() -> None:
+    trim = _malloc_trim_fn[0] if _malloc_trim_fn else None
+    if trim is not None:
+        trim(0)
+
+
+_malloc_trim_fn = [_malloc_trim()]
 
 
 _idle = _IdleCollector()
