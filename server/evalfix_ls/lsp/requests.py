@@ -18,11 +18,15 @@ every position conversion of the context, hence throughout every handler):
   ``RequestCancelled``; the token tells the worker to stop;
 * the document changed meanwhile: the answer would describe a text the client no longer has, so
   the request is answered ``ContentModified``, as LSP says.
+
+The answer is written as JSON on the worker too (``EncodedResult``): pygls would unstructure and
+dump it on the loop, and the symbols of a 10 MB suite are thousands of nested objects.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -77,6 +81,25 @@ class RequestToken:
 
 
 NEVER_STOPPED = RequestToken()  # for contexts built outside a request (tests, batch tools)
+
+
+class EncodedResult:
+    """A request's answer already written as JSON; ``EvalfixProtocol`` sends it as it is."""
+
+    __slots__ = ("json",)
+
+    def __init__(self, text: str) -> None:
+        self.json = text
+
+    def to_json(self) -> str:
+        return self.json
+
+
+def encoded(value: Any) -> EncodedResult:
+    """``value`` (LSP types, lists, plain data) as pygls would write it."""
+    from .diagnostics.encoded import lsp_converter
+
+    return EncodedResult(json.dumps(lsp_converter().unstructure(value)))
 
 
 class RequestRunner:

@@ -34,7 +34,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..context import FeatureContext
-from ..requests import DOCUMENT, POINT, RequestToken
+from ..requests import DOCUMENT, POINT, RequestToken, encoded
 
 Handler = Callable[[FeatureContext, Any], Any]
 
@@ -78,8 +78,10 @@ def feature(
             snapshot = ctx.snapshot
             token = RequestToken(lambda: ls.documents.get(uri) is snapshot)
             ctx = replace(ctx, token=token)
+            # The answer is written as JSON on the worker too: thousands of symbols are not
+            # unstructured on the loop.
             return await ls.requests.run(
-                token, lambda: handler(_with_text(ctx, whole_text), params), lane=lane
+                token, lambda: encoded(handler(_with_text(ctx, whole_text), params)), lane=lane
             )
 
         run.__name__ = handler.__name__
