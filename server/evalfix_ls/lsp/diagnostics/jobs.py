@@ -94,11 +94,11 @@ class JobRunner:
         if tree is None or base is None or base.revision is None:
             return replace(job, case_cache=case_cache)
         if self.edits.same_text(uri, base.text, base.revision, snapshot):
-            return replace(job, case_cache=case_cache, tree=tree)
+            return replace(job, case_cache=case_cache, tree=tree, prev_memo=base.memo)
         edit = self.edits.between(uri, base.revision, snapshot.revision)
         if edit is None:
             return replace(job, case_cache=case_cache)
-        return replace(job, case_cache=case_cache, prev_tree=tree, edit=edit)
+        return replace(job, case_cache=case_cache, prev_tree=tree, edit=edit, prev_memo=base.memo)
 
     # -- running ---------------------------------------------------------------------------------
 
@@ -194,7 +194,7 @@ class JobRunner:
         for start in range(0, len(todo), SCAN_CHUNK):
             for result in await self._run(todo[start : start + SCAN_CHUNK]):
                 # Keep what the reports need, not the text and tree of every closed file.
-                self.cache.store_disk(replace(result, text="", analysis=None))
+                self.cache.store_disk(replace(result, text="", analysis=None, memo=None))
         return [disk[job.path] for job in jobs if job.path in disk]  # type: ignore[index]
 
 
