@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from lsp_support import make_repo, write_json
+from lsp_support import make_repo, noisy_suite, write_json
 from lsprotocol import types
 
 from evalfix_ls.contracts.case_cache import CaseCache
@@ -19,18 +19,6 @@ from evalfix_ls.lsp.documents import DocumentStore, Snapshot
 from evalfix_ls.lsp.settings import Settings
 from evalfix_ls.lsp.workspace_index import WorkspaceIndex
 from evalfix_ls.parser.line_index import Encoding
-
-
-def noisy_suite(count: int) -> dict[str, Any]:
-    cases = [
-        {
-            "id": f"case-{n}",
-            "prompt": f"写 🎉 {n}",
-            "setup": {"kind": "seeded", "sources": [f"files/gone-{n}"]},
-        }
-        for n in range(count)
-    ]
-    return {"skill_name": "demo", "evals": cases}
 
 
 class Document:

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from lsp_support import RawClient, make_repo, write_json
+from lsp_support import RawClient, make_repo, noisy_suite, write_json
 from test_memory import open_doc, probe, state
 
 FEATURES = [
@@ -25,18 +25,6 @@ FEATURES = [
 ]
 
 
-def cases(count: int) -> dict[str, Any]:
-    evals = [
-        {
-            "id": f"case-{n}",
-            "prompt": f"写一个测试 🎉 {n}",
-            "setup": {"kind": "seeded", "sources": [f"files/missing-{n}"]},
-        }
-        for n in range(count)
-    ]
-    return {"skill_name": "demo", "evals": evals}  # every case names a file that is not there: findings
-
-
 async def answer(client: RawClient, method: str, params: dict[str, Any]) -> Any:
     response = await client.request(method, params)
     assert "result" in response, (method, response)
@@ -45,7 +33,7 @@ async def answer(client: RawClient, method: str, params: dict[str, Any]) -> Any:
 
 async def test_features_after_an_edit_run_no_analysis(tmp_path: Path) -> None:
     root = make_repo(tmp_path / "repo")
-    path = write_json(root / "evals" / "evals.json", cases(30))
+    path = write_json(root / "evals" / "evals.json", noisy_suite(30))
     text = path.read_text(encoding="utf-8")
     client = await probe(root)
     try:
