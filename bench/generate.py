@@ -461,14 +461,17 @@ def lsp_position(text: str, offset: int) -> tuple[int, int]:
     return line, len(prefix.encode("utf-16-le")) // 2
 
 
-def write_suite_tree(root: Path, suite: Suite) -> Path:
+def write_suite_tree(root: Path, suite: Suite, *, sources: bool = True) -> Path:
     """Lay the suite out as a small skill repository under ``root`` (``skills/<skill>/SKILL.md``,
     ``evals/evals.json`` and the source directories the cases copy from); return the suite path.
-    Files are rewritten only when their content changed, so repeated runs reuse them."""
+    Files are rewritten only when their content changed, so repeated runs reuse them.
+
+    ``sources=False`` leaves the directories out: a suite still being written, whose cases name
+    files that are not there yet (a "noisy" suite: every such case carries findings)."""
     skill = root / "skills" / SKILL_NAME
     evals_dir = skill / "evals"
     _write_if_changed(skill / "SKILL.md", f"---\nname: {SKILL_NAME}\ndescription: benchmark skill\n---\n")
-    for rel in (*SOURCE_DIRS, *FIXTURE_DIRS):
+    for rel in (*SOURCE_DIRS, *FIXTURE_DIRS) if sources else ():
         _write_if_changed(evals_dir / rel / "README.md", f"# {rel}\n")
     path = root / SUITE_REL_PATH
     _write_if_changed(path, suite.text)

@@ -66,6 +66,8 @@ class Analysis:
     findings: list[Finding]
     extra: dict[str, Any] = field(default_factory=dict)  # contract results other features reuse
     classification: Classification | None = None  # why this contract (or none) applies
+    # The findings by place (services/finding_index.py), built by the first request that needs it.
+    finding_index: Any = field(default=None, repr=False, compare=False)
 
     @property
     def reason(self) -> str:

@@ -120,6 +120,20 @@ def workflow_fixture(skill: str, ids: list[str], *, refs: list[str] | None = Non
     }
 
 
+def noisy_suite(count: int) -> dict[str, Any]:
+    """An eval suite whose every case names a source file that is not there: one finding per case
+    at least (a suite still being written), CJK and emoji in every prompt."""
+    cases = [
+        {
+            "id": f"case-{n}",
+            "prompt": f"写 🎉 {n}",
+            "setup": {"kind": "seeded", "sources": [f"files/gone-{n}"]},
+        }
+        for n in range(count)
+    ]
+    return {"skill_name": "demo", "evals": cases}
+
+
 def make_repo(root: Path) -> Path:
     (root / ".git").mkdir(parents=True, exist_ok=True)
     return make_walking(root)

@@ -16,12 +16,13 @@ import time
 import weakref
 from typing import Any
 
-import evalfix_ls.lsp.diagnostics.core as core
+import evalfix_ls.lsp.diagnostics.jobs as jobs
 from evalfix_ls.cli import main
+from evalfix_ls.lsp import collector
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.parser import gcpause
 
-_run_job = core.run_job
+_run_job = jobs.run_job
 _alive: weakref.WeakSet[Any] = weakref.WeakSet()
 _log = logging.getLogger("evalfix_ls.probe")
 
@@ -48,33 +49,32 @@ def run_job(job: Any, lookup: Any) -> Any:
 
 
 def frozen_state() -> dict[str, int]:
-    with gcpause._lock:  # not in the middle of an idle collection
-        return {"frozen objects": gc.get_freeze_count(), "idle collections": gcpause.idle_collections()}
+    with gcpause.unpaused():  # not in the middle of an idle collection
+        return {"frozen objects": gc.get_freeze_count(), "idle collections": collector.idle_collections()}
 
 
 def state(ls: Any) -> dict[str, Any]:
     diagnostics = ls.diagnostics
-    core_state = diagnostics.core
     per_uri = {
         "documents": list(ls.documents._docs),
         "pygls documents": list(ls.protocol.workspace.text_documents),
-        "results": list(core_state.results),
-        "inflight": list(core_state._inflight),
-        "case caches": list(core_state._case_caches),
-        "edits": list(core_state._edits),
-        "push pipelines": list(diagnostics.push._push),
-        "result ids": list(core_state._result_ids),
+        "results": list(diagnostics.cache.open),
+        "inflight": list(diagnostics.runner.inflight),
+        "case caches": list(diagnostics.cache.case_caches),
+        "edits": diagnostics.edits.tracked(),
+        "push pipelines": list(diagnostics.push.publisher._push),
+        "result ids": diagnostics.cache.ids_held(),
     }
     caches = {
         "repo roots": len(ls.workspace_index._repo_root_cache),
         "configs": len(ls.settings._configs),
-        "disk results": len(core_state._disk_results),
+        "disk results": len(diagnostics.cache.disk),
         "caseless": len(ls.workspace_index._caseless),
     }
     return {
         "per_uri": per_uri,
         "caches": caches,
-        "tasks": len(core_state._tasks),
+        "tasks": len(diagnostics.tasks),
         "request futures": [str(key) for key in ls.protocol._request_futures],
         "alive analyses": len(_alive),
         "jobs run": _jobs_run[0],
@@ -82,7 +82,7 @@ def state(ls: Any) -> dict[str, Any]:
     }
 
 
-core.run_job = run_job
+jobs.run_job = run_job
 _create = server_module.create_server
 
 

@@ -1,7 +1,9 @@
 """Code actions over the real protocol: quick fixes requested for a diagnostic's range, the
-source actions (fix all, migrate), and the returned ``WorkspaceEdit`` applied by the test in the
-form the client's capability asks for (``documentChanges`` for VS Code and Emacs, ``changes`` for
-Neovim), in its position encoding, then re-validated by the server."""
+source actions (fix all, migrate) — resolved through ``codeAction/resolve`` by the clients that
+can (VS Code, Neovim), computed at once for the one that cannot (Emacs) — and the returned
+``WorkspaceEdit`` applied by the test in the form the client's capability asks for
+(``documentChanges`` for VS Code and Emacs, ``changes`` for Neovim), in its position encoding,
+then re-validated by the server."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from pathlib import Path
 from lsp_support import Session, capabilities_for, codes, make_repo, position_of, write_json
 from lsprotocol import types
 
-from evalfix_ls.batch.fix import fix_paths
+from evalfix_ls.batch.fix import FixOptions, fix_paths
 
 # CJK and emoji before the broken value on the same line: positions differ in every encoding.
 EVALS = (
@@ -85,6 +87,23 @@ def apply_workspace_edit(session: Session, uri: str, edit: types.WorkspaceEdit) 
     return text
 
 
+def resolves(session: Session) -> bool:
+    """The client's profile fills code action edits in through ``codeAction/resolve``."""
+    support = capabilities_for(session.profile).text_document.code_action.resolve_support
+    return support is not None and "edit" in support.properties
+
+
+async def with_edit(session: Session, action: types.CodeAction) -> types.WorkspaceEdit:
+    """The action's edit: resolved when the client resolves (and then only then), else as sent."""
+    if not resolves(session):
+        assert action.edit is not None
+        return action.edit
+    assert action.edit is None  # offered without computing it
+    resolved = await session.client.code_action_resolve_async(action)
+    assert resolved.edit is not None
+    return resolved.edit
+
+
 def replace_all(session: Session, uri: str, text: str) -> None:
     """Send the edited text as the client would after applying the edit."""
     old = session.texts[uri]
@@ -151,7 +170,7 @@ async def test_fix_all_source_action_fixes_every_safe_finding(session: Session, 
     actions = await _code_actions(session, uri, None, only=["source.fixAll"])
     (action,) = actions
     assert action.kind == "source.fixAll.evalfix"
-    fixed = apply_workspace_edit(session, uri, action.edit)
+    fixed = apply_workspace_edit(session, uri, await with_edit(session, action))
     expected = (
         EVALS.replace('"Seeded"', '"seeded"')
         .replace('["files/repo"]', '[{"from": "files/repo"}]')
@@ -183,7 +202,12 @@ async def test_migrate_source_action_on_a_legacy_fixture(session: Session, tmp_p
     assert all(a.kind == types.CodeActionKind.QuickFix for a in quick_only)
     (action,) = await _code_actions(session, uri, None, only=["source.migrate"])
     assert action.kind == "source.migrate.evalfix"
-    migrated = apply_workspace_edit(session, uri, action.edit)
+    migrated = apply_workspace_edit(session, uri, await with_edit(session, action))
+    # The editor and --migrate run the same migrator: the batch writes the same bytes.
+    copy = _repo(tmp_path / "copy")
+    copied = write_json(copy / "skills" / "demo" / "evals" / "examples.json", LEGACY)
+    fix_paths([copy], root=copy, cwd=copy, options=FixOptions(fix=False, migrate=True))
+    assert copied.read_text(encoding="utf-8") == migrated
     data = json.loads(migrated)
     assert data["schema_version"] == "spec-first.workflow-eval-fixtures.v1"
     case = data["cases"][0]
@@ -225,3 +249,25 @@ async def test_fix_of_an_inherited_problem_covers_every_case(session: Session, t
     assert fixed["source_refs"] == fixture["source_refs"] and "source_ref_authority" not in fixed
     replace_all(session, uri, fixed_text)
     await session.diagnostics(uri, lambda d: "source_ref_not_source_authority" not in codes(d))
+
+
+async def test_an_automatic_request_computes_no_source_action(session: Session, tmp_path: Path) -> None:
+    """The lightbulb's request (no ``only``) on a suite with safe fixes and on a legacy fixture: a
+    client that resolves gets the source action without an edit, one that cannot resolve gets
+    none (it rewrites the whole document: computed only when asked for)."""
+    root = _repo(tmp_path)
+    suite = root / "skills" / "demo" / "evals" / "evals.json"
+    suite.write_bytes(EVALS.encode("utf-8"))
+    legacy = write_json(root / "skills" / "demo" / "evals" / "examples.json", LEGACY)
+    await session.initialize([root])
+    for path, kind in ((suite, "source.fixAll.evalfix"), (legacy, "source.migrate.evalfix")):
+        uri = session.open(path, path.read_text(encoding="utf-8"))
+        await session.diagnostics(uri, lambda d: bool(d))
+        automatic = await _code_actions(session, uri, None)
+        source = [a for a in automatic if a.kind != types.CodeActionKind.QuickFix]
+        if resolves(session):
+            assert [a.kind for a in source] == [kind] and source[0].edit is None
+        else:
+            assert source == []
+        asked = await _code_actions(session, uri, None, only=["source"])
+        assert [a.kind for a in asked] == [kind]

@@ -112,7 +112,7 @@ async def until(condition: Callable[[], Any], what: str) -> None:
 
 def settled(host: InProcessHost) -> bool:
     """No background task left and no worker call running or queued."""
-    return not host.diagnostics.core._tasks and all(future.done() for _, _, future in host.executor.calls)
+    return not len(host.diagnostics.tasks) and all(future.done() for _, _, future in host.executor.calls)
 
 
 def codes_of(params: types.PublishDiagnosticsParams) -> list[str]:
@@ -135,7 +135,7 @@ async def test_a_sync_cancelled_while_running_still_updates_the_sibling(tmp_path
         assert not latest_has_duplicate(host, b_uri)
 
         with host.repo(root).lock:  # "another analysis" holds the repository
-            host.diagnostics.cross_file.schedule_sync(root)
+            host.diagnostics.sync.schedule(root)
             await until(lambda: host.executor.running("sync_repo"), "the sync to start")
             [(_, syncing)] = host.executor.running("sync_repo")
             # The edit arrives while that sync waits for the lock: its text is queued, the

@@ -1,5 +1,5 @@
 """``QuickTrees``: the tree a completion reads before the analysis of the new version is done
-(in-process; the document store and a stand-in for the diagnostics core)."""
+(in-process; the document store, the diagnostics' edit log and result cache)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from typing import Any
 from lsprotocol import types
 
 from evalfix_ls.analysis import analyze
-from evalfix_ls.lsp.diagnostics.core import ResultCore
-from evalfix_ls.lsp.documents import DocumentStore, Edit
+from evalfix_ls.lsp.diagnostics.edit_log import EditLog
+from evalfix_ls.lsp.diagnostics.results import ResultCache
+from evalfix_ls.lsp.documents import DocumentStore
 from evalfix_ls.lsp.quick_tree import QuickTrees
 from evalfix_ls.parser import parse
 from evalfix_ls.parser.line_index import Encoding
@@ -19,24 +20,6 @@ from evalfix_ls.parser.local import ShiftedTail
 from evalfix_ls.parser.tree import Node
 
 URI = "untitled:evals.json"
-
-
-class Core:
-    """What ``QuickTrees`` asks the diagnostics core: the latest result and the edits since."""
-
-    def __init__(self) -> None:
-        self.results: dict[str, Any] = {}
-        self.edits: list[tuple[int, int, Edit | None]] = []
-
-    def edit_between(self, uri: str, from_revision: int, to_revision: int) -> Edit | None:
-        return ResultCore.edit_between(self, uri, from_revision, to_revision)  # type: ignore[arg-type]
-
-    @property
-    def _edits(self) -> dict[str, list[tuple[int, int, Edit | None]]]:
-        return {URI: self.edits}
-
-    def same_text(self, uri: str, text: Any, revision: int | None, snapshot: Any) -> bool:
-        return ResultCore.same_text(self, uri, text, revision, snapshot)  # type: ignore[arg-type]
 
 
 def spans(node: Node) -> list[tuple[str, int, int]]:
@@ -65,9 +48,10 @@ def test_successive_requests_start_from_the_analysed_tree() -> None:
     text = json.dumps({"skill_name": "s", "evals": cases}, indent=2, ensure_ascii=False)
     store = DocumentStore()
     opened = store.open(URI, 1, text)
-    core = Core()
-    core.results[URI] = SimpleNamespace(analysis=analyze(text), text=text, revision=opened.revision)
-    quick = QuickTrees(core)
+    cache, edits = ResultCache(), EditLog()
+    edits.opened(opened)
+    cache.open[URI] = SimpleNamespace(analysis=analyze(text), text=text, revision=opened.revision)  # type: ignore[assignment]
+    quick = QuickTrees(cache, edits)
     previous, at = opened, text.index("prompt 20") + len("prompt")
     for version in range(2, 9):
         lines = previous.line_index
@@ -75,7 +59,7 @@ def test_successive_requests_start_from_the_analysed_tree() -> None:
         point = types.Position(line=line, character=character)
         change = types.TextDocumentContentChangePartial(range=types.Range(start=point, end=point), text="x")
         snapshot = store.change(URI, version, [change], Encoding.UTF16)
-        core.edits.append((previous.revision, snapshot.revision, snapshot.edit))
+        edits.record(snapshot)
         analysis = quick.analysis_now(snapshot)
         assert analysis is not None and analysis.tree is not None and analysis.tree.root is not None
         evals = analysis.tree.root.props["evals"].value

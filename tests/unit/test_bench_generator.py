@@ -90,6 +90,18 @@ def test_clean_suite_is_valid(suite_200k, tmp_path: Path) -> None:
     assert errors == []
 
 
+def test_noisy_tree_names_files_that_are_missing(suite_200k, tmp_path: Path) -> None:
+    """``sources=False`` (bench.traffic's noisy suites): the same suite, whose cases now name
+    directories that are not there — findings the clean tree does not have."""
+    clean = write_suite_tree(tmp_path / "clean", suite_200k)
+    noisy = write_suite_tree(tmp_path / "noisy", suite_200k, sources=False)
+    count = [
+        len(analyze(suite_200k.text, path=path, repo_root=root, fs=FileSystemView()).findings)
+        for path, root in ((clean, tmp_path / "clean"), (noisy, tmp_path / "noisy"))
+    ]
+    assert count[1] > count[0]
+
+
 def test_planted_violations_sit_at_their_computed_ranges() -> None:
     suite = generate_suite(SIZES["20k"], planted=True)
     assert [p.code for p in suite.planted] == [plant.code for plant in PLANTS]

@@ -17,10 +17,11 @@ from typing import Any
 from lsprotocol import types
 
 from ..config import Config
-from ..parser.gcpause import gc_paused, settle
+from ..parser.gcpause import gc_paused
 from ..parser.line_index import Encoding, LineIndex
-from .convert import fingerprint, to_diagnostics
-from .documents import Edit, Snapshot, path_to_uri
+from .collector import settle
+from .convert import DiagnosticMemo, Reuse, fingerprint, to_diagnostics
+from .documents import NO_EDIT, Edit, Snapshot, path_to_uri
 from .workspace_index import RepoState
 
 logger = logging.getLogger(__name__)
@@ -43,6 +44,8 @@ class Job:
     tree: Any = None  # the parse of exactly this text, when an earlier analysis has it
     prev_tree: Any = None  # or the parse of an earlier version and the edit since then
     edit: Edit | None = None
+    # The diagnostics of the result ``tree``/``prev_tree`` came from, by finding, for reuse.
+    prev_memo: DiagnosticMemo | None = None
 
     @property
     def version(self) -> int | None:
@@ -66,6 +69,7 @@ class Result:
     analysis: Any = None  # the core's Analysis (tree, findings, extra) for other features
     affected: set[Path] = field(default_factory=set)  # other fixture files to re-check
     revision: int | None = None  # the snapshot (exact text) it was computed from; None: disk
+    memo: DiagnosticMemo | None = None  # its diagnostics by finding, for the next result's reuse
 
     def is_for(self, snapshot: Snapshot | None) -> bool:
         """Computed from this very text (a version number alone can be reused)."""
@@ -138,6 +142,7 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
         )
         findings = job.config.apply(analysis.findings)
         index = job.snapshot.line_index if job.snapshot is not None else LineIndex(text)
+        memo = DiagnosticMemo(index.line_count) if job.snapshot is not None else None
         diagnostics = to_diagnostics(
             findings,
             index,
@@ -146,6 +151,8 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
             self_uri=job.uri,
             related_support=job.related_support,
             resolve_related=related_resolver(open_lookup, repo.root if repo else None),
+            reuse=_reuse(job),
+            memo=memo,
         )
     except Exception as exc:
         logger.error("analysis of %s failed:\n%s", job.uri, traceback.format_exc())
@@ -166,7 +173,18 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
         analysis=analysis,
         affected=affected,
         revision=job.revision,
+        memo=memo,
     )
+
+
+def _reuse(job: Job) -> Reuse | None:
+    """What the conversion may take from the previous result: its memo, and the edit since (none
+    when the text is the same)."""
+    if job.prev_memo is None:
+        return None
+    if job.tree is not None:
+        return Reuse(job.prev_memo, NO_EDIT)
+    return Reuse(job.prev_memo, job.edit) if job.edit is not None and job.prev_tree is not None else None
 
 
 def _reparsed(job: Job, text: str) -> Any:

@@ -23,6 +23,7 @@ from ..parser.text_view import Text
 from .capabilities import ClientFeatures
 from .convert import lsp_range
 from .documents import Snapshot, path_to_uri, strict_offset
+from .requests import NEVER_STOPPED, RequestToken
 from .workspace_index import RepoState
 
 if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at start-up
@@ -41,6 +42,8 @@ class FeatureContext:
     init_options: dict[str, Any] = field(default_factory=dict)
     # The line index of another file (its open buffer, else its text on disk), for locations there.
     line_index_of: Callable[[Path], LineIndex | None] = lambda path: None
+    # Whether the request is still wanted: every conversion below is a checkpoint (requests.py).
+    token: RequestToken = NEVER_STOPPED
 
     @property
     def uri(self) -> str:
@@ -59,15 +62,18 @@ class FeatureContext:
     # -- conversions: the only place features meet positions -------------------------------------
     def offset(self, position: types.Position) -> int:
         """The code-point offset of a request position; ``InvalidParams`` when it lies outside."""
+        self.token.check()
         try:
             return strict_offset(self.snapshot, position.line, position.character, self.encoding)
         except ValueError as exc:
             raise JsonRpcInvalidParams(message=str(exc)) from None
 
     def range(self, start: int, end: int) -> types.Range:
+        self.token.check()
         return lsp_range(self.snapshot.line_index, start, end, self.encoding)
 
     def position(self, offset: int) -> types.Position:
+        self.token.check()
         line, character = self.snapshot.line_index.position(offset, self.encoding)
         return types.Position(line=line, character=character)
 
@@ -75,6 +81,7 @@ class FeatureContext:
         """A location in this document (``path`` None) or in another file of the workspace."""
         if path is None or path == self.snapshot.path:
             return types.Location(uri=self.uri, range=self.range(start, end))
+        self.token.check()
         index = self.line_index_of(path)
         if index is None:
             return None

@@ -79,7 +79,7 @@ def register(server: Host) -> None:
             ls.diagnostics.settings_ready.set()
         ls.diagnostics.recheck_open_documents()  # any opened while the settings were on their way
         await register_dynamic_capabilities(ls)
-        ls.diagnostics.request_scan(progress=True, delay=0.0)
+        ls.diagnostics.initialized()
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: Host, params: Any) -> None:

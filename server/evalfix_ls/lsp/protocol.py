@@ -30,6 +30,7 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from . import envelope
 from .diagnostics.encoded import EncodedReport
+from .requests import EncodedResult
 
 if TYPE_CHECKING:
     from .host import Host
@@ -211,9 +212,13 @@ class EvalfixProtocol(LanguageServerProtocol):
 
     def _send_data(self, data: Any) -> None:
         """A response whose result is already JSON (a large diagnostic report, see
-        ``diagnostics/encoded.py``) is written as it is; everything else as pygls writes it."""
+        ``diagnostics/encoded.py``; a feature's answer, see ``requests.py``) is written as it is;
+        everything else as pygls writes it."""
         result = getattr(data, "result", None)
-        if not isinstance(result, EncodedReport) or result.related_documents or self.writer is None:
+        ready = isinstance(result, EncodedResult) or (
+            isinstance(result, EncodedReport) and not result.related_documents
+        )
+        if not ready or self.writer is None:
             super()._send_data(data)
             return
         text = f'{{"id": {json.dumps(data.id)}, "jsonrpc": "2.0", "result": {result.to_json()}}}'

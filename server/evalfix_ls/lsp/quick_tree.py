@@ -1,7 +1,8 @@
 """The tree of an open document's current text without waiting for its analysis.
 
-Completion must answer from the text of the version it was asked on, and the analysis of a new
-version of a 10 MB suite takes far longer than a keystroke. The latest analysed tree (or the last
+Completion, symbols, hover and every feature that reads no findings answer from the text of the
+version they were asked on, and the analysis of a new version of a 10 MB suite takes far longer
+than a keystroke. The latest analysed tree (or the last
 tree built here) plus the edits since give a local re-parse (``parser.local.reparse_local``): a few
 milliseconds whatever the document's size. Runs on the event loop: it never parses a whole text.
 """
@@ -9,13 +10,16 @@ milliseconds whatever the document's size. Runs on the event loop: it never pars
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..analysis import Analysis
-from ..parser.local import reparse_local
 from ..parser.text_view import Text
-from ..parser.tree import ParseResult
 from .documents import Snapshot
+
+if TYPE_CHECKING:  # the analysis core is imported by the first request, not at start-up
+    from ..analysis import Analysis
+    from ..parser.tree import ParseResult
+    from .diagnostics.edit_log import EditLog
+    from .diagnostics.results import ResultCache
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +34,9 @@ class QuickTrees:
     """Per open document, the last tree built for a feature request (the base when the analysed
     tree is too far behind, and the answer to a second request on the same version)."""
 
-    def __init__(self, core: Any) -> None:
-        self._core = core  # the diagnostics ResultCore: latest results and the edits since
+    def __init__(self, cache: ResultCache, edits: EditLog) -> None:
+        self._results = cache.open  # the latest analysed result of each open document
+        self._edits = edits
         self._built: dict[str, _Built] = {}
 
     def analysis_now(self, snapshot: Snapshot) -> Analysis | None:
@@ -39,19 +44,22 @@ class QuickTrees:
         None when no earlier tree is close enough (the caller then waits for the full analysis).
         Reads only the text around the edits: its ``text`` is the snapshot's ``content`` (a
         ``PieceText`` until the analysis builds the ``str``)."""
+        from ..analysis import Analysis
+        from ..parser.local import reparse_local
+
         uri = snapshot.uri
-        result = self._core.results.get(uri)
+        result = self._results.get(uri)
         analysis = getattr(result, "analysis", None)
-        if analysis is not None and self._core.same_text(uri, result.text, result.revision, snapshot):
+        if analysis is not None and self._edits.same_text(uri, result.text, result.revision, snapshot):
             return analysis
         content = snapshot.content
         built = self._built.get(uri)
         if built is not None and built.revision == snapshot.revision:  # asked again, same text
             return Analysis(built.kind, content, built.tree, [])  # type: ignore[arg-type]
         for base in self._bases(uri, result, analysis):
-            if self._core.same_text(uri, base.text, base.revision, snapshot):
+            if self._edits.same_text(uri, base.text, base.revision, snapshot):
                 return Analysis(base.kind, content, base.tree, [])  # type: ignore[arg-type]
-            edit = self._core.edit_between(uri, base.revision, snapshot.revision)
+            edit = self._edits.between(uri, base.revision, snapshot.revision)
             if edit is None or len(base.text) + edit.new_end - edit.old_end != len(content):
                 continue
             tree = reparse_local(base.tree, content, edit.start, edit.old_end)

@@ -31,6 +31,7 @@ from .documents import DocumentStore, Snapshot, UnknownDocument
 from .log import forward_logs_to_client
 from .protocol import EvalfixProtocol
 from .quick_tree import QuickTrees
+from .requests import RequestRunner
 from .settings import Settings
 from .transport import serve_stdio, serve_tcp
 from .workspace_index import WorkspaceIndex
@@ -65,8 +66,9 @@ class EvalfixServer(LanguageServer):
         self.executor = ThreadPoolExecutor(
             max_workers=ANALYSIS_WORKERS, thread_name_prefix="evalfix-analysis"
         )
+        self.requests = RequestRunner()  # feature handlers run there (see features/__init__.py)
         self.diagnostics = DiagnosticsManager(self)
-        self.quick_trees = QuickTrees(self.diagnostics.core)
+        self.quick_trees = QuickTrees(self.diagnostics.cache, self.diagnostics.edits)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._error_popup_shown = False
 
@@ -254,6 +256,7 @@ def start(tcp: str | None = None) -> int:
     except KeyboardInterrupt:
         broken = "interrupted"
     server.executor.shutdown(wait=False, cancel_futures=True)
+    server.requests.shutdown()
     code = 0 if server.protocol._shutdown and broken is None else 1
     if broken is not None:
         print(f"evalfix-ls: {broken}", file=sys.stderr)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..analysis import Analysis
+from ..contracts.workflow.normalize import NormalizedFile, normalize_file
 from ..parser.text_view import Text
 from ..parser.tree import Node
 
@@ -32,6 +33,14 @@ class DocumentView:
         """The (possibly recovered) tree's root, or None when nothing could be parsed."""
         tree = self.analysis.tree
         return tree.root if tree is not None else None
+
+    def workflow(self) -> NormalizedFile:
+        """The workflow fixture as the normalizer reads it: the analysis' own, else read from the
+        tree (a tree answered before its analysis carries no contract results)."""
+        normalized = self.analysis.extra.get("workflow")
+        if not isinstance(normalized, NormalizedFile) or normalized.root is not self.root:
+            normalized = normalize_file(self.root, self.rel_path)
+        return normalized
 
     @property
     def parses(self) -> bool:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..contracts.detection import EVALS, UNKNOWN, WORKFLOW
-from ..contracts.workflow.normalize import NormalizedCase, NormalizedFile, normalize_file
+from ..contracts.workflow.normalize import NormalizedCase
 from ..contracts.workflow.readiness import counted_buckets
 from ..contracts.workflow.rules import MISSING_COVERAGE_TAGS, case_errors
 from ..js.regex import check_regex
@@ -186,10 +186,7 @@ def _on_case(cursor: Cursor) -> bool:
 
 def _case(document: DocumentView, cursor: Cursor, facts: WorkspaceFacts) -> HoverInfo | None:
     index = cursor.path[1]
-    normalized = document.analysis.extra.get("workflow")
-    if not isinstance(normalized, NormalizedFile) or normalized.root is not document.root:
-        normalized = normalize_file(document.root, document.rel_path)
-    case = next((c for c in normalized.cases if c.index == index), None)
+    case = next((c for c in document.workflow().cases if c.index == index), None)
     if case is None:
         return None
     node = cursor.node if cursor.path[-1] == "id" and cursor.node is not None else case.node

@@ -44,8 +44,7 @@ class CodeLens:
 
 def inlay_hints(document: DocumentView, start: int, end: int) -> list[InlayHint]:
     if document.kind == WORKFLOW:
-        normalized = document.analysis.extra.get("workflow")
-        return _workflow_hints(normalized, start, end) if isinstance(normalized, NormalizedFile) else []
+        return _workflow_hints(document.workflow(), start, end)
     if document.kind == EVALS:
         return _setup_hints(document, start, end)
     return []

@@ -31,7 +31,7 @@ from ..contracts.workflow.normalize import (
 )
 from ..parser.tree import ARRAY, OBJECT, Member, Node
 from .document import DocumentView
-from .fixes.edits import Layout, TextEdit, apply_edits, json_text
+from .fixes.edits import Layout, TextEdit, apply_edits, json_text, trimmed
 from .fixes.objects import Entry, ObjectStyle, nested_style, reindent, render, style_of
 
 CANONICAL_CASE_MEMBERS = frozenset(
@@ -65,6 +65,18 @@ CANONICAL_TOP_MEMBERS = frozenset(
 class Migration:
     text: str
     changes: list[str] = field(default_factory=list)  # what moved, for reports
+    # The edits of the original text that give ``text``: the rewritten cases, and the top level
+    # around them (one edit of the whole root when the cases could not be told apart in it).
+    edits: list[TextEdit] = field(default_factory=list)
+
+
+def migration_applies(document: DocumentView) -> bool:
+    """A cheap test for offering the migration: a readable workflow fixture not yet in the
+    canonical shape (the migration itself is computed when the user asks for it)."""
+    normalized: NormalizedFile | None = document.analysis.extra.get("workflow")
+    if document.kind != WORKFLOW or not document.parses or normalized is None:
+        return False
+    return not normalized.unreadable and not normalized.canonical
 
 
 def migrate_document(document: DocumentView) -> Migration | None:
@@ -99,14 +111,39 @@ class _Migrator:
         new_root = self.top_level(root, cases_text)
         if not self.changes:  # already canonical: not even whitespace changes
             return Migration(self.text)
-        return Migration(apply_edits(self.text, [TextEdit(root.start, root.end, new_root)]), self.changes)
+        text = self.text[: root.start] + new_root + self.text[root.end :]
+        return Migration(text, self.changes, self.edits(root, new_root, text, cases_text, case_edits))
 
-    def cases_text(self, root: Node, case_edits: list[TextEdit]) -> str | None:
-        """The chosen case array's text with the rewritten cases in it."""
+    def edits(
+        self, root: Node, new_root: str, text: str, cases_text: str | None, case_edits: list[TextEdit]
+    ) -> list[TextEdit]:
+        """The rewritten root as edits: the case edits where they are, and the top level before
+        and after the case array — when the new root holds the array's text exactly once."""
+        array = self.case_array(root)
+        whole = [trimmed(self.text, TextEdit(root.start, root.end, new_root))]
+        if array is None or cases_text is None:
+            return whole
+        at = new_root.find(cases_text)
+        if at < 0 or new_root.find(cases_text, at + 1) >= 0:
+            return whole
+        before = TextEdit(root.start, array.start, new_root[:at])
+        after = TextEdit(array.end, root.end, new_root[at + len(cases_text) :])
+        changed = [edit for edit in (before, after) if self.text[edit.start : edit.end] != edit.new_text]
+        edits = sorted((trimmed(self.text, e) for e in changed + case_edits), key=lambda e: e.start)
+        # Found once is not proof that it is the case array's place: the result must be the same.
+        return edits if apply_edits(self.text, edits) == text else whole
+
+    @staticmethod
+    def case_array(root: Node) -> Node | None:
         array = root.get("cases")
         if array is None or array.kind != ARRAY:
             array = root.get("examples")
-        if array is None or array.kind != ARRAY:
+        return array if array is not None and array.kind == ARRAY else None
+
+    def cases_text(self, root: Node, case_edits: list[TextEdit]) -> str | None:
+        """The chosen case array's text with the rewritten cases in it."""
+        array = self.case_array(root)
+        if array is None:
             return None
         shifted = [TextEdit(e.start - array.start, e.end - array.start, e.new_text) for e in case_edits]
         return apply_edits(self.slice(array), shifted)

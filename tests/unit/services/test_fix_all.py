@@ -13,6 +13,7 @@ from evalfix_ls.analysis import analyze
 from evalfix_ls.contracts.workflow.index import WorkflowIndex
 from evalfix_ls.services.document import DocumentView
 from evalfix_ls.services.fixes import fix_all, reanalyzer
+from evalfix_ls.services.fixes.edits import apply_edits
 from evalfix_ls.services.workspace_facts import WorkspaceFacts
 from evalfix_ls.workspace.view import FileSystemView
 
@@ -59,6 +60,7 @@ def test_fix_all_converges_on_the_broken_example(broken: Path, rel: str, unsafe:
     facts = WorkspaceFacts(broken, FileSystemView(), WorkflowIndex(broken, FileSystemView()))
     result = fix_all(view, again, unsafe=unsafe, facts=facts)
     assert result.converged
+    assert apply_edits(view.text, result.edits) == result.text  # what an editor gets: the same text
     fixed = again(result.text)
     assert not (errors(fixed) - errors(view)), "fix-all added an error"
     assert all(fix.safe or unsafe for fix in result.applied)

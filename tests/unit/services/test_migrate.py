@@ -15,7 +15,8 @@ from fixture_paths import CORPUS, materialize
 
 from evalfix_ls.contracts.detection import CANONICAL_SCHEMA
 from evalfix_ls.services.document import DocumentView
-from evalfix_ls.services.migrate import migrate_document
+from evalfix_ls.services.fixes.edits import apply_edits
+from evalfix_ls.services.migrate import migrate_document, migration_applies
 
 COMPARED = (
     "skill",
@@ -159,8 +160,10 @@ def test_own_legacy_fixtures_migrate_losslessly(repo: Path, name: str, newline: 
     before = view(repo, rel, text)
     migration = migrate_document(before)
     assert migration is not None and migration.text != text
+    assert apply_edits(text, migration.edits) == migration.text  # the editor's edits: the same text
     after = view(repo, rel, migration.text)
     assert_lossless(before, after)
+    assert migration_applies(before) and not migration_applies(after)
     # Nothing dropped: every value of the old file is still somewhere in the new one; what was
     # added is the canonical schema id, the ids the normalizer derived, and "y" (negative_signal
     # merged into forbidden_signals, the original kept under extensions).
@@ -247,6 +250,7 @@ def test_corpus_fixture_migrates_losslessly(corpus_checkout: Path, rel: str) -> 
     before = view(corpus_checkout, rel, text)
     migration = migrate_document(before)
     assert migration is not None
+    assert apply_edits(text, migration.edits) == migration.text
     after = view(corpus_checkout, rel, migration.text)
     assert_lossless(before, after)
     assert not leaves(json.loads(text)) - leaves(json.loads(migration.text))

@@ -67,9 +67,9 @@ def encode_items(diagnostics: Sequence[types.Diagnostic]) -> str:
     for start in range(0, len(diagnostics), BATCH):
         batch = diagnostics[start : start + BATCH]
         try:
-            plain = [_diagnostic(d) for d in batch] if _HAND_WRITTEN else _converter().unstructure(batch)
+            plain = [_diagnostic(d) for d in batch] if _HAND_WRITTEN else lsp_converter().unstructure(batch)
         except (AttributeError, TypeError, ValueError):  # something the hand-written form lacks
-            plain = _converter().unstructure(batch)
+            plain = lsp_converter().unstructure(batch)
         parts.append(json.dumps(plain)[1:-1])
     return "[" + ", ".join(part for part in parts if part) + "]"
 
@@ -114,7 +114,9 @@ def _diagnostic(d: types.Diagnostic) -> dict[str, Any]:
 
 
 @functools.cache
-def _converter() -> Any:
+def lsp_converter() -> Any:
+    """lsprotocol's converter: LSP types to plain JSON data, fields named and omitted as pygls
+    writes them (pygls' own converter extends it only for its message envelopes)."""
     from lsprotocol.converters import get_converter
 
     return get_converter()

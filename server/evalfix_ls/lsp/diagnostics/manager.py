@@ -1,13 +1,13 @@
-"""Diagnostics: one result store serving push and pull.
+"""Diagnostics: the entry point the rest of the server calls (document events, file and settings
+changes, the pull requests). A change flows one way through the family:
 
-``DiagnosticsManager`` is the entry point the rest of the server calls (document events, file and
-settings changes, the pull requests); it decides, by the client's mode, which collaborator acts:
-
-* ``diagnostics_core.ResultCore``: analysis jobs and the result store both modes answer from;
-* ``diagnostics_push.PushScheduler``: push clients — debounce, analyse, publish;
-* ``diagnostics_scan.WorkspaceScan`` / ``CrossFileRefresh``: the workspace scan of closed files
-  (push) and the refresh of files another file's change affects;
-* ``diagnostics_pull.PullHandlers``: ``textDocument/diagnostic`` and ``workspace/diagnostic``.
+1. ``edit_log.EditLog`` records the edit (so the next parse starts from the last tree);
+2. the workspace index learns the buffer's text, and ``sync.RepoSync`` applies what it changes
+   for other files;
+3. the strategy (``strategies.PushStrategy`` or ``PullStrategy``, chosen by the client's
+   capabilities) decides when an analysis runs and what the client is told;
+4. ``jobs.JobRunner`` runs the analysis on a worker and stores its result in
+   ``results.ResultCache``, which both strategies answer from.
 
 All methods run on the event loop; analyses run in ``server.executor`` (see ``analyzer.py``).
 """
@@ -24,10 +24,12 @@ from ...parser.text_view import Text
 from ..analyzer import Result
 from ..documents import Snapshot
 from ..workspace_index import FileEvent
-from .core import ResultCore
-from .pull import PullHandlers
-from .push import PushScheduler
-from .scan import RESCAN_DELAY, CrossFileRefresh, WorkspaceScan
+from .edit_log import EditLog
+from .jobs import JobRunner
+from .results import ResultCache
+from .strategies import PullStrategy, PushStrategy, Strategy
+from .sync import RepoSync
+from .tasks import BackgroundTasks
 
 if TYPE_CHECKING:
     from ..host import Host
@@ -38,36 +40,27 @@ class DiagnosticsManager:
         # Called (on the event loop) when the workspace index learnt new fixture texts.
         self.index_listeners: list[Callable[[], None]] = []
         self.server = server
-        self.core = ResultCore(server, on_affected=self._on_affected)
-        self.push = PushScheduler(server, self.core)
-        self.scan = WorkspaceScan(server, self.core, self.push)
-        self.cross_file = CrossFileRefresh(server, self.core)
-        self.pull = PullHandlers(server, self.core)
-        # Shared with the core (never rebound): open documents' results, and set once the first
-        # workspace/configuration answer (or its failure) is in.
-        self.results: dict[str, Result] = self.core.results
-        self.settings_ready = self.core.settings_ready
+        self.tasks = BackgroundTasks()
+        self.edits = EditLog()
+        self.cache = ResultCache()
+        self.runner = JobRunner(server, self.edits, self.cache, self.tasks, on_affected=self._on_affected)
+        self.sync = RepoSync(server, self.runner)
+        self.push = PushStrategy(server, self.runner)
+        self.pull = PullStrategy(server, self.runner)
+        # Set once the first workspace/configuration answer (or its failure) is in.
+        self.settings_ready = self.tasks.settings_ready
 
     @property
-    def pull_mode(self) -> bool:
-        return self.server.client_features.pull
+    def strategy(self) -> Strategy:
+        """Push or pull, as the client negotiated in ``initialize``."""
+        return self.pull if self.server.client_features.pull else self.push
 
     async def result_for_open(self, uri: str) -> Result | None:
-        """The result for the current text of an open document (see ``ResultCore``)."""
-        return await self.core.result_for_open(uri)
+        """The result for the current text of an open document (see ``JobRunner``)."""
+        return await self.runner.result_for_open(uri)
 
-    def schedule_push(self, uri: str, delay: float | None = None) -> None:
-        self.push.schedule(uri, delay)
-
-    def request_scan(self, *, progress: bool = False, delay: float = RESCAN_DELAY) -> None:
-        """(Re)scan the closed fixture files of the workspace and push their diagnostics."""
-        if self.pull_mode:
-            return
-        self.scan.request(progress=progress, delay=delay)
-
-    def request_refresh(self) -> None:
-        """Ask a pull client to pull again (``workspace/diagnostic/refresh``), coalesced."""
-        self.cross_file.request_refresh()
+    def initialized(self) -> None:
+        self.strategy.initialized()
 
     # -- document events -------------------------------------------------------------------------
 
@@ -81,33 +74,25 @@ class DiagnosticsManager:
         self.server.workspace_index.repo(root)
         edit = snapshot.edit if text is not None else None
         if self.server.workspace_index.note_text(path, root, text, edit):
-            self.cross_file.schedule_sync(root)
+            self.sync.schedule(root)
             self._tell_index_listeners()
 
     def document_opened(self, snapshot: Snapshot) -> None:
-        self.core.document_opened(snapshot.uri)
+        self.edits.opened(snapshot)
+        self.cache.opened(snapshot.uri)
         self._note_text(snapshot, snapshot.content)
-        if self.pull_mode:
-            self.core.notify_changed()
-        else:
-            self.push.schedule(snapshot.uri, delay=0.0)
+        self.strategy.opened(snapshot)
 
     def document_changed(self, snapshot: Snapshot, previous_version: int) -> None:
-        self.core.note_edit(snapshot)
+        self.edits.record(snapshot)
         self._note_text(snapshot, snapshot.content)
-        if self.pull_mode:
-            self.core.notify_changed()
-        else:
-            self.push.schedule(snapshot.uri)
+        self.strategy.changed(snapshot)
 
     def document_closed(self, snapshot: Snapshot) -> None:
-        self.push.forget(snapshot.uri)
-        self.core.document_closed(snapshot.uri)
+        self.edits.closed(snapshot.uri)
+        self.cache.closed(snapshot.uri)
         self._note_text(snapshot, None)
-        if self.pull_mode:
-            self.core.notify_changed()
-        else:
-            self.core.spawn(self.push.after_close(snapshot), f"close {snapshot.uri}")
+        self.strategy.closed(snapshot)
 
     # -- cross-file effects ----------------------------------------------------------------------
 
@@ -118,40 +103,25 @@ class DiagnosticsManager:
 
     def _on_affected(self, paths: Iterable[Path]) -> None:
         """Other files' findings may have changed (a sibling's ids, a created source file)."""
+        open_uris: list[str] = []
         closed: list[Path] = []
-        refresh = False
         for path in paths:
             snapshot = self.server.documents.for_path(path)
             if snapshot is None:
                 closed.append(path)
-                refresh = True
-            elif self.pull_mode:
-                refresh = True
             else:
-                self.push.schedule(snapshot.uri)
-        if closed and not self.pull_mode:
-            self.core.spawn(self.scan.publish_affected(closed), "publish affected")
-        if refresh and self.pull_mode:
-            self.request_refresh()
-        self.core.notify_changed()
+                open_uris.append(snapshot.uri)
+        self.strategy.affected(open_uris, closed)
+        self.cache.notify_changed()
 
     def recheck_open_documents(self) -> None:
-        if self.pull_mode:
-            if len(self.server.documents):
-                self.request_refresh()
-            self.core.notify_changed()
-            return
-        for snapshot in self.server.documents:
-            self.push.schedule(snapshot.uri)
+        self.strategy.recheck_open()
 
     def everything_changed(self) -> None:
         """Settings, folders or project files changed: every result may differ."""
         self.server.workspace_index.forget_discovery()
-        self.recheck_open_documents()
-        if self.pull_mode:
-            self.request_refresh()
-        else:
-            self.request_scan()
+        self.strategy.recheck_open()
+        self.strategy.recheck_workspace()
 
     def files_changed(self, events: list[FileEvent]) -> None:
         index = self.server.workspace_index
@@ -159,38 +129,34 @@ class DiagnosticsManager:
             events, is_open=lambda path: self.server.documents.for_path(path) is not None
         )
         for root in touched:
-            self.cross_file.schedule_sync(root)
+            self.sync.schedule(root)
         if touched:
             self._tell_index_listeners()
         # Existence facts changed: every open document of a touched repository is re-checked.
-        for snapshot in self.server.documents:
-            if snapshot.path is None:
-                continue
-            root = index.repo_root_for(snapshot.path, self.server.settings.config_for(snapshot.path).root)
-            if root in touched and not self.pull_mode:
-                self.push.schedule(snapshot.uri)
-        if self.pull_mode:
-            if touched:  # nothing known lies below the changed paths: no need to pull again
-                self.request_refresh()
-            self.core.notify_changed()
-        else:
-            self.request_scan()
+        affected = [
+            snapshot.uri
+            for snapshot in self.server.documents
+            if snapshot.path is not None
+            and index.repo_root_for(snapshot.path, self.server.settings.config_for(snapshot.path).root)
+            in touched
+        ]
+        self.strategy.files_changed(affected, bool(touched))
 
     # -- pull ------------------------------------------------------------------------------------
 
     async def pull_document(self, params: types.DocumentDiagnosticParams) -> Any:
-        return await self.pull.document(params)
+        return await self.pull.handlers.document(params)
 
     async def pull_workspace(
         self, params: types.WorkspaceDiagnosticParams
     ) -> types.WorkspaceDiagnosticReport:
-        return await self.pull.workspace(params)
+        return await self.pull.handlers.workspace(params)
 
     # -- lifecycle -------------------------------------------------------------------------------
 
     def cancel_all(self) -> None:
-        self.core.cancel_tasks()
-        self.cross_file.cancel()
+        self.tasks.cancel_all()
+        self.pull.cancel()
 
 
 def register(server: Host) -> None:

@@ -18,27 +18,28 @@ from .encoded import EncodedItems, EncodedReport
 
 if TYPE_CHECKING:
     from ..host import Host
-    from .core import ResultCore
+    from .jobs import JobRunner
 
 
 class PullHandlers:
     """Builds the reports of the two pull requests."""
 
-    def __init__(self, server: Host, core: ResultCore) -> None:
+    def __init__(self, server: Host, runner: JobRunner) -> None:
         self.server = server
-        self.core = core
+        self.runner = runner
+        self.cache = runner.cache
         self._workspace_reported: set[str] = set()  # uris in the last workspace/diagnostic answer
         self._last_workspace_answer: dict[str, str] | None = None
         # Per open document: the diagnostics list last answered and its JSON (see encoded.py).
         self._encoded: dict[str, tuple[list[types.Diagnostic], EncodedItems]] = {}
 
     async def document(self, params: types.DocumentDiagnosticParams) -> Any:
-        await self.core.wait_for_settings()
+        await self.runner.tasks.wait_for_settings()
         uri = params.text_document.uri
         if self.server.documents.get(uri) is None:
             raise JsonRpcInvalidParams(message=f"document is not open: {uri}")
         for _attempt in range(3):
-            result = await self.core.result_for_open(uri)
+            result = await self.runner.result_for_open(uri)
             if result is None:
                 raise JsonRpcInvalidParams(message=f"document was closed: {uri}")
             if result.is_for(self.server.documents.get(uri)):
@@ -49,7 +50,7 @@ class PullHandlers:
                 message="document changed during analysis",
                 data={"retriggerRequest": True},
             )
-        result_id = self.core.result_id(uri, result.fingerprint)
+        result_id = self.cache.result_id(uri, result.fingerprint)
         if params.previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
         items_json = await self._items_json(uri, result)
@@ -65,11 +66,11 @@ class PullHandlers:
         return await entry[1].text_off_loop()
 
     async def workspace(self, params: types.WorkspaceDiagnosticParams) -> types.WorkspaceDiagnosticReport:
-        await self.core.wait_for_settings()
+        await self.runner.tasks.wait_for_settings()
         previous = {entry.uri: entry.value for entry in params.previous_result_ids or ()}
         long_poll = params.partial_result_token is not None
         while True:
-            changed = self.core.changed
+            changed = self.cache.changed
             items = await self._workspace_items(previous)
             answer = {item.uri: item.result_id for item in items}
             if not long_poll or answer != self._last_workspace_answer:
@@ -78,7 +79,7 @@ class PullHandlers:
             await changed.wait()  # nothing new: hold the request until something changes
 
     async def _workspace_items(self, previous: dict[str, str]) -> list[Any]:
-        paths = await self.core.workspace_files()
+        paths = await self.runner.workspace_files()
         path_set = set(paths)
         items: list[Any] = []
         seen: set[str] = set()
@@ -89,10 +90,10 @@ class PullHandlers:
                 closed.append(path)
         open_results = []
         for snapshot in self.server.documents:
-            result = await self.core.result_for_open(snapshot.uri)
+            result = await self.runner.result_for_open(snapshot.uri)
             if result is not None and (result.kind != UNKNOWN or result.path in path_set):
                 open_results.append(result)
-        for result in open_results + await self.core.disk_results_for(closed):
+        for result in open_results + await self.runner.disk_results_for(closed):
             if result.uri in seen:
                 continue
             seen.add(result.uri)
@@ -101,14 +102,14 @@ class PullHandlers:
         for uri in self._workspace_reported - seen:
             items.append(
                 types.WorkspaceFullDocumentDiagnosticReport(
-                    uri=uri, items=[], version=None, result_id=self.core.result_id(uri, ())
+                    uri=uri, items=[], version=None, result_id=self.cache.result_id(uri, ())
                 )
             )
         self._workspace_reported = seen
         return items
 
     def _workspace_item(self, result: Result, previous: dict[str, str]) -> Any:
-        result_id = self.core.result_id(result.uri, result.fingerprint)
+        result_id = self.cache.result_id(result.uri, result.fingerprint)
         if previous.get(result.uri) == result_id:
             return types.WorkspaceUnchangedDocumentDiagnosticReport(
                 uri=result.uri, result_id=result_id, version=result.version

@@ -18,7 +18,7 @@ from ..documents import Snapshot
 
 if TYPE_CHECKING:
     from ..host import Host
-    from .core import ResultCore
+    from .jobs import JobRunner
 
 
 class _PushState:
@@ -36,9 +36,9 @@ class _PushState:
 class PushScheduler:
     """Schedules analyses of open documents and publishes ``textDocument/publishDiagnostics``."""
 
-    def __init__(self, server: Host, core: ResultCore) -> None:
+    def __init__(self, server: Host, runner: JobRunner) -> None:
         self.server = server
-        self.core = core
+        self.runner = runner
         self._push: dict[str, _PushState] = {}
         self.published: dict[str, tuple[Any, ...]] = {}  # uri -> fingerprint last pushed
 
@@ -58,16 +58,16 @@ class PushScheduler:
             state.task.cancel()  # still debouncing: restart the wait
         if delay is None:
             delay = self._debounce_seconds(snapshot.path)
-        state.task = self.core.spawn(self._push_loop(uri, state, delay), f"push {uri}")
+        state.task = self.runner.tasks.spawn(self._push_loop(uri, state, delay), f"push {uri}")
 
     async def _push_loop(self, uri: str, state: _PushState, delay: float) -> None:
-        await self.core.wait_for_settings()
+        await self.runner.tasks.wait_for_settings()
         while True:
             if delay:
                 await asyncio.sleep(delay)
             state.computing, state.again = True, False
             try:
-                result = await self.core.result_for_open(uri)
+                result = await self.runner.result_for_open(uri)
             finally:
                 state.computing = False
             current = self.server.documents.get(uri)
@@ -96,7 +96,7 @@ class PushScheduler:
         has its diagnostics cleared."""
         uri = snapshot.uri
         path = snapshot.path
-        if path is not None and path in set(await self.core.workspace_files()):
+        if path is not None and path in set(await self.runner.workspace_files()):
             if self.server.documents.get(uri) is None:
                 await self.publish_disk([path])
             return
@@ -122,7 +122,7 @@ class PushScheduler:
         del self.published[uri]
 
     async def publish_disk(self, paths: list[Path]) -> None:
-        for result in await self.core.disk_results_for(paths):
+        for result in await self.runner.disk_results_for(paths):
             if self.server.documents.get(result.uri) is not None:
                 continue  # opened meanwhile: the buffer's pipeline owns it
             self._publish_if_changed(result.uri, result.diagnostics, result.fingerprint)

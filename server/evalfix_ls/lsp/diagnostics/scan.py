@@ -1,11 +1,6 @@
-"""The workspace scan (push clients) and cross-file refresh.
-
-* **Scan**: closed fixture files of the workspace are analysed once after ``initialized`` (with
-  ``$/progress`` when the client supports it) and again when files change; their diagnostics are
-  pushed, and files that left the workspace have theirs cleared.
-* **Cross-file refresh**: a buffer's text can change other files' findings, so a repository's
-  queued facts are applied soon after an edit; pull clients are asked to pull again
-  (``workspace/diagnostic/refresh``), coalesced.
+"""The workspace scan (push clients): closed fixture files of the workspace are analysed once
+after ``initialized`` (with ``$/progress`` when the client supports it) and again when files
+change; their diagnostics are pushed, and files that left the workspace have theirs cleared.
 """
 
 from __future__ import annotations
@@ -18,9 +13,8 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analyzer import sync_repo
 from ..documents import path_to_uri
-from .core import SCAN_CHUNK, ResultCore
+from .jobs import SCAN_CHUNK, JobRunner
 from .push import PushScheduler
 
 if TYPE_CHECKING:
@@ -29,15 +23,14 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 RESCAN_DELAY = 0.2  # coalesces bursts of file events (a checkout) into one rescan
-REFRESH_DELAY = 0.03  # coalesces refresh requests to pull clients
 
 
 class WorkspaceScan:
     """Pushes the diagnostics of the closed fixture files of the workspace."""
 
-    def __init__(self, server: Host, core: ResultCore, push: PushScheduler) -> None:
+    def __init__(self, server: Host, runner: JobRunner, push: PushScheduler) -> None:
         self.server = server
-        self.core = core
+        self.runner = runner
         self.push = push
         self._task: asyncio.Task[None] | None = None
         self._again = False
@@ -46,7 +39,7 @@ class WorkspaceScan:
         if self._task is not None and not self._task.done():
             self._again = True  # the running scan starts over when it finishes
             return
-        self._task = self.core.spawn(self._scan(progress, delay), "workspace scan")
+        self._task = self.runner.tasks.spawn(self._scan(progress, delay), "workspace scan")
 
     async def _scan(self, progress: bool, delay: float) -> None:
         if delay:
@@ -60,8 +53,8 @@ class WorkspaceScan:
             await asyncio.sleep(RESCAN_DELAY)
 
     async def _scan_once(self, progress: bool) -> None:
-        await self.core.wait_for_settings()
-        paths = await self.core.workspace_files()
+        await self.runner.tasks.wait_for_settings()
+        paths = await self.runner.workspace_files()
         closed = [path for path in paths if self.server.documents.for_path(path) is None]
         token = await self._begin_progress(len(closed)) if progress else None
         try:
@@ -106,49 +99,5 @@ class WorkspaceScan:
 
     async def publish_affected(self, paths: list[Path]) -> None:
         """Push the diagnostics of closed files another file's change may have altered."""
-        workspace = set(await self.core.workspace_files())
+        workspace = set(await self.runner.workspace_files())
         await self.push.publish_disk([path for path in paths if path in workspace])
-
-
-class CrossFileRefresh:
-    """Applies a repository's queued facts after edits, and asks pull clients to pull again."""
-
-    def __init__(self, server: Host, core: ResultCore) -> None:
-        self.server = server
-        self.core = core
-        self._sync_tasks: dict[Path, asyncio.Task[None]] = {}
-        self._refresh_handle: asyncio.TimerHandle | None = None
-
-    def schedule_sync(self, root: Path) -> None:
-        """Apply a repository's queued facts soon, so that files depending on them are refreshed
-        even when nobody asks for the changed file itself."""
-        task = self._sync_tasks.get(root)
-        if task is not None and not task.done():
-            task.cancel()
-        self._sync_tasks[root] = self.core.spawn(self._sync(root), f"sync {root}")
-
-    async def _sync(self, root: Path) -> None:
-        await asyncio.sleep(self.server.settings.folder_config(root).debounce_ms / 1000)
-        repo = self.server.workspace_index.repo(root)
-        # The next edit cancels this task, maybe while the worker already syncs: the core
-        # re-checks what the sync affects all the same.
-        await self.core.syncing_call(lambda affected: affected, sync_repo, repo)
-
-    def request_refresh(self) -> None:
-        """Ask a pull client to pull again (``workspace/diagnostic/refresh``), coalesced."""
-        if not self.server.client_features.diagnostic_refresh or self._refresh_handle is not None:
-            return
-
-        def send() -> None:
-            self._refresh_handle = None
-            try:
-                self.server.workspace_diagnostic_refresh(None)
-            except Exception:
-                logger.exception("workspace/diagnostic/refresh failed")
-
-        self._refresh_handle = asyncio.get_running_loop().call_later(REFRESH_DELAY, send)
-
-    def cancel(self) -> None:
-        if self._refresh_handle is not None:
-            self._refresh_handle.cancel()
-            self._refresh_handle = None

@@ -8,7 +8,11 @@ How to add a feature:
    ``@feature(server, types.TEXT_DOCUMENT_X, options)``: the decorator builds the
    ``FeatureContext`` (snapshot, its analysis, encoding, settings, workspace view) and passes it
    with the params; the handler calls the service and converts offsets with ``ctx.range`` /
-   ``ctx.position``;
+   ``ctx.position``. The handler runs on a request worker, off the event loop (``lsp/requests.py``):
+   it is a plain function (not ``async``) that reads only its context and params, never the
+   server object; each conversion is a checkpoint where a cancelled request or one whose document
+   changed stops (``RequestCancelled`` / ``ContentModified``). A long loop that converts nothing
+   calls ``ctx.token.check()`` itself;
 3. nothing to list: every module of this package that defines ``register`` is registered at
    start-up (so features added in parallel never edit a shared list);
 4. pytest-lsp tests in ``tests/lsp/`` against the real server over stdio.
@@ -26,32 +30,59 @@ import importlib
 import inspect
 import pkgutil
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
-from ...parser.gcpause import gc_paused
 from ..context import FeatureContext
+from ..requests import DOCUMENT, POINT, RequestToken, encoded
 
 Handler = Callable[[FeatureContext, Any], Any]
 
 
+def text_document_uri(params: Any) -> str:
+    return params.text_document.uri
+
+
 def feature(
-    server: Any, method: str, options: Any = None, *, wait_for_analysis: bool = True
+    server: Any,
+    method: str,
+    options: Any = None,
+    *,
+    wait_for_analysis: bool = True,
+    whole_text: bool = True,
+    uri_of: Callable[[Any], str] = text_document_uri,
+    point: bool = False,
 ) -> Callable[[Handler], Handler]:
-    """Register ``handler(ctx, params)`` for ``method``; ``params.text_document.uri`` names the
-    document (an ``InvalidParams`` error answers a document that is not open). With
-    ``wait_for_analysis=False`` the context's tree is a cheap local re-parse of the current text
-    (no findings) instead of its full analysis: for requests sent while typing (completion)."""
+    """Register ``handler(ctx, params)`` for ``method``; ``uri_of(params)`` names the document
+    (``params.text_document.uri`` unless said otherwise; an ``InvalidParams`` error answers a
+    document that is not open). The handler runs on a request worker.
+
+    By default the loop first waits for the analysis of the current text: for features that read
+    its findings (code actions). A feature that does not (symbols, folding, hover, links, hints,
+    lenses, completion) passes ``wait_for_analysis=False``: its context's tree is a local re-parse
+    of the current text around the edits since the last tree (no findings, no contract results),
+    so it costs the same whatever the findings and never waits for an analysis. Its text is then
+    built on the worker, unless ``whole_text=False`` (completion reads around the cursor only).
+
+    ``point=True``: the request is about one position and cheap (hover, completion, definition,
+    selection): it runs in the point lane, never queued behind document-wide requests."""
+    lane = POINT if point else DOCUMENT
 
     def decorate(handler: Handler) -> Handler:
+        if inspect.iscoroutinefunction(handler):
+            raise TypeError(f"{handler.__name__}: a feature handler runs on a worker, it cannot be async")
+
         async def run(ls: Any, params: Any) -> Any:
-            uri = params.text_document.uri
+            uri = uri_of(params)
             ctx = await (ls.feature_context(uri) if wait_for_analysis else ls.feature_context_now(uri))
-            # The collector is paused while a handler runs: a few thousand small allocations next
-            # to a million-node tree otherwise trigger full collections that walk the whole tree
-            # (document symbols of a 10 MB suite: 1.25 s with the collector, 10 ms without).
-            with gc_paused():
-                result = handler(ctx, params)
-            return await result if inspect.isawaitable(result) else result
+            snapshot = ctx.snapshot
+            token = RequestToken(lambda: ls.documents.get(uri) is snapshot)
+            ctx = replace(ctx, token=token)
+            # The answer is written as JSON on the worker too: thousands of symbols are not
+            # unstructured on the loop.
+            return await ls.requests.run(
+                token, lambda: encoded(handler(_with_text(ctx, whole_text), params)), lane=lane
+            )
 
         run.__name__ = handler.__name__
         register = server.feature(method, options) if options is not None else server.feature(method)
@@ -59,6 +90,14 @@ def feature(
         return handler
 
     return decorate
+
+
+def _with_text(ctx: FeatureContext, whole_text: bool) -> FeatureContext:
+    """``ctx`` whose document text is the ``str`` (built here, on the worker, once per snapshot)
+    when the handler needs the whole text and the context holds pieces of it."""
+    if not whole_text or isinstance(ctx.document.text, str):
+        return ctx
+    return replace(ctx, document=replace(ctx.document, text=ctx.snapshot.text))
 
 
 def feature_modules() -> list[str]:

@@ -1,8 +1,16 @@
-"""``textDocument/codeAction``: quick fixes for the diagnostics in the request, and two source
-actions — ``source.fixAll.evalfix`` (every safe fix in one edit) and ``source.migrate.evalfix``
-(a legacy workflow fixture rewritten in the canonical shape).
+"""``textDocument/codeAction`` and ``codeAction/resolve``: quick fixes for the diagnostics in the
+request, and two source actions — ``source.fixAll.evalfix`` (every safe fix in one edit) and
+``source.migrate.evalfix`` (a legacy workflow fixture rewritten in the canonical shape).
 
-The edits come from the core's fix engine (``services/fixes``), the same one ``--fix`` uses; this
+An editor asks for code actions on every cursor move (the lightbulb), so a request costs what it
+shows: the quick fixes of the diagnostics it names, each finding found through the analysis'
+index (``services/finding_index.py``), not by scanning every finding. The source actions rewrite
+the whole document: a client that resolves code actions gets them without edits, computed in
+``codeAction/resolve`` when the user picks one; a client that cannot resolve gets them only when
+its ``only`` asks for them.
+
+The edits come from the core's fix engine (``services/fixes``), the same one ``--fix`` uses: what
+its rounds applied (fix-all) or what the migrator rewrote, never a diff of whole texts. This
 module only matches diagnostics to findings and converts offsets to the client's encoding. The
 ``WorkspaceEdit`` uses ``documentChanges`` (versioned) when the client says it supports them, else
 ``changes``.
@@ -14,33 +22,45 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 
 from ...findings import Finding
-from ...services.fixes import Fix, fix_all, fixes_for, reanalyzer
-from ...services.fixes.edits import TextEdit, diff_edits
+from ...services.finding_index import finding_index
+from ...services.fixes import Fix, fix_all, fixable_codes, fixes_for, reanalyzer
+from ...services.fixes.edits import TextEdit
 from ...services.fixes.engine import chosen_fix, fixes_for_repeats
-from ...services.migrate import migrate_document
+from ...services.migrate import migrate_document, migration_applies
 from ..context import FeatureContext
 from . import feature
 
 FIX_ALL = "source.fixAll.evalfix"
 MIGRATE = "source.migrate.evalfix"
 KINDS = [types.CodeActionKind.QuickFix, FIX_ALL, MIGRATE]
+FIX_ALL_TITLE = "Fix all safe evalfix problems"
+MIGRATE_TITLE = "Migrate to spec-first.workflow-eval-fixtures.v1"
 
 
 def register(server: Any) -> None:
-    options = types.CodeActionOptions(code_action_kinds=KINDS)
+    options = types.CodeActionOptions(code_action_kinds=KINDS, resolve_provider=True)
 
     @feature(server, types.TEXT_DOCUMENT_CODE_ACTION, options)
     def code_actions(ctx: FeatureContext, params: types.CodeActionParams) -> list[types.CodeAction]:
-        return actions(ctx, params, versioned=wants_document_changes(server.client_capabilities))
+        return actions(ctx, params)
+
+    @feature(server, types.CODE_ACTION_RESOLVE, uri_of=resolve_uri)
+    def resolve(ctx: FeatureContext, action: types.CodeAction) -> types.CodeAction:
+        return resolved(ctx, action)
 
 
-def wants_document_changes(capabilities: Any) -> bool:
+def wants_document_changes(ctx: FeatureContext) -> bool:
     """``workspace.workspaceEdit.documentChanges`` of the client's capabilities."""
-    workspace = getattr(capabilities, "workspace", None)
-    workspace_edit = getattr(workspace, "workspace_edit", None)
-    return bool(getattr(workspace_edit, "document_changes", False))
+    return bool(ctx.client.supports("workspace", "workspace_edit", "document_changes"))
+
+
+def resolves_edits(ctx: FeatureContext) -> bool:
+    """The client fills in a code action's edit through ``codeAction/resolve``."""
+    support = ctx.client.supports("text_document", "code_action", "resolve_support")
+    return "edit" in (getattr(support, "properties", None) or ())
 
 
 def wanted(kind: str, only: Sequence[str] | None) -> bool:
@@ -50,24 +70,49 @@ def wanted(kind: str, only: Sequence[str] | None) -> bool:
     return any(kind == prefix or kind.startswith(prefix + ".") for prefix in only)
 
 
-def actions(
-    ctx: FeatureContext, params: types.CodeActionParams, *, versioned: bool
-) -> list[types.CodeAction]:
-    """``versioned``: answer edits as ``documentChanges`` (the client supports them)."""
+def actions(ctx: FeatureContext, params: types.CodeActionParams) -> list[types.CodeAction]:
     only = params.context.only
     out: list[types.CodeAction] = []
     if wanted(types.CodeActionKind.QuickFix, only):
-        out.extend(quick_fixes(ctx, params.context.diagnostics, versioned))
-    if wanted(FIX_ALL, only):
-        out.extend(_fix_all_action(ctx, versioned))
-    if wanted(MIGRATE, only):
-        out.extend(_migrate_action(ctx, versioned))
-    return out
+        out.extend(quick_fixes(ctx, params.context.diagnostics))
+    lazy = resolves_edits(ctx)
+    if not (lazy or only):  # computing them costs a whole document: only when asked for
+        return out
+    if wanted(FIX_ALL, only) and _has_safe_fix(ctx):
+        out.append(_lazy(ctx, FIX_ALL_TITLE, FIX_ALL) if lazy else _fix_all_action(ctx))
+    if wanted(MIGRATE, only) and migration_applies(ctx.document):
+        out.append(_lazy(ctx, MIGRATE_TITLE, MIGRATE) if lazy else _migrate_action(ctx))
+    return [action for action in out if action is not None]
 
 
-def quick_fixes(
-    ctx: FeatureContext, diagnostics: Iterable[types.Diagnostic], versioned: bool
-) -> list[types.CodeAction]:
+def _lazy(ctx: FeatureContext, title: str, kind: str) -> types.CodeAction:
+    return types.CodeAction(title=title, kind=kind, data={"uri": ctx.uri, "version": ctx.snapshot.version})
+
+
+def resolve_uri(action: Any) -> str:
+    """The document a code action to resolve belongs to (from the ``data`` we gave it)."""
+    data = getattr(action, "data", None)
+    uri = data.get("uri") if isinstance(data, dict) else None
+    if not isinstance(uri, str):
+        raise JsonRpcInvalidParams(message="codeAction/resolve: the action carries no document (data.uri)")
+    return uri
+
+
+def resolved(ctx: FeatureContext, action: types.CodeAction) -> types.CodeAction:
+    """``action`` with its edit, computed on the document's current text (an action with nothing
+    left to change comes back without an edit)."""
+    if action.kind == FIX_ALL:
+        edits = _fix_all_edits(ctx)[0]
+    elif action.kind == MIGRATE:
+        edits = _migration_edits(ctx)
+    else:
+        return action
+    if edits:
+        action.edit = workspace_edit(ctx, edits)
+    return action
+
+
+def quick_fixes(ctx: FeatureContext, diagnostics: Iterable[types.Diagnostic]) -> list[types.CodeAction]:
     out = []
     for diagnostic in diagnostics:
         finding = finding_for(ctx, diagnostic)
@@ -80,7 +125,7 @@ def quick_fixes(
                     kind=types.CodeActionKind.QuickFix,
                     diagnostics=[diagnostic],
                     is_preferred=True if fix.preferred else None,
-                    edit=workspace_edit(ctx, fix.edits, versioned),
+                    edit=workspace_edit(ctx, fix.edits),
                     data={"code": fix.code, "safe": fix.safe},
                 )
             )
@@ -95,11 +140,8 @@ def _repeats(ctx: FeatureContext, finding: Finding, diagnostic: types.Diagnostic
         return [finding]
     same = [
         f
-        for f in ctx.document.analysis.findings
-        if f.code == finding.code
-        and f.pointer == finding.pointer
-        and f.start == finding.start
-        and f.case in cases
+        for f in finding_index(ctx.document.analysis).at(finding.code, finding.pointer)
+        if f.start == finding.start and f.case in cases
     ]
     return [finding, *[f for f in same if f is not finding]]
 
@@ -107,25 +149,27 @@ def _repeats(ctx: FeatureContext, finding: Finding, diagnostic: types.Diagnostic
 def finding_for(ctx: FeatureContext, diagnostic: types.Diagnostic) -> Finding | None:
     """The document's finding a diagnostic stands for: same code and, from the diagnostic's
     ``data``, the same pointer (and case); clients that drop ``data`` are matched by range."""
-    if diagnostic.source not in (None, "evalfix-ls"):
+    if diagnostic.source not in (None, "evalfix-ls") or not isinstance(diagnostic.code, str):
         return None
     data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
     pointer = data.get("pointer")
     case = data.get("case")
-    candidates = [f for f in ctx.document.analysis.findings if f.code == diagnostic.code]
+    index = finding_index(ctx.document.analysis)
     if not isinstance(pointer, str):
+        start = ctx.offset(diagnostic.range.start)
+        candidates = [f for f in index.starting_at(diagnostic.code, start)]
         candidates = [f for f in candidates if ctx.range(f.start, f.end) == diagnostic.range]
         return candidates[0] if candidates else None
-    exact = [f for f in candidates if f.pointer == pointer and (case is None or f.case == case)]
-    candidates = exact or [f for f in candidates if f.pointer == pointer]
+    at_pointer = index.at(diagnostic.code, pointer)
+    candidates = [f for f in at_pointer if case is None or f.case == case] or at_pointer
     if len(candidates) > 1:  # one pointer for several places (each occurrence of a repeated key)
         candidates = [f for f in candidates if ctx.range(f.start, f.end) == diagnostic.range] or candidates
     return candidates[0] if candidates else None
 
 
-def workspace_edit(ctx: FeatureContext, edits: Sequence[TextEdit], versioned: bool) -> types.WorkspaceEdit:
+def workspace_edit(ctx: FeatureContext, edits: Sequence[TextEdit]) -> types.WorkspaceEdit:
     text_edits = [types.TextEdit(range=ctx.range(e.start, e.end), new_text=e.new_text) for e in edits]
-    if versioned:
+    if wants_document_changes(ctx):
         document = types.OptionalVersionedTextDocumentIdentifier(uri=ctx.uri, version=ctx.snapshot.version)
         return types.WorkspaceEdit(
             document_changes=[types.TextDocumentEdit(text_document=document, edits=text_edits)]
@@ -144,39 +188,44 @@ def _reanalyze(ctx: FeatureContext) -> Any:
 
 
 def _has_safe_fix(ctx: FeatureContext) -> bool:
-    """A cheap test before running fix-all's rounds (it re-analyses the document each round)."""
-    return any(
-        chosen_fix(fixes_for(ctx.document, f, ctx.facts), unsafe=False)
-        for f in ctx.document.analysis.findings
-    )
+    """Whether fix-all has something to do: the first finding with a safe fix answers (its
+    fixers run only for findings whose code has one)."""
+    if not ctx.document.parses:
+        return False
+    index = finding_index(ctx.document.analysis)
+    for code in set(fixable_codes()) & index.codes():
+        for finding in index.of_code(code):
+            ctx.token.check()
+            if chosen_fix(fixes_for(ctx.document, finding, ctx.facts), unsafe=False):
+                return True
+    return False
 
 
-def _fix_all_action(ctx: FeatureContext, versioned: bool) -> list[types.CodeAction]:
-    if not ctx.document.parses or not _has_safe_fix(ctx):
-        return []
+def _fix_all_edits(ctx: FeatureContext) -> tuple[list[TextEdit], list[Fix]]:
+    if not ctx.document.parses:
+        return [], []
     result = fix_all(ctx.document, _reanalyze(ctx), facts=ctx.facts)
-    if result.text == ctx.document.text:
-        return []
-    title = f"Fix all safe evalfix problems ({_count(result.applied)})"
-    return [_source_action(ctx, title, FIX_ALL, result.text, versioned)]
+    return result.edits, result.applied
 
 
-def _migrate_action(ctx: FeatureContext, versioned: bool) -> list[types.CodeAction]:
+def _migration_edits(ctx: FeatureContext) -> list[TextEdit]:
     migrated = migrate_document(ctx.document)
-    if migrated is None or migrated.text == ctx.document.text:
-        return []
-    return [
-        _source_action(
-            ctx, "Migrate to spec-first.workflow-eval-fixtures.v1", MIGRATE, migrated.text, versioned
-        )
-    ]
+    return migrated.edits if migrated is not None else []
 
 
-def _source_action(
-    ctx: FeatureContext, title: str, kind: str, new_text: str, versioned: bool
-) -> types.CodeAction:
-    edits = diff_edits(ctx.document.text, new_text)
-    return types.CodeAction(title=title, kind=kind, edit=workspace_edit(ctx, edits, versioned))
+def _fix_all_action(ctx: FeatureContext) -> types.CodeAction | None:
+    edits, applied = _fix_all_edits(ctx)
+    if not edits:
+        return None
+    title = f"{FIX_ALL_TITLE} ({_count(applied)})"
+    return types.CodeAction(title=title, kind=FIX_ALL, edit=workspace_edit(ctx, edits))
+
+
+def _migrate_action(ctx: FeatureContext) -> types.CodeAction | None:
+    edits = _migration_edits(ctx)
+    if not edits:
+        return None
+    return types.CodeAction(title=MIGRATE_TITLE, kind=MIGRATE, edit=workspace_edit(ctx, edits))
 
 
 def _count(applied: Sequence[Fix]) -> str:

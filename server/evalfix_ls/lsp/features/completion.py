@@ -36,7 +36,9 @@ _RETRIGGER = types.Command(title="Suggest", command="editor.action.triggerSugges
 def register(server: Any) -> None:
     options = types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS, resolve_provider=False)
 
-    @feature(server, types.TEXT_DOCUMENT_COMPLETION, options, wait_for_analysis=False)
+    @feature(
+        server, types.TEXT_DOCUMENT_COMPLETION, options, wait_for_analysis=False, whole_text=False, point=True
+    )
     def completion(ctx: FeatureContext, params: types.CompletionParams) -> types.CompletionList:
         offset = ctx.offset(params.position)
         found = complete(ctx.document, offset, lambda: ctx.facts, snippets=ctx.client.snippets)

@@ -12,7 +12,7 @@ from . import feature
 
 
 def register(server: Any) -> None:
-    @feature(server, types.TEXT_DOCUMENT_HOVER)
+    @feature(server, types.TEXT_DOCUMENT_HOVER, wait_for_analysis=False, point=True)  # reads no findings
     def on_hover(ctx: FeatureContext, params: types.HoverParams) -> types.Hover | None:
         found = hover(ctx.document, ctx.offset(params.position), ctx.facts)
         if found is None:

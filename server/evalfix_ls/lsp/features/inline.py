@@ -21,8 +21,11 @@ logger = logging.getLogger("evalfix_ls")
 
 
 def register(server: Any) -> None:
-    feature(server, types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))(hints)
-    feature(server, types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))(lenses)
+    # Neither reads findings: answered from the current text's tree without waiting for its analysis.
+    hint_options = types.InlayHintOptions(resolve_provider=False)
+    feature(server, types.TEXT_DOCUMENT_INLAY_HINT, hint_options, wait_for_analysis=False)(hints)
+    lens_options = types.CodeLensOptions(resolve_provider=False)
+    feature(server, types.TEXT_DOCUMENT_CODE_LENS, lens_options, wait_for_analysis=False)(lenses)
 
     server.diagnostics.index_listeners.append(_lens_refresher(server))
 

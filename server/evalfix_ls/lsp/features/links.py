@@ -13,10 +13,10 @@ from . import feature
 
 
 def register(server: Any) -> None:
-    feature(server, types.TEXT_DOCUMENT_DOCUMENT_LINK, types.DocumentLinkOptions(resolve_provider=False))(
-        links
-    )
-    feature(server, types.TEXT_DOCUMENT_DEFINITION)(go_to_definition)
+    # Neither reads findings: answered from the current text's tree without waiting for its analysis.
+    link_options = types.DocumentLinkOptions(resolve_provider=False)
+    feature(server, types.TEXT_DOCUMENT_DOCUMENT_LINK, link_options, wait_for_analysis=False)(links)
+    feature(server, types.TEXT_DOCUMENT_DEFINITION, wait_for_analysis=False, point=True)(go_to_definition)
 
 
 def _target_uri(link: Link) -> str:

@@ -8,10 +8,10 @@ from typing import Any
 
 from lsprotocol import types
 
-from ...parser.gcpause import gc_paused
 from ...services.outline import Symbol, document_symbols, folding_ranges, selection_ranges
 from ...services.workspace_symbols import workspace_symbols
-from ..context import FeatureContext
+from ..context import FeatureContext, WorkspaceContext
+from ..requests import RequestToken
 from . import feature
 
 logger = logging.getLogger("evalfix_ls")
@@ -24,30 +24,36 @@ SYMBOL_KIND = {
 
 
 def register(server: Any) -> None:
-    feature(server, types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(symbols)
-    feature(server, types.TEXT_DOCUMENT_FOLDING_RANGE)(folding)
-    feature(server, types.TEXT_DOCUMENT_SELECTION_RANGE)(selection)
+    # None of them reads findings: answered from the current text's tree, never waiting for its
+    # analysis (their cost does not depend on the findings of the suite).
+    feature(server, types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, wait_for_analysis=False)(symbols)
+    feature(server, types.TEXT_DOCUMENT_FOLDING_RANGE, wait_for_analysis=False)(folding)
+    feature(server, types.TEXT_DOCUMENT_SELECTION_RANGE, wait_for_analysis=False, point=True)(selection)
 
     @server.feature(types.WORKSPACE_SYMBOL)
-    def workspace_symbol(ls: Any, params: types.WorkspaceSymbolParams) -> list[types.WorkspaceSymbol]:
-        ctx = ls.workspace_context()
-        with gc_paused():  # see features.feature: parsing closed suites allocates a lot
-            found, truncated = workspace_symbols(params.query, ctx.facts, ctx.evals_suites, ctx.open_text)
-        if truncated:
-            logger.info("workspace symbols: the first %d matches of %r are shown", len(found), params.query)
-        out = []
-        for symbol in found:
-            location = ctx.location(symbol.path, symbol.start, symbol.end)
-            if location is not None:
-                out.append(
-                    types.WorkspaceSymbol(
-                        name=symbol.name,
-                        kind=types.SymbolKind.Object,
-                        location=location,
-                        container_name=symbol.container,
-                    )
+    async def workspace_symbol(ls: Any, params: types.WorkspaceSymbolParams) -> list[types.WorkspaceSymbol]:
+        ctx = ls.workspace_context()  # on the loop: it reads the workspace index
+        # The search parses closed suites: on a request worker, off the loop (see requests.py).
+        return await ls.requests.run(RequestToken(), lambda: workspace_symbol_answer(ctx, params.query))
+
+
+def workspace_symbol_answer(ctx: WorkspaceContext, query: str) -> list[types.WorkspaceSymbol]:
+    found, truncated = workspace_symbols(query, ctx.facts, ctx.evals_suites, ctx.open_text)
+    if truncated:
+        logger.info("workspace symbols: the first %d matches of %r are shown", len(found), query)
+    out = []
+    for symbol in found:
+        location = ctx.location(symbol.path, symbol.start, symbol.end)
+        if location is not None:
+            out.append(
+                types.WorkspaceSymbol(
+                    name=symbol.name,
+                    kind=types.SymbolKind.Object,
+                    location=location,
+                    container_name=symbol.container,
                 )
-        return out
+            )
+    return out
 
 
 def symbols(ctx: FeatureContext, params: types.DocumentSymbolParams) -> list[Any]:
@@ -90,6 +96,7 @@ def folding(ctx: FeatureContext, params: types.FoldingRangeParams) -> list[types
     index = ctx.snapshot.line_index
     out = []
     for start, end in folding_ranges(ctx.document, limit=limit * 2):
+        ctx.token.check()
         start_line, start_char = index.position(start, ctx.encoding)
         end_line, end_char = index.position(max(start, end - 1), ctx.encoding)
         if line_only:

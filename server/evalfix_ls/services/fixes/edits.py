@@ -8,7 +8,6 @@ Offsets are code points into the document text, as everywhere in the core.
 from __future__ import annotations
 
 import bisect
-import difflib
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -67,32 +66,10 @@ class EditSet:
         self._edits.insert(at, edit)
 
 
-def diff_edits(old: str, new: str) -> list[TextEdit]:
-    """The few edits that turn ``old`` into ``new``: changed line blocks, each trimmed to the
-    characters that differ (so an editor keeps cursors and marks in unchanged text)."""
-    old_lines = old.splitlines(keepends=True)
-    new_lines = new.splitlines(keepends=True)
-    old_starts = _line_starts(old_lines)
-    new_starts = _line_starts(new_lines)
-    edits = []
-    matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
-        start, end = old_starts[i1], old_starts[i2]
-        replacement = new[new_starts[j1] : new_starts[j2]]
-        edits.append(_trimmed(old, start, end, replacement))
-    return edits
-
-
-def _line_starts(lines: Sequence[str]) -> list[int]:
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
-    return starts
-
-
-def _trimmed(old: str, start: int, end: int, replacement: str) -> TextEdit:
+def trimmed(old: str, edit: TextEdit) -> TextEdit:
+    """``edit`` narrowed to the characters that differ (so an editor keeps cursors and marks in
+    the unchanged text of a rewritten object)."""
+    start, end, replacement = edit.start, edit.end, edit.new_text
     segment = old[start:end]
     prefix = 0
     limit = min(len(segment), len(replacement))

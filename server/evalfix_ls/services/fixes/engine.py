@@ -11,7 +11,8 @@ from ...parser.gcpause import gc_paused
 from ..document import DocumentView
 from ..workspace_facts import WorkspaceFacts
 from . import evals_fixers, workflow_fixers  # noqa: F401 - importing registers their fixers
-from .edits import EditSet, TextEdit, apply_edits, conflicts
+from .compose import ComposedEdits
+from .edits import EditSet, TextEdit, conflicts
 from .model import FIXERS, Fix, FixContext
 
 logger = logging.getLogger(__name__)
@@ -107,6 +108,8 @@ class FixAllResult:
     applied: list[Fix] = field(default_factory=list)
     converged: bool = True  # False: still changing after MAX_ROUNDS, or a round was refused
     document: DocumentView | None = None  # the analysis of ``text``
+    # The edits of the original text that give ``text``: what the rounds applied, folded together.
+    edits: list[TextEdit] = field(default_factory=list)
 
 
 def fix_all(
@@ -120,17 +123,20 @@ def fix_all(
     """Apply the chosen fix of every finding, re-analyse, repeat until no fix is left. A round
     that would add an error is not applied (a fix must never make things worse)."""
     applied: list[Fix] = []
+    composed = ComposedEdits(document.text)
     for _ in range(max_rounds):
         fixes = round_of_fixes(document, unsafe, facts)
         if not fixes:
-            return FixAllResult(document.text, applied, True, document)
-        text = apply_edits(document.text, [edit for fix in fixes for edit in fix.edits])
+            return FixAllResult(document.text, applied, True, document, composed.edits)
+        before = composed.edits
+        text = composed.apply([edit for fix in fixes for edit in fix.edits])
         after = reanalyze(text)
         if error_count(after) > error_count(document):
-            return FixAllResult(document.text, applied, False, document)
+            return FixAllResult(document.text, applied, False, document, before)
         applied.extend(fixes)
         document = after
-    return FixAllResult(document.text, applied, not round_of_fixes(document, unsafe, facts), document)
+    converged = not round_of_fixes(document, unsafe, facts)
+    return FixAllResult(document.text, applied, converged, document, composed.edits)
 
 
 def error_count(document: DocumentView) -> int:

@@ -3,7 +3,7 @@ whitespace kept verbatim, members one per line (with the object's indentation) o
 (with its separators), and every value written as its original text unless replaced.
 
 The migration rebuilds the few objects it changes with this; everything else is left as it was,
-and ``edits.diff_edits`` then reduces the result to the lines that differ.
+and each rewritten object's edit is narrowed to the characters that differ (``edits.trimmed``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,206 @@
+"""The job runner: builds the analysis ``Job`` of a document or closed file (with the cache key of
+everything its findings depend on), runs jobs in ``server.executor`` and stores their results in
+the result cache. An analysis already running for the same text is shared, and kept when every
+request that waited for it was cancelled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ...contracts.detection import is_workflow_path
+from ...workspace.view import relative_posix
+from ..analyzer import Job, Result, run_job
+from ..documents import Snapshot, path_to_uri
+from ..workspace_index import RepoState, unwatched_epoch
+from .edit_log import EditLog
+from .results import ResultCache
+from .tasks import BackgroundTasks
+
+if TYPE_CHECKING:
+    from ..host import Host
+
+T = TypeVar("T")
+
+SCAN_CHUNK = 16  # closed files analysed per executor call during a workspace scan
+
+
+class JobRunner:
+    def __init__(
+        self,
+        server: Host,
+        edits: EditLog,
+        cache: ResultCache,
+        tasks: BackgroundTasks,
+        on_affected: Callable[[Iterable[Path]], None],
+    ) -> None:
+        self.server = server
+        self.edits = edits
+        self.cache = cache
+        self.tasks = tasks
+        # An analysis may change other files' findings (a sibling's ids, a created source file);
+        # the manager decides who is re-checked.
+        self._on_affected = on_affected
+        # uri -> (snapshot revision, key, the running analysis): shared by identical requests
+        self.inflight: dict[str, tuple[int, tuple[Any, ...], asyncio.Future[Result]]] = {}
+
+    # -- jobs ------------------------------------------------------------------------------------
+
+    def _repo_for(self, path: Path | None) -> tuple[RepoState | None, bool]:
+        """The repository state of ``path`` and whether its workflow index applies."""
+        if path is None:
+            return None, False
+        config = self.server.settings.config_for(path)
+        root = self.server.workspace_index.repo_root_for(path, config.root)
+        rel = relative_posix(path, root)
+        return self.server.workspace_index.repo(root), rel is not None and is_workflow_path(rel)
+
+    def job(self, uri: str, path: Path | None, snapshot: Snapshot | None) -> Job:
+        repo, use_index = self._repo_for(path)
+        settings = self.server.settings
+        key: tuple[Any, ...] = (
+            settings.generation,
+            repo.fs_generation if repo else 0,
+            repo.index_generation if repo and use_index else 0,
+        )
+        if not self.server.workspace_index.watching:  # no file events: results expire instead
+            key += (unwatched_epoch(),)
+        job = Job(
+            uri=uri,
+            path=path,
+            snapshot=snapshot,
+            repo=repo,
+            config=settings.config_for(path),
+            encoding=self.server.encoding,
+            key=key,
+            related_support=self.server.client_features.related_information,
+            use_workflow_index=use_index,
+        )
+        return self._with_previous_parse(job) if snapshot is not None else job
+
+    def _with_previous_parse(self, job: Job) -> Job:
+        """Hand the last result's tree (and the edits since) to the job: an unchanged text is not
+        parsed again, an edited one is re-parsed around the edit only."""
+        uri = job.uri
+        snapshot = job.snapshot
+        assert snapshot is not None
+        case_cache = self.cache.case_caches.get(uri)
+        base = self.cache.open.get(uri)
+        tree = getattr(base.analysis, "tree", None) if base is not None else None
+        if tree is None or base is None or base.revision is None:
+            return replace(job, case_cache=case_cache)
+        if self.edits.same_text(uri, base.text, base.revision, snapshot):
+            return replace(job, case_cache=case_cache, tree=tree, prev_memo=base.memo)
+        edit = self.edits.between(uri, base.revision, snapshot.revision)
+        if edit is None:
+            return replace(job, case_cache=case_cache)
+        return replace(job, case_cache=case_cache, prev_tree=tree, edit=edit, prev_memo=base.memo)
+
+    # -- running ---------------------------------------------------------------------------------
+
+    async def syncing_call(
+        self, affected_of: Callable[[T], Iterable[Path]], fn: Callable[..., T], *args: Any
+    ) -> T:
+        """``fn(*args)`` on a worker, for a call that applies a repository's queued facts
+        (``repo.sync()``); ``affected_of(its result)``, the other files those facts may change,
+        are re-checked even when the awaiting coroutine is cancelled meanwhile.
+
+        A newer edit restarts the sync debounce, a client cancels ``workspace/diagnostic``: a call
+        already running cannot be stopped, and it takes the queued facts out of the queue, so no
+        later call sees them again. Were its result dropped with the cancelled wait, the sibling
+        that gained a duplicate id would never be re-checked. A call still waiting for a worker
+        is cancelled (it took nothing)."""
+        call = self.server.executor.submit(fn, *args)
+        work = asyncio.wrap_future(call)
+        work.add_done_callback(lambda done: self._propagate(affected_of, done))
+        try:
+            return await asyncio.shield(work)
+        except asyncio.CancelledError:
+            call.cancel()  # not started yet: it never ran; running: it ends and propagates
+            raise
+
+    def _propagate(self, affected_of: Callable[[Any], Iterable[Path]], done: asyncio.Future[Any]) -> None:
+        if self.tasks.closed or done.cancelled() or done.exception() is not None:
+            return  # an exception reaches the awaiting coroutine (or died with it)
+        if affected := set(affected_of(done.result())):
+            self._on_affected(affected)
+
+    async def _run(self, jobs: list[Job]) -> list[Result]:
+        return await self.syncing_call(_affected_by, _run_jobs, jobs, self.server.documents.for_path)
+
+    async def result_for_open(self, uri: str) -> Result | None:
+        """The result for the current text of an open document (cached when nothing it depends
+        on changed; shared with an identical analysis already running)."""
+        snapshot = self.server.documents.get(uri)
+        if snapshot is None:
+            return None
+        job = self.job(uri, snapshot.path, snapshot)
+        cached = self.cache.open.get(uri)
+        unchanged = cached is not None and self.edits.same_text(uri, cached.text, cached.revision, snapshot)
+        if cached is not None and cached.key == job.key and unchanged:
+            if not cached.is_for(snapshot):  # the same text again (undo): the same findings
+                cached = replace(cached, version=snapshot.version, revision=snapshot.revision)
+                self.cache.open[uri] = cached
+            return cached
+        inflight = self.inflight.get(uri)
+        if inflight is not None and inflight[0] == snapshot.revision and inflight[1] == job.key:
+            return await asyncio.shield(inflight[2])
+        future: asyncio.Future[Result] = asyncio.ensure_future(self._run_one(job))
+        self.inflight[uri] = (snapshot.revision, job.key, future)
+        # Kept when it ends even if every request that waited for it was cancelled (clients
+        # cancel pulls while typing): the analysis of the current text is not thrown away and
+        # then run again, and it releases the previous result and the edits it covers.
+        future.add_done_callback(lambda done: self._analysis_done(uri, done))
+        return await asyncio.shield(future)
+
+    def _analysis_done(self, uri: str, future: asyncio.Future[Result]) -> None:
+        if self.inflight.get(uri, (None, None, None))[2] is future:
+            del self.inflight[uri]
+        if future.cancelled() or future.exception() is not None:
+            return
+        result = future.result()
+        if result.is_for(self.server.documents.get(uri)):
+            self.cache.store_open(uri, result)
+            self.edits.forget_until(uri, result.revision)
+
+    async def _run_one(self, job: Job) -> Result:
+        return (await self._run([job]))[0]
+
+    # -- closed workspace files ------------------------------------------------------------------
+
+    async def workspace_files(self) -> list[Path]:
+        """Fixture files of the workspace folders whose configuration wants workspace diagnostics."""
+        server = self.server
+        loop = asyncio.get_running_loop()
+        paths = await loop.run_in_executor(
+            server.executor, server.workspace_index.discover, server.settings.folder_config
+        )
+        out = []
+        for path in paths:
+            folder = server.workspace_index.folder_for(path)
+            if folder is None or server.settings.folder_config(folder).workspace_diagnostics:
+                out.append(path)
+        return out
+
+    async def disk_results_for(self, paths: list[Path]) -> list[Result]:
+        """Results for closed files, from the cache when nothing they depend on changed."""
+        jobs = [self.job(path_to_uri(path), path, None) for path in paths]
+        disk = self.cache.disk
+        todo = [job for job in jobs if job.path not in disk or disk[job.path].key != job.key]  # type: ignore[index]
+        for start in range(0, len(todo), SCAN_CHUNK):
+            for result in await self._run(todo[start : start + SCAN_CHUNK]):
+                # Keep what the reports need, not the text and tree of every closed file.
+                self.cache.store_disk(replace(result, text="", analysis=None, memo=None))
+        return [disk[job.path] for job in jobs if job.path in disk]  # type: ignore[index]
+
+
+def _run_jobs(jobs: list[Job], lookup: Any) -> list[Result]:
+    return [run_job(job, lookup) for job in jobs]
+
+
+def _affected_by(results: list[Result]) -> set[Path]:
+    return set().union(*(result.affected for result in results))

@@ -1,0 +1,65 @@
+"""The result cache: the latest result of each open document and of each closed workspace file,
+the per-case finding caches, the result ids of pull reports, and the "something changed" event
+that parked ``workspace/diagnostic`` requests wait on. Plain state on the event loop: the job
+runner fills it, the push and pull strategies read it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from pathlib import Path
+from typing import Any
+
+from ..analyzer import Result
+
+
+class ResultCache:
+    def __init__(self) -> None:
+        self.open: dict[str, Result] = {}  # open documents: the latest result of the current text
+        self.disk: dict[Path, Result] = {}  # closed workspace files, without text and tree
+        # Per open document: findings of unchanged cases (a contracts.case_cache.CaseCache).
+        self.case_caches: dict[str, Any] = {}
+        self._result_ids: dict[str, tuple[tuple[Any, ...], str]] = {}
+        self._id_counter = itertools.count(1)
+        self.changed = asyncio.Event()
+
+    def opened(self, uri: str) -> None:
+        from ...contracts.case_cache import CaseCache  # the analysis core loads lazily
+
+        self.case_caches[uri] = CaseCache()
+        self.open.pop(uri, None)
+
+    def closed(self, uri: str) -> None:
+        self.open.pop(uri, None)
+        self.case_caches.pop(uri, None)
+        # A closed workspace file gets a new id with its disk findings; anything else none.
+        self._result_ids.pop(uri, None)
+
+    def store_open(self, uri: str, result: Result) -> None:
+        """Keep ``result`` as the document's latest; wake pull waiters when its findings differ."""
+        previous = self.open.get(uri)
+        self.open[uri] = result
+        if previous is None or previous.fingerprint != result.fingerprint:
+            self.notify_changed()
+
+    def store_disk(self, result: Result) -> None:
+        assert result.path is not None
+        self.disk[result.path] = result
+
+    def notify_changed(self) -> None:
+        """Wake parked ``workspace/diagnostic`` requests."""
+        self.changed.set()
+        self.changed = asyncio.Event()
+
+    def result_id(self, uri: str, fingerprint: tuple[Any, ...]) -> str:
+        """The same id as long as the findings are the same, a new one when they change."""
+        entry = self._result_ids.get(uri)
+        if entry is not None and entry[0] == fingerprint:
+            return entry[1]
+        result_id = f"r{next(self._id_counter)}"
+        self._result_ids[uri] = (fingerprint, result_id)
+        return result_id
+
+    def ids_held(self) -> list[str]:
+        return list(self._result_ids)

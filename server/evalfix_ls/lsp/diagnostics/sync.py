@@ -1,0 +1,36 @@
+"""Cross-file facts: a buffer's text can change other files' findings (a sibling's ids, a skill's
+readiness), so a repository's queued facts are applied soon after an edit, even when nobody asks
+for the changed file itself; the job runner re-checks whatever the sync affects."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..analyzer import sync_repo
+from .jobs import JobRunner
+
+if TYPE_CHECKING:
+    from ..host import Host
+
+
+class RepoSync:
+    def __init__(self, server: Host, runner: JobRunner) -> None:
+        self.server = server
+        self.runner = runner
+        self._tasks: dict[Path, asyncio.Task[None]] = {}
+
+    def schedule(self, root: Path) -> None:
+        """Apply the queued facts of the repository at ``root`` after the debounce."""
+        task = self._tasks.get(root)
+        if task is not None and not task.done():
+            task.cancel()
+        self._tasks[root] = self.runner.tasks.spawn(self._sync(root), f"sync {root}")
+
+    async def _sync(self, root: Path) -> None:
+        await asyncio.sleep(self.server.settings.folder_config(root).debounce_ms / 1000)
+        repo = self.server.workspace_index.repo(root)
+        # The next edit cancels this task, maybe while the worker already syncs: the runner
+        # re-checks what the sync affects all the same.
+        await self.runner.syncing_call(lambda affected: affected, sync_repo, repo)

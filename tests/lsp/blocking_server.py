@@ -1,0 +1,71 @@
+"""The real server with a request that blocks on purpose, to test that feature requests run off
+the event loop and stop when cancelled or outdated (no timing: the test decides when it ends).
+
+* ``textDocument/documentSymbol`` of a text containing ``PLANTED_BLOCK`` waits on its worker,
+  before converting anything, until ``evalfix/test/release`` (bounded, so a server that runs it on
+  the event loop fails the test instead of hanging it);
+* ``evalfix/test/blocked`` answers how many requests wait there, how each request worker ended
+  (``ok`` or the exception's class name) and how many symbols were converted.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Any
+
+from evalfix_ls.cli import main
+from evalfix_ls.lsp import requests
+from evalfix_ls.lsp import server as server_module
+from evalfix_ls.lsp.features import outline
+
+BLOCK_AT_MOST = 20.0  # seconds; only reached when the server is broken
+
+_release = threading.Event()
+_state: dict[str, Any] = {"waiting": 0, "outcomes": [], "converted": 0}
+_symbols = outline.document_symbols
+_convert = outline._document_symbol
+_paused = requests._paused
+
+
+def document_symbols(document: Any) -> Any:
+    if "PLANTED_BLOCK" in document.text:
+        _state["waiting"] += 1
+        _release.wait(BLOCK_AT_MOST)
+        _state["waiting"] -= 1
+    return _symbols(document)
+
+
+def document_symbol(ctx: Any, symbol: Any) -> Any:
+    converted = _convert(ctx, symbol)
+    _state["converted"] += 1
+    return converted
+
+
+def paused(fn: Any) -> Any:
+    try:
+        result = _paused(fn)
+    except BaseException as exc:
+        _state["outcomes"].append(type(exc).__name__)
+        raise
+    _state["outcomes"].append("ok")
+    return result
+
+
+outline.document_symbols = document_symbols
+outline._document_symbol = document_symbol
+requests._paused = paused
+_create = server_module.create_server
+
+
+def create_server() -> Any:
+    server = _create()
+    server.feature("evalfix/test/release")(lambda ls, params: _release.set())
+    server.feature("evalfix/test/blocked")(lambda ls, params: _state)
+    return server
+
+
+server_module.create_server = create_server
+
+if __name__ == "__main__":
+    sys.exit(main([]))

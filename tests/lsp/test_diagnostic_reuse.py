@@ -1,0 +1,123 @@
+"""Diagnostics per keystroke proportional to the edit (issue 19, point 4, in part): the findings of
+the cases a keystroke did not touch keep their ``Diagnostic`` objects instead of being converted
+again, and the report is the one a fresh conversion gives (in-process: the analyzer's jobs as the
+job runner builds them, a suite whose every case names a missing file)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from lsp_support import make_repo, noisy_suite, write_json
+from lsprotocol import types
+
+from evalfix_ls.contracts.case_cache import CaseCache
+from evalfix_ls.lsp.analyzer import Job, Result, run_job
+from evalfix_ls.lsp.convert import fingerprint
+from evalfix_ls.lsp.documents import DocumentStore, Snapshot
+from evalfix_ls.lsp.settings import Settings
+from evalfix_ls.lsp.workspace_index import WorkspaceIndex
+from evalfix_ls.parser.line_index import Encoding
+
+
+class Document:
+    """One open document analysed keystroke after keystroke, as ``JobRunner`` does it."""
+
+    def __init__(self, root: Path, path: Path) -> None:
+        self.index = WorkspaceIndex(watching=True)
+        self.index.set_folders([root])
+        self.settings = Settings(self.index)
+        self.path = path
+        self.repo = self.index.repo(self.index.repo_root_for(path, self.settings.config_for(path).root))
+        self.store = DocumentStore()
+        self.uri = path.as_uri()
+        self.cache = CaseCache()
+        self.snapshot = self.store.open(self.uri, 1, path.read_text(encoding="utf-8"))
+        self.result = self.run(self.snapshot)
+
+    def run(self, snapshot: Snapshot, previous: Result | None = None, *, fresh: bool = False) -> Result:
+        job = Job(
+            uri=self.uri,
+            path=self.path,
+            snapshot=snapshot,
+            repo=self.repo,
+            config=self.settings.config_for(self.path),
+            encoding=Encoding.UTF16,
+            key=(0,),
+            use_workflow_index=False,
+            case_cache=CaseCache() if fresh else self.cache,
+        )
+        if previous is not None and not fresh:
+            analysis = previous.analysis
+            job = Job(
+                **{
+                    **_fields(job),
+                    "prev_tree": analysis.tree,
+                    "edit": snapshot.edit,
+                    "prev_memo": previous.memo,
+                }
+            )
+        return run_job(job, self.store.for_path)
+
+    def type_at(self, needle: str, text: str) -> tuple[Result, Result]:
+        """Insert ``text`` after ``needle``; (the result reusing the last one, a fresh one)."""
+        offset = self.snapshot.text.index(needle) + len(needle)
+        line, character = self.snapshot.line_index.position(offset, Encoding.UTF16)
+        point = types.Position(line=line, character=character)
+        change = types.TextDocumentContentChangePartial(range=types.Range(start=point, end=point), text=text)
+        version = self.snapshot.version + 1
+        self.snapshot = self.store.change(self.uri, version, [change], Encoding.UTF16)
+        reused = self.run(self.snapshot, self.result)
+        self.result = reused
+        return reused, self.run(self.snapshot, fresh=True)
+
+
+def _fields(job: Job) -> dict[str, Any]:
+    return {name: getattr(job, name) for name in Job.__dataclass_fields__}
+
+
+def new_objects(before: Result, after: Result) -> list[types.Diagnostic]:
+    kept = {id(diagnostic) for diagnostic in before.diagnostics}
+    return [diagnostic for diagnostic in after.diagnostics if id(diagnostic) not in kept]
+
+
+def test_a_keystroke_converts_only_the_findings_it_moved(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo")
+    path = write_json(root / "evals" / "evals.json", noisy_suite(40))
+    document = Document(root, path)
+    first = document.result
+    assert len(first.diagnostics) >= 40  # every case names a missing file
+    reused, fresh = document.type_at('"prompt": "写 🎉 20', "x")  # inside case 20's prompt
+    assert fingerprint(reused.diagnostics) == fingerprint(fresh.diagnostics)
+    converted = new_objects(first, reused)
+    assert 0 < len(converted) <= 3, [d.message for d in converted]  # case 20's, not the other 39 cases'
+
+
+def test_an_edit_that_adds_a_line_converts_what_follows_it(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo")
+    path = write_json(root / "evals" / "evals.json", noisy_suite(40))
+    document = Document(root, path)
+    first = document.result
+    reused, fresh = document.type_at('"prompt": "写 🎉 20",', '\n      "expected_output": "n",')
+    assert fingerprint(reused.diagnostics) == fingerprint(fresh.diagnostics)
+
+    def of_cases(result: Result, keep: Any) -> list[types.Diagnostic]:
+        return [d for d in result.diagnostics if isinstance(d.data.get("case"), int) and keep(d.data["case"])]
+
+    kept = {id(d) for d in first.diagnostics}
+    before, after = of_cases(reused, lambda case: case < 20), of_cases(reused, lambda case: case > 20)
+    assert before and all(id(d) in kept for d in before)  # above the new line: the same objects
+    assert after and not any(id(d) in kept for d in after)  # below it: one line further down
+
+
+def test_a_keystroke_on_a_one_line_suite_moves_the_columns_after_it(tmp_path: Path) -> None:
+    """Minified: every case on line 0, so the findings after the edit keep their line but not
+    their columns — converted again, not reused."""
+    root = make_repo(tmp_path / "repo")
+    path = root / "evals" / "evals.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(noisy_suite(40), ensure_ascii=False), encoding="utf-8")
+    document = Document(root, path)
+    reused, fresh = document.type_at('"prompt": "写 🎉 20', "x")
+    assert fingerprint(reused.diagnostics) == fingerprint(fresh.diagnostics)
