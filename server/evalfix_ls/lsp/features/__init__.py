@@ -52,6 +52,7 @@ def feature(
     whole_text: bool = True,
     uri_of: Callable[[Any], str] = text_document_uri,
     point: bool = False,
+    null_when_closed: bool = False,
 ) -> Callable[[Handler], Handler]:
     """Register ``handler(ctx, params)`` for ``method``; ``uri_of(params)`` names the document
     (``params.text_document.uri`` unless said otherwise; an ``InvalidParams`` error answers a
@@ -65,7 +66,10 @@ def feature(
     built on the worker, unless ``whole_text=False`` (completion reads around the cursor only).
 
     ``point=True``: the request is about one position and cheap (hover, completion, definition,
-    selection): it runs in the point lane, never queued behind document-wide requests."""
+    selection): it runs in the point lane, never queued behind document-wide requests.
+
+    ``null_when_closed=True``: a document that is not open (or params naming none) is answered
+    ``null`` instead of an error (custom requests whose contract says so)."""
     lane = POINT if point else DOCUMENT
 
     def decorate(handler: Handler) -> Handler:
@@ -74,6 +78,8 @@ def feature(
 
         async def run(ls: Any, params: Any) -> Any:
             uri = uri_of(params)
+            if null_when_closed and (not uri or ls.documents.get(uri) is None):
+                return None
             ctx = await (ls.feature_context(uri) if wait_for_analysis else ls.feature_context_now(uri))
             snapshot = ctx.snapshot
             token = RequestToken(lambda: ls.documents.get(uri) is snapshot)

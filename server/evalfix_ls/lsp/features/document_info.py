@@ -9,24 +9,23 @@ from __future__ import annotations
 from typing import Any
 
 from ...services.document_info import document_info
+from ..context import FeatureContext
+from . import feature
 
 DOCUMENT_INFO = "evalfix/documentInfo"
 
 
 def register(server: Any) -> None:
-    @server.feature(DOCUMENT_INFO)
-    async def on_document_info(ls: Any, params: Any) -> dict[str, Any] | None:
-        uri = _uri(params)
-        if uri is None or ls.documents.get(uri) is None:
-            return None
-        ctx = await ls.feature_context(uri)
+    # On a request worker like every feature: the case count and readiness scale with the document.
+    @feature(server, DOCUMENT_INFO, uri_of=_uri, point=True, null_when_closed=True)
+    def on_document_info(ctx: FeatureContext, params: Any) -> dict[str, Any] | None:
         return document_info(ctx.document, ctx.facts).to_json()
 
 
-def _uri(params: Any) -> str | None:
+def _uri(params: Any) -> str:
     """``params.textDocument.uri`` (pygls hands a custom request's params over as plain JSON)."""
     document = (
         params.get("textDocument") if isinstance(params, dict) else getattr(params, "textDocument", None)
     )
     uri = document.get("uri") if isinstance(document, dict) else getattr(document, "uri", None)
-    return uri if isinstance(uri, str) else None
+    return uri if isinstance(uri, str) else ""
