@@ -18,6 +18,7 @@ from test_vscode import (  # the tools, the build and the isolation of the main 
     SERVER,
     isolated,
     node_tools,  # noqa: F401 - a fixture the two below use
+    npm_test,  # noqa: F401 - a fixture packaged uses
     packaged,  # noqa: F401 - fixture
     real_vscode,  # noqa: F401 - fixture
     run_node_script,

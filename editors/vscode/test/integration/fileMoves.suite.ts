@@ -35,7 +35,8 @@ async function rename(from: string, to: string): Promise<void> {
   assert.ok(await vscode.workspace.applyEdit(edit), `the rename ${from} → ${to} was applied`);
 }
 
-const onDisk = async (relative: string) => new TextDecoder().decode(await vscode.workspace.fs.readFile(fileUri(relative)));
+const onDisk = async (relative: string) =>
+  new TextDecoder().decode(await vscode.workspace.fs.readFile(fileUri(relative)));
 
 suite("evalfix-ls moving files in VS Code", () => {
   test("moving a cited file and a cited folder rewrites the fixtures that cite them", async () => {
@@ -44,9 +45,16 @@ suite("evalfix-ls moving files in VS Code", () => {
     const extension = vscode.extensions.getExtension<EvalfixApi>("evalfix.evalfix-ls");
     assert.ok(extension, "the extension is installed in the extension host");
     const evalfix = extension.isActive ? extension.exports : await extension.activate();
-    await until("the server", () => evalfix.state === "ready", () => evalfix.state);
+    await until(
+      "the server",
+      () => evalfix.state === "ready",
+      () => evalfix.state,
+    );
     const fileOperations = (evalfix.client?.initializeResult?.capabilities.workspace?.fileOperations ?? {}) as object;
-    assert.ok("willRename" in fileOperations, `the server announces willRenameFiles: ${JSON.stringify(fileOperations)}`);
+    assert.ok(
+      "willRename" in fileOperations,
+      `the server announces willRenameFiles: ${JSON.stringify(fileOperations)}`,
+    );
 
     await rename(`${SKILL}/references/指南 🎉.md`, "docs/指南 v2.md");
     await rename(`${SKILL}/evals/files/样例`, `${SKILL}/evals/files/资料`);
