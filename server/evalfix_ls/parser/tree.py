@@ -132,7 +132,10 @@ class DuplicateKey:
 
 @dataclass(slots=True)
 class ParseResult:
-    text: Text  # a ``PieceText`` only in the local re-parse of editing features (parser/local.py)
+    """The parse of ``text``: built by a full parse, or by the exact incremental re-parse, which
+    gives the same result."""
+
+    text: Text  # a ``PieceText`` only in an ``ApproximateParse``
     root: Node | None
     errors: list[SyntaxIssue]
     duplicates: list[DuplicateKey]
@@ -143,6 +146,14 @@ class ParseResult:
     @property
     def ok(self) -> bool:
         return not self.errors
+
+
+@dataclass(slots=True)
+class ApproximateParse(ParseResult):
+    """The approximate incremental re-parse (``incremental.reparse(..., Mode.APPROXIMATE)``), for
+    editing features: its tree is that of a full parse where features look (around the edit, and
+    everything else shared or shifted), but ``errors`` are those of the re-parsed region only and
+    duplicate names are not tracked. Never the base of an exact re-parse."""
 
 
 def record_duplicate(
