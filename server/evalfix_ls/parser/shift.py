@@ -190,8 +190,7 @@ class ShiftedNode(Node):
         _ITEMS.__set__(self, None)
         self._delta = delta
         self._source: Node | None = source
-        self._head: list[Node] | None = None
-        self._skip = 0
+        self._head: list[Node] | None = None  # ``_skip`` is set (and read) only with a head
 
     @classmethod
     def edited(cls, source: Node, delta: int, head: list[Node], skip: int) -> ShiftedNode:
