@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...parser.line_index import text_lines
 from ...parser.tree import ARRAY, OBJECT, Member, Node
 
 
@@ -69,8 +70,8 @@ class EditSet:
 def diff_edits(old: str, new: str) -> list[TextEdit]:
     """The few edits that turn ``old`` into ``new``: changed line blocks, each trimmed to the
     characters that differ (so an editor keeps cursors and marks in unchanged text)."""
-    old_lines = old.splitlines(keepends=True)
-    new_lines = new.splitlines(keepends=True)
+    old_lines = text_lines(old, keepends=True)
+    new_lines = text_lines(new, keepends=True)
     old_starts = _line_starts(old_lines)
     new_starts = _line_starts(new_lines)
     edits = []
@@ -133,7 +134,7 @@ class Layout:
         head = text[:16384]
         newline = "\r\n" if "\r\n" in (head if "\n" in head else text) else "\n"
         unit = "  "
-        for line in head.splitlines()[1:50]:
+        for line in text_lines(head)[1:50]:
             lead = _INDENT.match(line).group(0)
             if lead and len(lead) < len(line):
                 unit = "\t" if lead.startswith("\t") else " " * min(len(lead), 8)
