@@ -188,15 +188,29 @@ def join_pointer(base: str, *tokens: str | int) -> str:
     return base + "".join("/" + escape_pointer_token(t) for t in tokens)
 
 
+def pointer_tokens(pointer: str) -> list[str]:
+    """The reference tokens of an RFC 6901 pointer, unescaped (``""``, the whole document: none)."""
+    return [unescape_pointer_token(raw) for raw in pointer.split("/")[1:]]
+
+
+def split_pointer(pointer: str) -> tuple[str, str]:
+    """The pointer of the parent and the last reference token, unescaped."""
+    head, _, raw = pointer.rpartition("/")
+    return head, unescape_pointer_token(raw)
+
+
+def unescape_pointer_token(raw: str) -> str:
+    return raw.replace("~1", "/").replace("~0", "~")  # in this order: "~01" is "~1"
+
+
 def resolve_pointer(root: Node | None, pointer: str) -> Node | None:
     """The node at an RFC 6901 pointer, or None."""
     node = root
     if pointer == "":
         return node
-    for raw in pointer.split("/")[1:]:
+    for token in pointer_tokens(pointer):
         if node is None:
             return None
-        token = raw.replace("~1", "/").replace("~0", "~")
         if node.kind == OBJECT:
             node = node.get(token)
         elif node.kind == ARRAY and token.isdigit():
