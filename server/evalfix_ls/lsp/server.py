@@ -2,7 +2,8 @@
 handlers in ``create_server``; they all read the same document store and analysis results.
 
 Start-up cost: this module imports pygls and lsprotocol (needed to answer ``initialize``); the
-analysis core (parser, contracts, schemas) is imported by the first analysis, on a worker thread.
+analysis core (parser, contracts, schemas) is imported on a worker thread when the client sends
+``initialized`` (``lifecycle.warm_up``), so neither that answer nor the first analysis waits for it.
 """
 
 from __future__ import annotations

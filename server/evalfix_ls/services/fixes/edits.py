@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...parser.line_index import text_lines
-from ...parser.tree import ARRAY, OBJECT, Member, Node
+from ...parser.tree import Member, Node
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +246,3 @@ def member_at(obj: Node, key_start: int) -> Member | None:
         if member.key_start == key_start:
             return member
     return None
-
-
-def is_container(node: Node | None) -> bool:
-    return node is not None and node.kind in (OBJECT, ARRAY)
