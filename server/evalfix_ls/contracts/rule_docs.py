@@ -35,10 +35,10 @@ def rule_table(docs: dict[str, RuleDoc], codes: dict[str, Severity]) -> str:
 
 
 def with_rule_tables(readme: str) -> str:
-    """``readme`` with the text between each pair of markers (``<!-- rules:evals -->`` …
-    ``<!-- /rules:evals -->``) replaced by the generated table."""
+    """``readme`` with the text between each pair of markers (``<!-- rules:evals:start -->`` …
+    ``<!-- rules:evals:end -->``, as the fixable table's) replaced by the generated table."""
     for name, (docs, codes) in TABLES.items():
-        opening, closing = f"<!-- rules:{name} -->\n", f"\n<!-- /rules:{name} -->"
+        opening, closing = f"<!-- rules:{name}:start -->\n", f"\n<!-- rules:{name}:end -->"
         start = readme.index(opening) + len(opening)
         end = readme.index(closing, start)
         readme = readme[:start] + rule_table(docs, codes) + readme[end:]
