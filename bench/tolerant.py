@@ -54,7 +54,10 @@ class Baseline:
         name = "evalfix_baseline_" + "".join(c if c.isalnum() else "_" for c in rev)
         with tempfile.TemporaryDirectory(prefix="evalfix-bench-") as folder:  # imported, then gone
             with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-                tar.extractall(folder, filter="data")
+                if hasattr(tarfile, "data_filter"):  # Python 3.10.12+, 3.11.4+
+                    tar.extractall(folder, filter="data")
+                else:  # our own git archive of the parser folder: plain files only
+                    tar.extractall(folder)  # noqa: S202
             package = Path(folder) / PARSER
             spec = importlib.util.spec_from_file_location(
                 name, package / "__init__.py", submodule_search_locations=[str(package)]
