@@ -57,7 +57,7 @@ class Baseline:
                 if hasattr(tarfile, "data_filter"):  # Python 3.10.12+, 3.11.4+
                     tar.extractall(folder, filter="data")
                 else:  # our own git archive of the parser folder: plain files only
-                    tar.extractall(folder)  # noqa: S202
+                    tar.extractall(folder)
             package = Path(folder) / PARSER
             spec = importlib.util.spec_from_file_location(
                 name, package / "__init__.py", submodule_search_locations=[str(package)]
