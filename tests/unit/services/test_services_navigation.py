@@ -12,8 +12,8 @@ from cursor_marker import document, split_cursor
 from evalfix_ls.contracts.detection import WORKFLOW
 from evalfix_ls.contracts.workflow.index import WorkflowIndex
 from evalfix_ls.services.case_ids import RenameRefused, prepare_rename, rename
-from evalfix_ls.services.inline_facts import inlay_hints
 from evalfix_ls.services.completion import complete
+from evalfix_ls.services.inline_facts import inlay_hints
 from evalfix_ls.services.links import definition, heading_line
 from evalfix_ls.services.markdown_anchors import github_slug
 from evalfix_ls.services.outline import document_symbols, selection_ranges
