@@ -164,9 +164,9 @@ def shifted(node: Node, delta: int) -> Node:
     kind = node.kind
     if kind != OBJECT and kind != ARRAY:
         return Node(kind, node.start + delta, node.end + delta, node.value)
-    if type(node) is ShiftedNode and node._head is None:
+    if type(node) is ShiftedNode:
         source = node._source  # read once: another thread may materialise it meanwhile
-        if source is not None:
+        if source is not None and type(source) is not _MovedItems:
             return ShiftedNode(source, node._delta + delta)
     return ShiftedNode(node, delta)
 
@@ -178,7 +178,7 @@ class ShiftedNode(Node):
     are a given ``head`` (in place), the source's items from ``skip`` on follow, moved — each one
     only when read, not all on the first read of ``items``."""
 
-    __slots__ = ("_source", "_delta", "_head", "_skip")
+    __slots__ = ("_source", "_delta")
 
     def __init__(self, source: Node, delta: int) -> None:
         self.kind = source.kind
@@ -189,8 +189,9 @@ class ShiftedNode(Node):
         _PROPS.__set__(self, None)
         _ITEMS.__set__(self, None)
         self._delta = delta
-        self._source: Node | None = source
-        self._head: list[Node] | None = None  # ``_skip`` is set (and read) only with a head
+        # The node moved, or (``edited``) the items it will have: an edited array keeps no slot of
+        # its own, as every store here is paid by each of the thousands of cases a keystroke moves.
+        self._source: Node | _MovedItems | None = source
 
     @classmethod
     def edited(cls, source: Node, delta: int, head: list[Node], skip: int) -> ShiftedNode:
@@ -198,7 +199,7 @@ class ShiftedNode(Node):
         moved by ``delta``. Its opening bracket lies before the edit and stays."""
         node = cls(source, delta)
         node.start = source.start
-        node._head, node._skip = head, skip
+        node._source = _MovedItems(head, source.items or [], skip, delta)
         return node
 
     def _materialize(self) -> None:
@@ -207,15 +208,14 @@ class ShiftedNode(Node):
             if source is None:
                 return
             delta = self._delta
-            if source.kind == OBJECT:
+            if type(source) is _MovedItems:
+                _ITEMS.__set__(self, source)
+            elif source.kind == OBJECT:
                 members = [shift_member(member, delta) for member in source.members]
                 _PROPS.__set__(self, props_like(source, members))
                 _MEMBERS.__set__(self, members)
-            elif self._head is None:
-                _ITEMS.__set__(self, [shifted(item, delta) for item in source.items])
             else:
-                _ITEMS.__set__(self, _MovedItems(self._head, source.items, self._skip, delta))
-                self._head = None
+                _ITEMS.__set__(self, [shifted(item, delta) for item in source.items])
             self._source = None
 
     @property
