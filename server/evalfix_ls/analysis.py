@@ -96,7 +96,7 @@ def analyze(
     ``file_text`` carries how the text was read
     (decoding replacements, read errors, size) when it came from disk. ``tree`` is the parse of
     ``text`` when the caller already has it (the server re-parses edits incrementally with
-    ``jsonincremental.reparse``). ``case_cache`` (a ``CaseCache`` the caller keeps per document)
+    ``parser.incremental.reparse``). ``case_cache`` (a ``CaseCache`` the caller keeps per document)
     lets findings of unchanged cases be reused from the previous version. ``recover`` (the editor)
     keeps the findings of the parts a document that does not parse has intact (``recovered``);
     without it (``--check``, as the references see the file) such a document has syntax findings

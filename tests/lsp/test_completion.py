@@ -201,6 +201,18 @@ async def test_source_ref_paths_segment_by_segment(session: Session, tmp_path: P
     anchors = by_label(await complete(session, uri, offset + 14))
     assert {"Guide", "Install 安装"} <= set(anchors)
     assert text.count("docs/") == 1
+    # what completion inserts for the CJK heading is what go-to-definition resolves
+    install = anchors["Install 安装"]
+    assert edit_span(session, uri, install) == expected_span(session, uri, offset + 14, offset + 14)
+    session.edit(uri, offset + 14, offset + 14, install.text_edit.new_text)
+    line, character = position_of(session.texts[uri], offset + 2, session.encoding)
+    found = await session.client.text_document_definition_async(
+        types.DefinitionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=line, character=character),
+        )
+    )
+    assert found and found[0].uri == (tmp_path / "docs/guide.md").as_uri() and found[0].range.start.line == 2
 
 
 async def test_suite_paths_are_relative_to_the_evals_folder(session: Session, tmp_path: Path) -> None:

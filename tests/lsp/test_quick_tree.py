@@ -16,7 +16,6 @@ from evalfix_ls.lsp.documents import DocumentStore
 from evalfix_ls.lsp.quick_tree import QuickTrees
 from evalfix_ls.parser import parse
 from evalfix_ls.parser.line_index import Encoding
-from evalfix_ls.parser.local import ShiftedTail
 from evalfix_ls.parser.tree import Node
 
 URI = "untitled:evals.json"
@@ -33,8 +32,9 @@ def spans(node: Node) -> list[tuple[str, int, int]]:
 
 
 def tail_depth(items: Any) -> int:
+    """How many lazily moved item views are stacked (a plain list ends the chain)."""
     depth = 0
-    while isinstance(items, ShiftedTail):
+    while not isinstance(items, list):
         depth += 1
         items = items._source
     return depth

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalfix_ls.parser import parse
-from evalfix_ls.parser.incremental import reparse
-from evalfix_ls.parser.tree import Node, ParseResult, iter_nodes
+from evalfix_ls.parser.incremental import Mode, reparse
+from evalfix_ls.parser.tree import ApproximateParse, Node, ParseResult, iter_nodes
 
 
 def flat(result: ParseResult) -> list[tuple]:
@@ -142,3 +142,19 @@ def test_reparse_never_shares_shifted_nodes() -> None:
     # and the previous tree is untouched
     assert flat(prev) == flat(parse(text))
     assert isinstance(result.root, Node)
+
+
+def test_the_mode_decides_the_result_type_and_an_approximate_tree_never_feeds_the_exact_mode() -> None:
+    text = suite(3)
+    at = text.index("请 0") + 1
+    typed = edit(text, at, at, '"')  # an unterminated string: the recovering path
+    approximate = reparse(parse(text), typed, at, at, Mode.APPROXIMATE)
+    assert isinstance(approximate, ApproximateParse)
+    exact = reparse(parse(text), typed, at, at)
+    assert exact is not None and not isinstance(exact, ApproximateParse)
+    assert errors(exact) == errors(parse(typed))
+    # the approximate tree misses the errors outside its region: an exact re-parse from it would
+    # inherit that, so it declines (the caller parses from scratch)
+    fixed = edit(typed, at, at + 1, "")
+    assert reparse(approximate, fixed, at, at + 1) is None
+    assert reparse(exact, fixed, at, at + 1) is not None

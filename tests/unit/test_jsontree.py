@@ -17,9 +17,12 @@ from evalfix_ls.parser.tree import (
     OBJECT,
     STRING,
     iter_nodes,
+    join_pointer,
     path_at,
     pointer_of,
+    pointer_tokens,
     resolve_pointer,
+    split_pointer,
 )
 
 
@@ -224,6 +227,13 @@ def test_path_and_pointers() -> None:
     steps, _, member = path_at(result.root, text.index('"id"') + 1)
     assert member is not None and member.key == "id"
     assert resolve_pointer(result.root, "/evals/5") is None
+
+
+@pytest.mark.parametrize("names", [["a/b", "~x"], ["~1", "~01/"], [""], ["~", "/", "~/~"]])
+def test_pointer_tokens_and_split_undo_join(names: list[str]) -> None:
+    pointer = join_pointer("", *names)
+    assert pointer_tokens(pointer) == names
+    assert split_pointer(pointer) == (join_pointer("", *names[:-1]), names[-1])
 
 
 def test_control_characters_and_bad_escapes_are_reported_inside_strings() -> None:

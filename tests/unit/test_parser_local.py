@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from evalfix_ls.parser import parse
+from evalfix_ls.parser import parse, shift
 from evalfix_ls.parser.local import LOCAL_LIMIT, reparse_local
 from evalfix_ls.parser.tree import iter_nodes
 from evalfix_ls.services.cursor import locate
@@ -86,3 +86,20 @@ def test_an_edit_on_a_closing_bracket_reparses_the_container_around_it() -> None
 
 def test_none_without_a_container_around_the_edit() -> None:
     assert reparse_local(parse("[1]"), "[1]x", 3, 3) is None
+
+
+def test_the_items_after_a_window_are_moved_one_by_one_when_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mid-file edit leaves thousands of cases after it: wrapping each costs more than the
+    request, so reading one of them moves that one only."""
+    old = suite(400)
+    prev = parse(old)
+    new, at = edited(old, '{\n      "id": "c200"', '{"id": "new", "pro')
+    local = reparse_local(prev, new, at, at)
+    assert local is not None
+    moved: list[int] = []
+    real = shift.shifted
+    monkeypatch.setattr(shift, "shifted", lambda node, delta: moved.append(node.start) or real(node, delta))
+    items = local.root.get("evals").items
+    last = items[len(items) - 1]
+    assert moved == [prev.root.get("evals").items[-1].start]
+    assert (last.start, last.end) == (lambda n: (n.start, n.end))(parse(new).root.get("evals").items[-1])

@@ -1,4 +1,5 @@
-"""Every code has rule documentation (SARIF `rules`), and its `when` is the README's table text."""
+"""Every code has rule documentation (SARIF `rules`), and the README's rule tables are generated
+from it."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 from evalfix_ls.contracts.codes import ALL_CODES, EVALS_CODES, WORKFLOW_CODES
 from evalfix_ls.contracts.evals.rule_docs import EVALS_RULE_DOCS
-from evalfix_ls.contracts.rule_docs import RULE_DOCS
+from evalfix_ls.contracts.rule_docs import RULE_DOCS, main, with_rule_tables
 from evalfix_ls.contracts.workflow.rule_docs import WORKFLOW_RULE_DOCS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,8 +27,18 @@ def test_each_contract_documents_its_own_codes() -> None:
     assert set(WORKFLOW_RULE_DOCS) == set(WORKFLOW_CODES)
 
 
-def test_when_is_the_readme_table_text() -> None:
-    rows = {
-        code: when for code, _severity, when in ROW.findall((ROOT / "README.md").read_text(encoding="utf-8"))
-    }
-    assert {code: doc.when for code, doc in RULE_DOCS.items()} == rows
+def test_the_readme_rule_tables_are_the_generated_ones() -> None:
+    """The README's tables are ``rule_table``'s output, row for row and in order (regenerate them
+    with ``python -m evalfix_ls.contracts.rule_docs README.md``)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert with_rule_tables(readme) == readme
+    rows = {code: (severity, when) for code, severity, when in ROW.findall(readme)}
+    assert rows == {code: (ALL_CODES[code].word, doc.when) for code, doc in RULE_DOCS.items()}
+
+
+def test_the_generator_rewrites_only_the_tables(tmp_path: Path) -> None:
+    stale = (ROOT / "README.md").read_text(encoding="utf-8").replace("| `root-not-object` | error |", "| x |")
+    path = tmp_path / "README.md"
+    path.write_text(stale, encoding="utf-8")
+    assert main([str(path)]) == 0
+    assert path.read_text(encoding="utf-8") == (ROOT / "README.md").read_text(encoding="utf-8")

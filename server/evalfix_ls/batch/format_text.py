@@ -30,9 +30,3 @@ def summary_lines(report: Report) -> Iterator[str]:
         f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)} "
         f"in {len(report.files)} file{'s' * (len(report.files) != 1)}"
     )
-
-
-def to_text_lines(report: Report) -> Iterator[str]:
-    for file in report.files:
-        yield from file_lines(file)
-    yield from summary_lines(report)

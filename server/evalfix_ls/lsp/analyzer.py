@@ -22,6 +22,7 @@ from ..parser.line_index import Encoding, LineIndex
 from .collector import settle
 from .convert import DiagnosticMemo, Reuse, fingerprint, to_diagnostics
 from .documents import NO_EDIT, Edit, Snapshot, path_to_uri
+from .file_lines import OpenLookup, file_lines
 from .workspace_index import RepoState
 
 logger = logging.getLogger(__name__)
@@ -74,10 +75,6 @@ class Result:
     def is_for(self, snapshot: Snapshot | None) -> bool:
         """Computed from this very text (a version number alone can be reused)."""
         return snapshot is not None and self.revision == snapshot.revision
-
-
-# Finds the open buffer of a path: (uri, line index) or None. Set by the server (reads the store).
-OpenLookup = Callable[[Path], "Snapshot | None"]
 
 
 def run_job(job: Job, open_lookup: OpenLookup) -> Result:
@@ -201,34 +198,16 @@ def _reparsed(job: Job, text: str) -> Any:
 def related_resolver(
     open_lookup: OpenLookup, repo_root: Path | None
 ) -> Callable[[Path], tuple[str, LineIndex] | None]:
-    """(uri, line index) of the file a related location names, for its positions: the open
-    buffer, else the file on disk. Only a path inside ``repo_root`` is resolved at all, through
-    workspace/confine.py (a link leading out of the repository is not followed, and with no
-    repository nothing is read): the positions sent would otherwise describe an outside file."""
+    """(uri, line index) of the file a related location names (``file_lines``), once per path."""
     cache: dict[Path, tuple[str, LineIndex] | None] = {}
 
     def resolve(path: Path) -> tuple[str, LineIndex] | None:
         path = path.absolute()
         if path not in cache:
-            cache[path] = _related_file(path, repo_root, open_lookup)
+            cache[path] = file_lines(path, repo_root, open_lookup)
         return cache[path]
 
     return resolve
-
-
-def _related_file(
-    path: Path, repo_root: Path | None, open_lookup: OpenLookup
-) -> tuple[str, LineIndex] | None:
-    from ..workspace.confine import resolve_within
-    from ..workspace.files import read_file
-
-    if repo_root is None or resolve_within(path, repo_root) is None:
-        return None
-    snapshot = open_lookup(path)
-    if snapshot is not None:
-        return (snapshot.uri, snapshot.line_index)
-    file_text = read_file(path, repo_root)
-    return None if file_text.unavailable else (path_to_uri(path), LineIndex(file_text.text))
 
 
 def _internal_error_diagnostic(exc: BaseException) -> types.Diagnostic:

@@ -1,7 +1,7 @@
 """The JSON-RPC/LSP protocol layer: pygls' protocol with the gaps that matter for robustness closed.
 
 * Text synchronisation goes to our ``DocumentStore`` (see ``documents.py`` for why pygls' own
-  incremental sync must not be used), and pygls' workspace only receives the resulting text.
+  incremental sync must not be used); pygls' workspace never holds a text document.
 * A request whose params do not match the LSP types is answered with ``InvalidParams`` (pygls
   drops it without a response, leaving the client waiting forever).
 * Requests before ``initialize`` get ``ServerNotInitialized``; requests after ``shutdown`` get

@@ -3,7 +3,7 @@
 Completion, symbols, hover and every feature that reads no findings answer from the text of the
 version they were asked on, and the analysis of a new version of a 10 MB suite takes far longer
 than a keystroke. The latest analysed tree (or the last
-tree built here) plus the edits since give a local re-parse (``parser.local.reparse_local``): a few
+tree built here) plus the edits since give an approximate re-parse (``parser.local.reparse_local``): a few
 milliseconds whatever the document's size. Runs on the event loop: it never parses a whole text.
 """
 
@@ -72,7 +72,7 @@ class QuickTrees:
         """Earlier trees to start from: the analysed one first, then the last one built here.
 
         A tree built here shares the later items of its arrays lazily with the tree it came from
-        (``ShiftedTail``); building each request's tree from the previous request's would chain
+        (``ShiftedNode.edited``); building each request's tree from the previous request's would chain
         those views one level per keystroke, and every read walks the chain (measured: the local
         re-parse of a 10 MB suite grew from 0.4 to 3 ms over eight keystrokes). The analysed tree
         is plain, so it is the base whenever the edits since it are known and small."""

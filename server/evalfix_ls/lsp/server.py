@@ -2,7 +2,8 @@
 handlers in ``create_server``; they all read the same document store and analysis results.
 
 Start-up cost: this module imports pygls and lsprotocol (needed to answer ``initialize``); the
-analysis core (parser, contracts, schemas) is imported by the first analysis, on a worker thread.
+analysis core (parser, contracts, schemas) is imported on a worker thread when the client sends
+``initialized`` (``lifecycle.warm_up``), so neither that answer nor the first analysis waits for it.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .capabilities import ClientFeatures
 from .context import FeatureContext, WorkspaceContext, document_view
 from .diagnostics.manager import DiagnosticsManager
 from .documents import DocumentStore, Snapshot, UnknownDocument
+from .file_lines import file_lines
 from .log import forward_logs_to_client
 from .protocol import EvalfixProtocol
 from .quick_tree import QuickTrees
@@ -163,19 +165,10 @@ class EvalfixServer(LanguageServer):
         return WorkspaceContext(tuple(facts), suites, self.encoding, open_text, self._line_index_of)
 
     def _line_index_of(self, path: Path) -> LineIndex | None:
-        """The line index of an open buffer, else of the file on disk — read only inside its
-        repository (a link leading out is not followed: the positions would describe an outside
-        file)."""
-        snapshot = self.documents.for_path(path)
-        if snapshot is not None:
-            return snapshot.line_index
-        from ..workspace.files import read_file
-
+        """The line index of an open buffer, else of the file on disk (``file_lines``)."""
         root = self.workspace_index.repo_root_for(path, self.settings.config_for(path).root)
-        file_text = read_file(path, root)
-        if file_text.unavailable:
-            return None
-        return LineIndex(file_text.text)
+        found = file_lines(path, root, self.documents.for_path)
+        return found[1] if found is not None else None
 
     async def analysis_for(self, uri: str) -> tuple[Snapshot, Any]:
         """The current snapshot and the core's ``Analysis`` of its text (the one diagnostics use:

@@ -1,50 +1,74 @@
-"""Re-parse after an edit by replacing only the part of the tree the edit can affect.
+"""The incremental re-parse: the parse of a new version built from the previous version's tree, so
+that typing inside one case of a 10 MB suite does not cost a full parse. One entry, two modes:
 
-Typing inside one case of a 10 MB suite must not cost a full parse. When the previous version parsed
-cleanly and an edit lies strictly inside one value (its first and last characters untouched), only
-that value's new text is parsed; if it is valid on its own, the document is valid too. The new tree
-shares every node before the edit with the previous tree, holds the freshly parsed value, and
-shifts what follows the edit (lazily: a moved container copies its children on first use), so both
-versions stay immutable snapshots.
+* ``Mode.EXACT`` (the analysis) returns a ``ParseResult`` equal to a full parse of the new text:
+  tree, errors, duplicate names (``tests/unit/test_splice_properties.py`` checks it over random
+  edits). When the previous version parsed cleanly and an edit lies strictly inside one value
+  (its first and last characters untouched), only that value's new text is parsed; if it is valid
+  on its own, the document is valid too. Edits that make the document invalid, or keep it
+  invalid, take the recovering path (``splice``): the tolerant parser is resumed inside the
+  innermost container around the edit and stopped where its state meets the previous parse's.
+* ``Mode.APPROXIMATE`` (completion, hover: the text a request was asked on, long before its
+  analysis is done) returns an ``ApproximateParse``: the same tree where features look, for a
+  few milliseconds whatever the size, but the errors of the re-parsed region only (``local``).
 
-Edits that make the document invalid, or keep it invalid, take the recovering path
-(``splice``): the tolerant parser is resumed inside the innermost container around the
-edit, in the state a full parse has there, and stopped where its state meets the previous parse's
-again: where that container closes, or (arrays: the case array of a large suite) at the first item
-boundary after the edit that was an item boundary before. Everything after that point is the
-previous parse shifted; the result equals a full tolerant parse of the new text.
+Either way the new tree shares every node before the edit with the previous tree and shifts what
+follows (lazily, ``shift``), so both versions stay immutable snapshots. None means the edit is not
+local: the caller parses from scratch.
 """
 
 from __future__ import annotations
 
+import enum
 import json
+from typing import Literal, overload
 
 from .fast import parse_valid, reject_constant
 from .gcpause import gc_paused
-from .shift import enclosing_chain, rebuild
+from .local import reparse_local
+from .shift import enclosing_chain, rebuild, shift_copy
 from .splice import reparse_tolerant
-from .tree import DuplicateKey, Member, Node, ParseResult
+from .text_view import Text
+from .tree import ApproximateParse, DuplicateKey, Node, ParseResult
 
 # Beyond this size (code points) re-parsing the enclosing value is no cheaper than starting over.
 MAX_LOCAL_FRACTION = 0.5
 MAX_LEVELS_TRIED = 3
 
 
-def reparse(prev: ParseResult, new_text: str, start: int, end: int) -> ParseResult | None:
+class Mode(enum.Enum):
+    EXACT = "exact"  # equal to a full parse: errors and duplicate names included
+    APPROXIMATE = "approximate"  # the tree only, for editing features
+
+
+@overload
+def reparse(
+    prev: ParseResult, new_text: str, start: int, end: int, mode: Literal[Mode.EXACT] = ...
+) -> ParseResult | None: ...
+@overload
+def reparse(
+    prev: ParseResult, new_text: Text, start: int, end: int, mode: Literal[Mode.APPROXIMATE]
+) -> ApproximateParse | None: ...
+def reparse(
+    prev: ParseResult, new_text: Text, start: int, end: int, mode: Mode = Mode.EXACT
+) -> ParseResult | None:
     """``new_text`` is ``prev.text`` with ``[start, end)`` replaced. Returns the parse of
-    ``new_text`` built from ``prev``, or None when the edit is not local (the caller then parses
-    from scratch)."""
-    if prev.root is None:
-        return None
+    ``new_text`` built from ``prev`` in ``mode``, or None when the edit is not local (the caller
+    then parses from scratch)."""
+    if mode is Mode.APPROXIMATE:
+        return reparse_local(prev, new_text, start, end)
+    if prev.root is None or isinstance(prev, ApproximateParse):
+        return None  # an approximate tree lacks errors and duplicates an exact result must keep
     with gc_paused():
         if not prev.errors:
-            result = _reparse(prev, new_text, start, end)
+            result = _reparse_valid(prev, new_text, start, end)
             if result is not None:
                 return result
         return reparse_tolerant(prev, new_text, start, end)
 
 
-def _reparse(prev: ParseResult, new_text: str, start: int, end: int) -> ParseResult | None:
+def _reparse_valid(prev: ParseResult, new_text: str, start: int, end: int) -> ParseResult | None:
+    assert prev.root is not None
     delta = len(new_text) - len(prev.text)
     chain = enclosing_chain(prev.root, start, end)
     limit = max(4096, int(len(new_text) * MAX_LOCAL_FRACTION))
@@ -59,42 +83,12 @@ def _reparse(prev: ParseResult, new_text: str, start: int, end: int) -> ParseRes
         except (ValueError, RecursionError):
             continue
         local = parse_valid(sub)
-        replacement = _shift_copy(local.root, target.start)
+        assert local.root is not None
+        replacement = shift_copy(local.root, target.start)
         root = rebuild(chain[: depth + 1], replacement, delta)
         duplicates = _merge_duplicates(prev.duplicates, local.duplicates, target, delta)
         return ParseResult(new_text, root, [], duplicates)
     return None
-
-
-def _shift_copy(node: Node, delta: int) -> Node:
-    """A copy of ``node``'s subtree with every offset moved by ``delta`` (iterative)."""
-    top = Node(node.kind, node.start + delta, node.end + delta, node.value)
-    pending = [(node, top)]
-    while pending:
-        old, new = pending.pop()
-        if old.members is not None:
-            members: list[Member] = []
-            props: dict[str, Member] = {}
-            for member in old.members:
-                value = member.value
-                copy = None
-                if value is not None:
-                    copy = Node(value.kind, value.start + delta, value.end + delta, value.value)
-                    if value.members is not None or value.items is not None:
-                        pending.append((value, copy))
-                shifted = Member(member.key, member.key_start + delta, member.key_end + delta, copy)
-                members.append(shifted)
-                props[member.key] = shifted
-            new.members, new.props = members, props
-        elif old.items is not None:
-            items: list[Node] = []
-            for item in old.items:
-                copy = Node(item.kind, item.start + delta, item.end + delta, item.value)
-                if item.members is not None or item.items is not None:
-                    pending.append((item, copy))
-                items.append(copy)
-            new.items = items
-    return top
 
 
 def _merge_duplicates(

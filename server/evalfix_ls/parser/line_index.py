@@ -15,6 +15,7 @@ from .line_starts import LineStarts
 from .text_view import Text, as_str
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_AFTER_LINE_BREAK = re.compile(r"(?<=\n)|(?<=\r)(?!\n)")
 
 
 class Encoding(str, Enum):
@@ -41,6 +42,17 @@ def unit_length(segment: str, encoding: Encoding) -> int:
 # about two blocks instead of the line up to the offset, so a one-line (minified) suite with many
 # findings costs linear time, not quadratic.
 BLOCK = 1024
+
+
+def text_lines(text: str, *, keepends: bool = False) -> list[str]:
+    """The lines of ``text`` as ``LineIndex`` and an LSP client count them: only ``\n``, ``\r\n``
+    and ``\r`` end a line (``str.splitlines`` also splits at form feeds, ``\x1c``–``\x1e``,
+    ``\x85``, U+2028 and U+2029 — raw inside a JSON string — so its line numbers drift). Without
+    ``keepends`` a text ending with a break ends with an empty line; with it, the lines join back
+    to ``text``."""
+    if keepends:
+        return [line for line in _AFTER_LINE_BREAK.split(text) if line]
+    return _LINE_BREAK.split(text)
 
 
 class LineIndex:

@@ -1,36 +1,35 @@
-"""A cheap tree of a new version for editing features, built from an earlier version's tree.
+"""The approximate mode of the incremental re-parse (``incremental.reparse(..., Mode.APPROXIMATE)``):
+a cheap tree of a new version for editing features, built from an earlier version's tree.
 
 A completion request arrives right after the keystroke that made the text invalid (``"kind":
 "em``), long before the analysis of a 10 MB suite is done; it must not parse the whole text again.
 ``reparse_local`` keeps the earlier tree and re-parses only the region around the edit with the
 recovering parser: the innermost value that contains the edit when it is small, else the children
 of the innermost container between the last untouched one before the edit and the first
-untouched one after it. Everything before is shared, everything after shifted (lazily).
+untouched one after it. Everything before is shared, everything after shifted (lazily; the items
+of an array edited inside are not even wrapped until read, ``ShiftedNode.edited``).
 
-The result is for features only (completion, hover): its ``errors`` are those of the re-parsed
-region, not of the document, and duplicate names are not tracked. ``new_text`` may be a
+The result, an ``ApproximateParse``, is for features only (completion, hover): its ``errors`` are
+those of the re-parsed region, not of the document, and duplicate names are not tracked. ``new_text`` may be a
 ``PieceText`` (the version's ``str`` not built yet): only the re-parsed region is sliced out.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Sequence
-from typing import overload
 
 from .gcpause import gc_paused
-from .incremental import _shift_copy
-from .shift import enclosing_chain, rebuild, shift_member, shifted
+from .shift import ShiftedNode, enclosing_chain, rebuild, shift_copy, shift_member
 from .text_view import Text
 from .tolerant import parse_tolerant
-from .tree import ARRAY, OBJECT, Member, Node, ParseResult, SyntaxIssue
+from .tree import ARRAY, OBJECT, ApproximateParse, Member, Node, ParseResult, SyntaxIssue
 
 LOCAL_LIMIT = 16384  # code points re-parsed by the recovering parser (about 2 ms)
 _CLOSER = {OBJECT: "}", ARRAY: "]"}
 _OPENER = {OBJECT: "{", ARRAY: "["}
 
 
-def reparse_local(prev: ParseResult, new_text: Text, start: int, old_end: int) -> ParseResult | None:
+def reparse_local(prev: ParseResult, new_text: Text, start: int, old_end: int) -> ApproximateParse | None:
     """The tree of ``new_text`` (``prev.text`` with ``[start, old_end)`` replaced), re-parsing
     only around the edit; None when no small enough region can be found (the caller then parses
     the whole text)."""
@@ -40,7 +39,9 @@ def reparse_local(prev: ParseResult, new_text: Text, start: int, old_end: int) -
         return _reparse_recovering(prev, new_text, start, old_end)
 
 
-def _reparse_recovering(prev: ParseResult, new_text: Text, start: int, old_end: int) -> ParseResult | None:
+def _reparse_recovering(
+    prev: ParseResult, new_text: Text, start: int, old_end: int
+) -> ApproximateParse | None:
     delta = len(new_text) - len(prev.text)
     chain = enclosing_chain(prev.root, start, old_end)
     if not chain:
@@ -56,55 +57,9 @@ def _reparse_recovering(prev: ParseResult, new_text: Text, start: int, old_end: 
             if window is None:
                 return None
             replacement, errors = window
-        return ParseResult(new_text, _rebuild_lazily(chain[: depth + 1], replacement, delta), errors, [])
+        root = rebuild(chain[: depth + 1], replacement, delta, lazy_items=True)
+        return ApproximateParse(new_text, root, errors, [])
     return None
-
-
-def _rebuild_lazily(chain: list[Node], replacement: Node, delta: int) -> Node:
-    """``shift.rebuild``, except that an array's items after the edit are shifted only when read
-    (a 10 MB suite has thousands of cases after a mid-file edit: wrapping each costs more than the
-    request)."""
-    return rebuild(chain, replacement, delta, ShiftedTail)
-
-
-class ShiftedTail(Sequence[Node]):
-    """``head + source[start:]``, the latter moved by ``delta`` and created on first read (and
-    kept). ``source`` may itself be a ``ShiftedTail``: nothing is read from it before it is needed."""
-
-    __slots__ = ("_head", "_source", "_start", "_delta", "_moved")
-
-    def __init__(self, head: list[Node], source: Sequence[Node], start: int, delta: int) -> None:
-        self._head = head
-        self._source = source
-        self._start = start
-        self._delta = delta
-        self._moved: dict[int, Node] = {}
-
-    def __len__(self) -> int:
-        return len(self._head) + len(self._source) - self._start
-
-    @overload
-    def __getitem__(self, position: int) -> Node: ...
-    @overload
-    def __getitem__(self, position: slice) -> list[Node]: ...
-    def __getitem__(self, position: int | slice) -> Node | list[Node]:
-        if isinstance(position, slice):
-            return [self[i] for i in range(*position.indices(len(self)))]
-        if position < 0:
-            position += len(self)
-        if not 0 <= position < len(self):
-            raise IndexError(position)
-        if position < len(self._head):
-            return self._head[position]
-        node = self._moved.get(position)
-        if node is None:
-            source = self._source[self._start + position - len(self._head)]
-            node = self._moved[position] = shifted(source, self._delta)
-        return node
-
-    def __iter__(self) -> Iterator[Node]:
-        for position in range(len(self)):
-            yield self[position]
 
 
 def _bracketed(node: Node, text: Text, delta: int) -> bool:
@@ -120,7 +75,7 @@ def _reparse_value(target: Node, text: Text, delta: int) -> tuple[Node, list[Syn
     root = local.root
     if root is None:  # pragma: no cover - a bracketed text always yields a container
         root = Node(target.kind, 0, target.end + delta - target.start)
-    return _shift_copy(root, target.start), _shift_errors(local.errors, target.start)
+    return shift_copy(root, target.start), _shift_errors(local.errors, target.start)
 
 
 def _reparse_window(
@@ -150,12 +105,12 @@ def _reparse_window(
     local = parse_tolerant(opener + text[gap_start:gap_end] + _CLOSER[target.kind])
     if local.root is None or local.root.kind != target.kind:
         return None
-    middle = _shift_copy(local.root, gap_start - 1)
-    copy = Node(target.kind, target.start, target.end + delta, target.value)
+    middle = shift_copy(local.root, gap_start - 1)
     if target.kind == ARRAY:
-        items = target.items or []
-        copy.items = ShiftedTail([*items[:before], *(middle.items or ())], items, after, delta)  # type: ignore[assignment]
+        head = [*(target.items or [])[:before], *(middle.items or ())]
+        copy: Node = ShiftedNode.edited(target, delta, head, after)
     else:
+        copy = Node(target.kind, target.start, target.end + delta, target.value)
         members = target.members or []
         kept: list[Member] = [
             *members[:before],

@@ -1,16 +1,18 @@
-"""Tree surgery shared by both incremental re-parses: the chain of containers around an edit, new
-ancestors for a replaced subtree, and subtrees moved by an offset (lazily).
+"""Tree surgery for the incremental re-parse (both modes): the chain of containers around an edit,
+new ancestors for a replaced subtree, and subtrees moved by an offset.
 
 Everything after an edit moves by ``delta``. Copying it eagerly costs a node per node of the rest of
 the document (≈100 ms on 2 MB); most of it is never looked at again (the cases whose findings come
-from the per-case cache). A shifted container copies its children one level at a time, the first
-time someone asks for them.
+from the per-case cache). So the one lazily moved type, ``ShiftedNode``, copies a container's
+children one level at a time, the first time someone asks for them; ``shift_copy`` is the eager copy
+of a freshly parsed (small) subtree.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Iterator, Sequence
+from typing import overload
 
 from .tree import ARRAY, OBJECT, Member, Node
 
@@ -50,17 +52,18 @@ def item_containing(items: list[Node], start: int, end: int) -> Node | None:
     return None
 
 
-def rebuild(chain: list[Node], replacement: Node, delta: int, items_after: ItemsAfter | None = None) -> Node:
+def rebuild(chain: list[Node], replacement: Node, delta: int, *, lazy_items: bool = False) -> Node:
     """New ancestors from the replaced node up to the root: earlier children shared, later ones
-    shifted copies. ``items_after(head, items, index, delta)`` builds an array's new items from the
-    shared ``head`` and the old ``items`` from ``index`` on (default: shifted copies, each made
-    lazily by ``shifted``)."""
-    make_items = items_after or _shifted_items
+    shifted copies (each made lazily by ``shifted``). With ``lazy_items`` an array's later items are
+    not even wrapped until read (``ShiftedNode.edited``): the approximate re-parse answers a request
+    on a 10 MB suite, whose thousands of cases after a mid-file edit cost more to wrap than the
+    request itself."""
     new_child = replacement
     old_child = chain[-1]
     for parent in reversed(chain[:-1]):
-        copy = Node(parent.kind, parent.start, parent.end + delta, parent.value)
+        copy: Node
         if parent.members is not None:
+            copy = Node(parent.kind, parent.start, parent.end + delta, parent.value)
             members: list[Member] = []
             after = False
             for member in parent.members:
@@ -74,16 +77,46 @@ def rebuild(chain: list[Node], replacement: Node, delta: int, items_after: Items
         else:
             items = parent.items or []
             index = index_of(items, old_child)
-            copy.items = make_items([*items[:index], new_child], items, index + 1, delta)
+            head = [*items[:index], new_child]
+            if lazy_items:
+                copy = ShiftedNode.edited(parent, delta, head, index + 1)
+            else:
+                copy = Node(parent.kind, parent.start, parent.end + delta, parent.value)
+                copy.items = [*head, *(shifted(item, delta) for item in items[index + 1 :])]
         new_child, old_child = copy, parent
     return new_child
 
 
-ItemsAfter = Callable[[list[Node], Sequence[Node], int, int], Sequence[Node]]
-
-
-def _shifted_items(head: list[Node], items: Sequence[Node], start: int, delta: int) -> list[Node]:
-    return [*head, *(shifted(item, delta) for item in items[start:])]
+def shift_copy(node: Node, delta: int) -> Node:
+    """A plain copy of ``node``'s subtree with every offset moved by ``delta`` (iterative): for a
+    value just parsed on its own, whose offsets count from its first character."""
+    top = Node(node.kind, node.start + delta, node.end + delta, node.value)
+    pending = [(node, top)]
+    while pending:
+        old, new = pending.pop()
+        if old.members is not None:
+            members: list[Member] = []
+            props: dict[str, Member] = {}
+            for member in old.members:
+                value = member.value
+                copy = None
+                if value is not None:
+                    copy = Node(value.kind, value.start + delta, value.end + delta, value.value)
+                    if value.members is not None or value.items is not None:
+                        pending.append((value, copy))
+                shifted_member = Member(member.key, member.key_start + delta, member.key_end + delta, copy)
+                members.append(shifted_member)
+                props[member.key] = shifted_member
+            new.members, new.props = members, props
+        elif old.items is not None:
+            items: list[Node] = []
+            for item in old.items:
+                copy = Node(item.kind, item.start + delta, item.end + delta, item.value)
+                if item.members is not None or item.items is not None:
+                    pending.append((item, copy))
+                items.append(copy)
+            new.items = items
+    return top
 
 
 def props_like(source: Node, members: list[Member]) -> dict[str, Member]:
@@ -133,13 +166,17 @@ def shifted(node: Node, delta: int) -> Node:
         return Node(kind, node.start + delta, node.end + delta, node.value)
     if type(node) is ShiftedNode:
         source = node._source  # read once: another thread may materialise it meanwhile
-        if source is not None:
+        if source is not None and type(source) is not _MovedItems:
             return ShiftedNode(source, node._delta + delta)
     return ShiftedNode(node, delta)
 
 
 class ShiftedNode(Node):
-    """A container equal to ``source`` moved by ``delta``; its children are created on first use."""
+    """A container equal to ``source`` moved by ``delta``; its children are created on first use.
+
+    ``ShiftedNode.edited`` makes the other kind of moved array, one edited inside: its first items
+    are a given ``head`` (in place), the source's items from ``skip`` on follow, moved — each one
+    only when read, not all on the first read of ``items``."""
 
     __slots__ = ("_source", "_delta")
 
@@ -152,7 +189,18 @@ class ShiftedNode(Node):
         _PROPS.__set__(self, None)
         _ITEMS.__set__(self, None)
         self._delta = delta
-        self._source: Node | None = source
+        # The node moved, or (``edited``) the items it will have: an edited array keeps no slot of
+        # its own, as every store here is paid by each of the thousands of cases a keystroke moves.
+        self._source: Node | _MovedItems | None = source
+
+    @classmethod
+    def edited(cls, source: Node, delta: int, head: list[Node], skip: int) -> ShiftedNode:
+        """The array ``source`` after an edit inside it: ``head``, then ``source.items[skip:]``
+        moved by ``delta``. Its opening bracket lies before the edit and stays."""
+        node = cls(source, delta)
+        node.start = source.start
+        node._source = _MovedItems(head, source.items or [], skip, delta)
+        return node
 
     def _materialize(self) -> None:
         with _MATERIALIZE_LOCK:
@@ -160,7 +208,9 @@ class ShiftedNode(Node):
             if source is None:
                 return
             delta = self._delta
-            if source.kind == OBJECT:
+            if type(source) is _MovedItems:
+                _ITEMS.__set__(self, source)
+            elif source.kind == OBJECT:
                 members = [shift_member(member, delta) for member in source.members]
                 _PROPS.__set__(self, props_like(source, members))
                 _MEMBERS.__set__(self, members)
@@ -197,3 +247,44 @@ class ShiftedNode(Node):
     @items.setter
     def items(self, value: list[Node] | None) -> None:
         _ITEMS.__set__(self, value)
+
+
+class _MovedItems(Sequence[Node]):
+    """The items of an edited ``ShiftedNode``: ``head + source[start:]``, the latter moved by
+    ``delta``, each created on first read (and kept). ``source`` may itself be such a view: nothing
+    is read from it before it is needed."""
+
+    __slots__ = ("_head", "_source", "_start", "_delta", "_moved")
+
+    def __init__(self, head: list[Node], source: Sequence[Node], start: int, delta: int) -> None:
+        self._head = head
+        self._source = source
+        self._start = start
+        self._delta = delta
+        self._moved: dict[int, Node] = {}
+
+    def __len__(self) -> int:
+        return len(self._head) + len(self._source) - self._start
+
+    @overload
+    def __getitem__(self, position: int) -> Node: ...
+    @overload
+    def __getitem__(self, position: slice) -> list[Node]: ...
+    def __getitem__(self, position: int | slice) -> Node | list[Node]:
+        if isinstance(position, slice):
+            return [self[i] for i in range(*position.indices(len(self)))]
+        if position < 0:
+            position += len(self)
+        if not 0 <= position < len(self):
+            raise IndexError(position)
+        if position < len(self._head):
+            return self._head[position]
+        node = self._moved.get(position)
+        if node is None:
+            source = self._source[self._start + position - len(self._head)]
+            node = self._moved[position] = shifted(source, self._delta)
+        return node
+
+    def __iter__(self) -> Iterator[Node]:
+        for position in range(len(self)):
+            yield self[position]

@@ -1,4 +1,4 @@
-"""The recovering incremental re-parse: an edit into (or out of) an invalid document.
+"""The exact incremental re-parse of an edit into (or out of) an invalid document.
 
 The tolerant parser reads left to right and its state at any offset is small: the open containers,
 each expecting a separator once a child is open, plus the state of the innermost one. So a re-parse

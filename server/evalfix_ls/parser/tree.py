@@ -132,7 +132,10 @@ class DuplicateKey:
 
 @dataclass(slots=True)
 class ParseResult:
-    text: Text  # a ``PieceText`` only in the local re-parse of editing features (parser/local.py)
+    """The parse of ``text``: built by a full parse, or by the exact incremental re-parse, which
+    gives the same result."""
+
+    text: Text  # a ``PieceText`` only in an ``ApproximateParse``
     root: Node | None
     errors: list[SyntaxIssue]
     duplicates: list[DuplicateKey]
@@ -143,6 +146,14 @@ class ParseResult:
     @property
     def ok(self) -> bool:
         return not self.errors
+
+
+@dataclass(slots=True)
+class ApproximateParse(ParseResult):
+    """The approximate incremental re-parse (``incremental.reparse(..., Mode.APPROXIMATE)``), for
+    editing features: its tree is that of a full parse where features look (around the edit, and
+    everything else shared or shifted), but ``errors`` are those of the re-parsed region only and
+    duplicate names are not tracked. Never the base of an exact re-parse."""
 
 
 def record_duplicate(
@@ -177,15 +188,29 @@ def join_pointer(base: str, *tokens: str | int) -> str:
     return base + "".join("/" + escape_pointer_token(t) for t in tokens)
 
 
+def pointer_tokens(pointer: str) -> list[str]:
+    """The reference tokens of an RFC 6901 pointer, unescaped (``""``, the whole document: none)."""
+    return [unescape_pointer_token(raw) for raw in pointer.split("/")[1:]]
+
+
+def split_pointer(pointer: str) -> tuple[str, str]:
+    """The pointer of the parent and the last reference token, unescaped."""
+    head, _, raw = pointer.rpartition("/")
+    return head, unescape_pointer_token(raw)
+
+
+def unescape_pointer_token(raw: str) -> str:
+    return raw.replace("~1", "/").replace("~0", "~")  # in this order: "~01" is "~1"
+
+
 def resolve_pointer(root: Node | None, pointer: str) -> Node | None:
     """The node at an RFC 6901 pointer, or None."""
     node = root
     if pointer == "":
         return node
-    for raw in pointer.split("/")[1:]:
+    for token in pointer_tokens(pointer):
         if node is None:
             return None
-        token = raw.replace("~1", "/").replace("~0", "~")
         if node.kind == OBJECT:
             node = node.get(token)
         elif node.kind == ARRAY and token.isdigit():

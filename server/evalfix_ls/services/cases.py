@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ..contracts.detection import EVALS, WORKFLOW
 from ..contracts.workflow.normalize import INPUT_ALIASES
 from ..js.values import js_number_to_string
+from ..parser.line_index import text_lines
 from ..parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
 
 # Where each contract keeps its cases, in the order the references look.
@@ -90,5 +91,5 @@ def first_line(value: str, limit: int) -> str:
     head = value[: 4 * limit + 256].strip()
     if not head:
         return ""
-    line = head.splitlines()[0]
+    line = text_lines(head)[0]
     return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -5,7 +5,6 @@ folder, the workspace files a case's setup creates, and the skill's folder name.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
@@ -17,15 +16,13 @@ from ..workspace.confine import resolve_within
 from .completion_context import CompletionContext
 from .cursor import JsonPath
 from .document import DocumentView
+from .markdown_anchors import MAX_HEADINGS, file_headings
 from .schema_nodes import schema_for
 from .snippets import json_text
 from .suggestion import FILE, FOLDER, TAG, VALUE, Suggestion, replacing
 from .workspace_facts import WorkspaceFacts, skill_of
 
-MAX_HEADINGS = 200
-HEADING_SCAN_BYTES = 256 * 1024  # a Markdown file's headings are read from its first 256 KiB
 MAX_WALKED_FILES = 300  # files listed below evals/ or below a seeded source
-_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 _CASE_ARRAYS = ("cases", "examples")
 
 
@@ -216,40 +213,27 @@ def _excluded(rel: str, is_dir: bool, exclude: tuple[str, ...]) -> bool:
 def _anchor_suggestions(
     text: Text, ctx: CompletionContext, facts: WorkspaceFacts, base: Path, typed: str
 ) -> list[Suggestion]:
+    """The headings of the Markdown file before ``#``: labelled as written, inserting the anchor
+    that links and go-to-definition resolve (``markdown_anchors``)."""
     file_part = typed.split("#", 1)[0]
     target = facts.resolve(file_part, base)
-    if target is None or target.suffix.lower() not in (".md", ".markdown") or not facts.exists(target):
+    if target is None or not facts.exists(target):
         return []
     start = ctx.token.start + 1 + len(file_part) + 1
     end = _segment_end(text, ctx)
     return [
         Suggestion(
-            label=heading,
+            label=heading.text,
             kind=VALUE,
-            insert=heading,
+            insert=heading.anchor,
             start=start,
             end=end,
-            filter_text=heading,
+            filter_text=heading.anchor,
             sort=f"{order:04d}",
+            detail=f"#{heading.anchor} (line {heading.line + 1})",
         )
-        for order, heading in enumerate(markdown_headings(facts, target))
+        for order, heading in enumerate(file_headings(facts, target)[:MAX_HEADINGS])
     ]
-
-
-def markdown_headings(facts: WorkspaceFacts, path: Path) -> list[str]:
-    """The ATX headings of a Markdown file (first ``HEADING_SCAN_BYTES``), in order, without
-    repeats; none when it cannot be read (or is no regular file inside the repository)."""
-    text = facts.read_head(path, HEADING_SCAN_BYTES)
-    if text is None:
-        return []
-    seen: list[str] = []
-    for match in _HEADING.finditer(text):
-        heading = match.group(1).strip()
-        if heading and heading not in seen:
-            seen.append(heading)
-            if len(seen) >= MAX_HEADINGS:
-                break
-    return seen
 
 
 def _evals_dir(document: DocumentView) -> Path | None:

@@ -13,6 +13,7 @@ from ..contracts.workflow.normalize import NormalizedCase
 from ..contracts.workflow.readiness import counted_buckets
 from ..contracts.workflow.rules import MISSING_COVERAGE_TAGS, case_errors
 from ..js.regex import check_regex
+from ..parser.line_index import text_lines
 from ..parser.tree import ARRAY, OBJECT, STRING, Node, join_pointer, resolve_pointer
 from .cursor import Cursor, JsonPath, locate
 from .document import DocumentView
@@ -142,7 +143,7 @@ def preview(facts: WorkspaceFacts, path: Path) -> str:
     head = facts.read_head(path, PREVIEW_READ_BYTES)
     if head is None:
         return "(cannot be read: not a regular file)"
-    lines = head.splitlines()[:PREVIEW_LINES]
+    lines = text_lines(head)[:PREVIEW_LINES]
     text = "\n".join(lines)[:PREVIEW_CHARS]
     return text.replace("```", "`\u200b``")
 

@@ -4,7 +4,8 @@
   ``setup.fixture.source`` relative to the suite's ``evals/`` folder; ``skill_name`` → the skill's
   ``SKILL.md``; a file assertion's ``path`` → the seeded source it comes from, where the setup says;
 * workflow fixtures: ``source_refs`` (top level and per case) relative to the repository, a
-  ``#heading`` anchor resolved to the heading's line; ``skill`` → the skill's ``SKILL.md``.
+  ``#heading`` anchor resolved to the heading's line (``markdown_anchors``, as completion inserts
+  it); ``skill`` → the skill's ``SKILL.md``.
 
 Only targets that exist inside the repository are linked: a missing one already has a diagnostic,
 and nothing outside the repository is ever touched.
@@ -12,7 +13,6 @@ and nothing outside the repository is ever touched.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,9 +21,8 @@ from ..contracts.detection import EVALS, WORKFLOW
 from ..parser.tree import ARRAY, OBJECT, STRING, Node, path_at
 from .cases import iter_cases
 from .document import DocumentView
+from .markdown_anchors import file_headings, find_heading
 from .workspace_facts import WorkspaceFacts, skill_of
-
-MAX_HEADING_SCAN = 256 * 1024  # bytes of a Markdown file read to find an anchor's heading
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,30 +121,12 @@ def _source_ref_link(item: Node, facts: WorkspaceFacts) -> Link | None:
     return Link(item.start, item.end, target, line, "repository-relative source ref")
 
 
-def github_slug(heading: str) -> str:
-    """GitHub's heading anchor: lower case, punctuation dropped, spaces to ``-``."""
-    slug = re.sub(r"[^\w\- ]", "", heading.strip().lower())
-    return slug.replace(" ", "-")
-
-
 def heading_line(facts: WorkspaceFacts, target: Path, anchor: str) -> int | None:
-    """The 0-based line of the Markdown heading whose slug is ``anchor`` (None if none)."""
-    if target.suffix.lower() not in (".md", ".markdown") or not facts.exists(target):
+    """The 0-based line of the Markdown heading ``anchor`` names (None if none)."""
+    if not facts.exists(target):
         return None
-    text = facts.fs.read_text(target, limit=MAX_HEADING_SCAN, root=facts.repo_root)
-    if text is None:
-        return None
-    wanted = anchor.lower()
-    seen: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines()):
-        match = re.match(r"^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$", line)
-        if match:
-            slug = github_slug(match.group(1))
-            count = seen.get(slug, 0)
-            seen[slug] = count + 1
-            if (slug if count == 0 else f"{slug}-{count}") == wanted:
-                return number
-    return None
+    heading = find_heading(file_headings(facts, target), anchor)
+    return heading.line if heading is not None else None
 
 
 def _seeded_source_of_assertion_path(

@@ -29,7 +29,7 @@ from ..contracts.workflow.normalize import (
     NormalizedCase,
     NormalizedFile,
 )
-from ..parser.tree import ARRAY, OBJECT, Member, Node
+from ..parser.tree import ARRAY, OBJECT, Member, Node, split_pointer
 from .document import DocumentView
 from .fixes.edits import Layout, TextEdit, apply_edits, json_text, trimmed
 from .fixes.objects import Entry, ObjectStyle, nested_style, reindent, render, style_of
@@ -260,7 +260,7 @@ class _CasePlan:
         self.can_move = can_move
         self.changed = False
         self.notes: list[str] = []
-        self.input_winner = _last_token(case.input_from.pointer) if case.input_from is not None else None
+        self.input_winner = split_pointer(case.input_from.pointer)[1] if case.input_from is not None else None
         self.outcome_winner = case.outcome.winner
 
     def build(self) -> tuple[list[Entry], list[tuple[Member, str]]]:
@@ -385,10 +385,6 @@ def _indent_at(text: str, offset: int) -> str:
     from .fixes.edits import line_indent
 
     return line_indent(text, offset)
-
-
-def _last_token(pointer: str) -> str:
-    return pointer.rpartition("/")[2].replace("~1", "/").replace("~0", "~")
 
 
 # What must read the same before and after a migration (the normalized record minus provenance

@@ -18,7 +18,7 @@ from typing import Any
 
 from .. import schema
 from ..contracts.detection import EVALS, WORKFLOW
-from ..parser.tree import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Node
+from ..parser.tree import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Node, pointer_tokens
 
 Fragment = dict[str, Any]
 
@@ -182,8 +182,7 @@ def _resolve_ref(top: Fragment, ref: str) -> Fragment:
     if not ref.startswith("#"):
         return {}
     node: Any = top
-    for raw in ref[1:].split("/")[1:]:
-        token = raw.replace("~1", "/").replace("~0", "~")
+    for token in pointer_tokens(ref[1:]):
         node = node.get(token, {}) if isinstance(node, dict) else {}
     return node if isinstance(node, dict) else {}
 

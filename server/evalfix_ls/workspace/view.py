@@ -1,6 +1,6 @@
 """What the analysis may know about the world outside the document: the file system.
 
-Rules never touch the disk directly; they ask a ``WorkspaceView``. The batch mode uses a cached
+Rules never touch the disk directly; they ask a ``FileSystemView``. The batch mode uses a cached
 view of the real file system; the language server keeps one per workspace and invalidates it when
 files change, so existence checks and cross-file rules stay cheap on every keystroke.
 """

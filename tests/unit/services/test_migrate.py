@@ -16,6 +16,7 @@ from fixture_paths import CORPUS, materialize
 from evalfix_ls.contracts.detection import CANONICAL_SCHEMA
 from evalfix_ls.services.document import DocumentView
 from evalfix_ls.services.fixes.edits import apply_edits
+from evalfix_ls.services.fixes.objects import reindent
 from evalfix_ls.services.migrate import migrate_document, migration_applies
 
 COMPARED = (
@@ -254,3 +255,12 @@ def test_corpus_fixture_migrates_losslessly(corpus_checkout: Path, rel: str) -> 
     after = view(corpus_checkout, rel, migration.text)
     assert_lossless(before, after)
     assert not leaves(json.loads(text)) - leaves(json.loads(migration.text))
+
+
+def test_a_reindented_value_keeps_a_string_holding_a_raw_line_separator() -> None:
+    """JSON allows U+2028 raw inside a string; it ends no line, so the spaces after it are the
+    string's, not indentation."""
+    value = '{\n    "note": "a\u2028    b",\n    "n": 1\n  }'
+    moved = reindent(value, "  ", "    ")
+    assert json.loads(moved) == json.loads(value)
+    assert moved == '{\n      "note": "a\u2028    b",\n      "n": 1\n    }'

@@ -13,8 +13,10 @@ from fixture_paths import make_walking
 from evalfix_ls.contracts.detection import WORKFLOW
 from evalfix_ls.contracts.workflow.index import WorkflowIndex
 from evalfix_ls.services.case_ids import RenameRefused, prepare_rename, rename
+from evalfix_ls.services.completion import complete
 from evalfix_ls.services.inline_facts import inlay_hints
-from evalfix_ls.services.links import definition, github_slug, heading_line
+from evalfix_ls.services.links import definition, heading_line
+from evalfix_ls.services.markdown_anchors import github_slug
 from evalfix_ls.services.outline import document_symbols, selection_ranges
 from evalfix_ls.services.workspace_facts import WorkspaceFacts
 from evalfix_ls.services.workspace_symbols import fuzzy_match
@@ -59,6 +61,49 @@ def test_heading_line_counts_repeated_headings(tmp_path: Path) -> None:
     assert heading_line(facts, guide, "usage") == 1
     assert heading_line(facts, guide, "usage-1") == 3
     assert heading_line(facts, guide, "nope") is None
+
+
+GUIDE = "# Guide 指南\n\n## Install 安装\ntext\x0cmore\u2028text\n## Install 安装\n### Use `x` — now!\n"
+
+
+def test_completion_inserts_the_anchor_that_definition_resolves(tmp_path: Path) -> None:
+    """Every heading completion offers after ``#``, once inserted, is where go-to-definition goes
+    (the repeated CJK heading included); lines counted as the client counts them (a form feed and
+    U+2028 in a line do not start new ones)."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "guide.md").write_text(GUIDE, encoding="utf-8")
+    facts = WorkspaceFacts(tmp_path, FileSystemView(), WorkflowIndex(tmp_path, FileSystemView()))
+    marked = '{"source_refs": ["docs/guide.md#|"], "cases": []}'
+    text, offset = split_cursor(marked)
+    offered = complete(document(text, root=tmp_path, rel_path="skills/demo/evals/a.json"), offset, facts)
+    assert [item.label for item in offered] == [
+        "Guide 指南",
+        "Install 安装",
+        "Install 安装",
+        "Use `x` — now!",
+    ]
+    lines = []
+    for item in offered:
+        inserted = text[: item.start] + item.insert + text[item.end :]
+        view = document(inserted, root=tmp_path, rel_path="skills/demo/evals/a.json")
+        found = definition(view, facts, inserted.index("guide.md"))
+        assert found is not None and found.target == tmp_path / "docs" / "guide.md"
+        lines.append(found.line)
+    assert lines == [0, 2, 4, 5]
+
+
+@pytest.mark.parametrize(
+    ("anchor", "line"),
+    [("Install 安装", 2), ("install-安装", 2), ("INSTALL-安装-1", 4), ("use-x--now", 5), ("Guide-指南", 0)],
+)
+def test_an_anchor_resolves_written_as_the_heading_or_as_githubs(
+    tmp_path: Path, anchor: str, line: int
+) -> None:
+    (tmp_path / ".git").mkdir()
+    guide = tmp_path / "guide.md"
+    guide.write_text(GUIDE, encoding="utf-8")
+    assert heading_line(WorkspaceFacts(tmp_path), guide, anchor) == line
 
 
 def test_definition_of_a_flattened_seeded_path(tmp_path: Path) -> None:

@@ -5,11 +5,11 @@ spec-vs-loader warnings and the hints beyond both.
 the same short-circuits, one finding per loader issue, then duplicate ids (§12) for the cases with no
 loader issue. Rules live in one module per part of the format:
 
-* ``evals_setup`` — ``setup`` and legacy ``files`` (§7, §8);
-* ``evals_assertions`` — judged strings, script and intent assertions, regexes (§9, §16);
-* ``evals_metadata`` — ``metadata``, ``sandbox``, ``sandboxMocks`` (§10, §11);
-* ``evals_paths`` — path semantics and arc-skill-eval's discovery (§2, §13);
-* ``evals_report`` — the code table, the enums (from ``schemas/evals.schema.json``) and scopes.
+* ``setup`` — ``setup`` and legacy ``files`` (§7, §8);
+* ``assertions`` — judged strings, script and intent assertions, regexes (§9, §16);
+* ``metadata`` — ``metadata``, ``sandbox``, ``sandboxMocks`` (§10, §11);
+* ``paths`` — path semantics and arc-skill-eval's discovery (§2, §13);
+* ``report`` — the code table, the enums (from ``schemas/evals.schema.json``) and scopes.
 """
 
 from __future__ import annotations

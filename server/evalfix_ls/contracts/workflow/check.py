@@ -1,9 +1,9 @@
 """The workflow eval fixture contract (specs/workflow-fixtures.md).
 
-``check`` normalizes the file as the reference does (``workflow_normalize``), reports the
-reference's errors per case in its order (``workflow_rules``) followed by duplicate ids within the
+``check`` normalizes the file as the reference does (``normalize``), reports the
+reference's errors per case in its order (``rules``) followed by duplicate ids within the
 file and across the repository (§7, through the ``WorkflowIndex`` passed as ``ctx.workspace``), then
-evalfix-ls's own warnings and hints (``workflow_hints``). The normalized file is left in
+evalfix-ls's own warnings and hints (``hints``). The normalized file is left in
 ``extra["workflow"]`` for readiness, hovers and navigation.
 """
 
@@ -15,7 +15,7 @@ from ...findings import Finding, Related
 from ..detection import is_workflow_path
 from .codes import WORKFLOW_CODES
 from .hints import file_hints
-from .normalize import NormalizedCase, NormalizedFile, normalize_file
+from .normalize import NormalizedCase, normalize_file
 from .rules import DUPLICATE_CASE_ID, case_errors
 
 if TYPE_CHECKING:
@@ -98,8 +98,3 @@ def _duplicate(
         data={"key": case.key, "previous_source_file": previous_file, "previous_case": previous_case},
         related=(related,),
     )
-
-
-def normalized_file(extra: dict[str, Any]) -> NormalizedFile | None:
-    """The normalized file a workflow analysis left behind (None for other contracts)."""
-    return extra.get("workflow")

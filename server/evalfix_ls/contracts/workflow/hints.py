@@ -363,7 +363,7 @@ def _case_of(pointer: str, case: int | None) -> int | None:
     return case if case is not None and pointer.startswith(("/cases/", "/examples/")) else None
 
 
-def _rename_data(member, new_name: str) -> dict:  # noqa: ANN001 - a jsontree Member
+def _rename_data(member, new_name: str) -> dict:  # noqa: ANN001 - a parser.tree Member
     return {"rename_to": new_name, "key_start": member.key_start, "key_end": member.key_end}
 
 

@@ -3,7 +3,7 @@
 The reference (``eval-fixture-normalizer.js``) turns each element of the chosen case array into a
 flat record and forgets where each value came from. This port computes the same record and keeps,
 for every value, the JSON node (and pointer) it came from, so that findings, hovers and navigation
-can point at it. Nothing here reports findings: ``workflow_rules`` validates, ``workflow_hints``
+can point at it. Nothing here reports findings: ``rules`` validates, ``hints``
 comments.
 """
 

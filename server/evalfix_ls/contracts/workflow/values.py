@@ -2,7 +2,7 @@
 
 The reference's small helpers (``stringArray``, ``new Set``, the slug, ``isNonEmptyExpected``,
 ``String(value)`` throwing) with JavaScript semantics, plus ``Anchor``: where a finding about a value
-is shown. ``workflow_normalize`` builds records from them; rules and hints point with the anchors.
+is shown. ``normalize`` builds records from them; rules and hints point with the anchors.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...js.values import escape_lone_surrogates
+from ...parser.line_index import text_lines
 from ...parser.tree import ARRAY, OBJECT, Member, Node
 
 
@@ -112,7 +113,7 @@ class Layout:
         head = text[:16384]
         newline = "\r\n" if "\r\n" in (head if "\n" in head else text) else "\n"
         unit = "  "
-        for line in head.splitlines()[1:50]:
+        for line in text_lines(head)[1:50]:
             lead = _INDENT.match(line).group(0)
             if lead and len(lead) < len(line):
                 unit = "\t" if lead.startswith("\t") else " " * min(len(lead), 8)
@@ -224,7 +225,3 @@ def member_at(obj: Node, key_start: int) -> Member | None:
         if member.key_start == key_start:
             return member
     return None
-
-
-def is_container(node: Node | None) -> bool:
-    return node is not None and node.kind in (OBJECT, ARRAY)

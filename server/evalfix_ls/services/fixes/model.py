@@ -9,7 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from ...findings import Finding
-from ...parser.tree import ARRAY, OBJECT, STRING, Member, Node, resolve_pointer
+from ...parser.tree import ARRAY, OBJECT, STRING, Member, Node, resolve_pointer, split_pointer
 from ..document import DocumentView
 from ..workspace_facts import WorkspaceFacts
 from .edits import Layout, TextEdit, insert_member, json_text, remove_item, replace_node
@@ -57,8 +57,8 @@ class FixContext:
     def parent(self, pointer: str | None = None) -> tuple[Node | None, str]:
         """The container of the node at ``pointer`` and its last token."""
         pointer = self.finding.pointer if pointer is None else pointer
-        head, _, token = pointer.rpartition("/")
-        return resolve_pointer(self.document.root, head), token.replace("~1", "/").replace("~0", "~")
+        head, token = split_pointer(pointer)
+        return resolve_pointer(self.document.root, head), token
 
     def member(self, pointer: str | None = None) -> Member | None:
         """The member whose value is at ``pointer``."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ...parser.line_index import text_lines
 from ...parser.tree import Member, Node
 from .edits import Layout, json_text, line_indent
 
@@ -95,7 +96,7 @@ def reindent(value: str, from_indent: str, to_indent: str) -> str:
     so only the whitespace between tokens changes."""
     if from_indent == to_indent or ("\n" not in value and "\r" not in value):
         return value
-    lines = value.splitlines(keepends=True)
+    lines = text_lines(value, keepends=True)
     out = [lines[0]]
     for line in lines[1:]:
         out.append(to_indent + line[len(from_indent) :] if line.startswith(from_indent) else line)
