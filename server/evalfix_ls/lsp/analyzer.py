@@ -21,7 +21,7 @@ from ..parser.gcpause import gc_paused
 from ..parser.line_index import Encoding, LineIndex
 from .collector import settle
 from .convert import DiagnosticMemo, Reuse, fingerprint, to_diagnostics
-from .documents import NO_EDIT, Edit, Snapshot, path_to_uri
+from .documents import NO_EDIT, Edit, Snapshot
 from .file_lines import OpenLookup, file_lines
 from .workspace_index import RepoState
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from ...js.values import escape_lone_surrogates
 from ...parser.line_index import text_lines
-from ...parser.tree import ARRAY, OBJECT, Member, Node
+from ...parser.tree import Member, Node
 
 
 @dataclass(frozen=True, slots=True)
