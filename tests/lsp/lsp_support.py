@@ -334,6 +334,19 @@ async def wait_until(condition: Callable[[], bool], what: str, timeout: float = 
         await asyncio.sleep(0.02)
 
 
+class Capture:
+    """A writer for ``protocol.set_writer`` that keeps what the server wrote (in-process tests)."""
+
+    def __init__(self) -> None:
+        self.data = b""
+
+    def write(self, data: bytes) -> None:
+        self.data += data
+
+    def close(self) -> None:
+        pass
+
+
 class RawClient:
     """A bare JSON-RPC client over the server's stdio (or a TCP connection), for what pytest-lsp
     will not send: malformed params, requests in the wrong state, exit without shutdown."""

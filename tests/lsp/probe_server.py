@@ -75,7 +75,7 @@ def state(ls: Any) -> dict[str, Any]:
         "per_uri": per_uri,
         "caches": caches,
         "tasks": len(diagnostics.tasks),
-        "request futures": [str(key) for key in ls.protocol._request_futures],
+        "request futures": [str(key) for key in ls.protocol.pending_requests()],
         "alive analyses": len(_alive),
         "jobs run": _jobs_run[0],
         **frozen_state(),

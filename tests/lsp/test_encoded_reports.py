@@ -9,6 +9,7 @@ import json
 from typing import Any
 from unittest import mock
 
+from lsp_support import Capture
 from lsprotocol import types
 
 from evalfix_ls.lsp.diagnostics import encoded
@@ -47,17 +48,6 @@ def diagnostics(count: int) -> list[types.Diagnostic]:
     return out
 
 
-class Capture:
-    def __init__(self) -> None:
-        self.data = b""
-
-    def write(self, data: bytes) -> None:
-        self.data += data
-
-    def close(self) -> None:
-        pass
-
-
 def frames(data: bytes) -> list[dict[str, Any]]:
     out = []
     while data:
@@ -83,11 +73,11 @@ def test_an_encoded_report_is_framed_like_the_report_pygls_writes() -> None:
     server.protocol.set_writer(capture)
     items = diagnostics(4)
     encoded_report = EncodedReport(items=items, result_id="r3", items_json=encode_items(items))
-    server.protocol._send_response(7, result=encoded_report)
+    server.protocol.write_response(7, result=encoded_report)
     report = types.RelatedFullDocumentDiagnosticReport(items=items, result_id="r3")
-    server.protocol._send_response(8, result=report)
+    server.protocol.write_response(8, result=report)
     # What is written is the encoded text, not ``items`` encoded again (left empty here).
-    server.protocol._send_response(
+    server.protocol.write_response(
         9, result=EncodedReport(items=[], result_id="r3", items_json=encode_items(items))
     )
     ours, theirs, again = frames(capture.data)

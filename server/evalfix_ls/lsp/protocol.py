@@ -25,11 +25,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInternalError
-from pygls.protocol import LanguageServerProtocol, lsp_method
+from pygls.exceptions import JsonRpcException
+from pygls.protocol import lsp_method
 
 from . import envelope
 from .diagnostics.encoded import EncodedReport
+from .pygls_private import HookedProtocol
 from .requests import EncodedResult
 
 if TYPE_CHECKING:
@@ -65,11 +66,10 @@ def _describe_structure_error(exc: BaseException) -> str:
 _INTERNAL_ERROR_MESSAGE = "evalfix-ls hit an internal error handling this request; details are in its log"
 
 
-class EvalfixProtocol(LanguageServerProtocol):
-    _server: Host
-
+class EvalfixProtocol(HookedProtocol):
     def __init__(self, server: Host, converter: Any) -> None:
         super().__init__(server, converter)
+        self.host = server
         self.initialize_received = False
         self.exit_received = False
         self.on_exit: Callable[[], None] = lambda: None  # set by the transport: stop reading
@@ -123,7 +123,7 @@ class EvalfixProtocol(LanguageServerProtocol):
             for msg_id, item in zip(ids, batch, strict=True)
             if not (isinstance(item, dict) and "id" not in item and "method" in item)  # notifications
         ]
-        self._send_data(answers or {"jsonrpc": "2.0", "id": None, "error": error})
+        self.write_data(answers or {"jsonrpc": "2.0", "id": None, "error": error})
 
     def _dispatch(self, data: dict[str, Any]) -> None:
         method = data.get("method")
@@ -162,7 +162,7 @@ class EvalfixProtocol(LanguageServerProtocol):
         if method is None:  # a response to one of our requests
             super().handle_message(message)
             return
-        if method != types.EXIT and self._shutdown:
+        if method != types.EXIT and self.shutdown_requested:
             if is_request:
                 self._send_error(msg_id, types.ErrorCodes.InvalidRequest, "server is shutting down")
             return
@@ -181,36 +181,24 @@ class EvalfixProtocol(LanguageServerProtocol):
             return
         super().handle_message(message)
 
-    def _execute_handler(
-        self,
-        msg_id: Any,
-        handler: Any,
-        callback: Any,
-        args: tuple[Any, ...] | None = None,
-        kwargs: dict[str, Any] | None = None,
-    ) -> None:
+    def handler_started(self, msg_id: Any) -> None:
         """pygls keeps the future of every coroutine or thread handler that a built-in method
         delegates to (``initialized``, configuration changes …) under a generated id, forever;
         forget each one when it is done, with the task, frames and results it holds."""
-        super()._execute_handler(msg_id, handler, callback, args, kwargs)
-        future = self._request_futures.get(msg_id)
+        future = self.request_future(msg_id)
         if future is not None:
             future.add_done_callback(lambda done: self._forget_future(msg_id, done))
 
     def _forget_future(self, msg_id: Any, done: Any) -> None:
         # Later, on the loop: a cancellation (``shutdown`` cancels them all while iterating the
         # table) runs this callback at once, and other threads may finish a future too.
-        loop = self._server.loop
+        loop = self.host.loop
         if loop is None or loop.is_closed():
             return
         with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-            loop.call_soon_threadsafe(self._drop_future, msg_id, done)
+            loop.call_soon_threadsafe(self.forget_request, msg_id, done)
 
-    def _drop_future(self, msg_id: Any, done: Any) -> None:
-        if self._request_futures.get(msg_id) is done:
-            del self._request_futures[msg_id]
-
-    def _send_data(self, data: Any) -> None:
+    def write_data(self, data: Any) -> None:
         """A response whose result is already JSON (a large diagnostic report, see
         ``diagnostics/encoded.py``; a feature's answer, see ``requests.py``) is written as it is;
         everything else as pygls writes it."""
@@ -219,22 +207,22 @@ class EvalfixProtocol(LanguageServerProtocol):
             isinstance(result, EncodedReport) and not result.related_documents
         )
         if not ready or self.writer is None:
-            super()._send_data(data)
+            super().write_data(data)
             return
         text = f'{{"id": {json.dumps(data.id)}, "jsonrpc": "2.0", "result": {result.to_json()}}}'
         body = text.encode(self.CHARSET)
         content_type = f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}"
         header = f"Content-Length: {len(body)}\r\n{content_type}\r\n\r\n".encode("ascii")
         try:
-            self.writer.write(header + body if self._include_headers else body)
+            self.writer.write(header + body if self.writes_headers else body)
         except Exception as error:  # noqa: BLE001 - as pygls: logged and reported, never raised
             logger.exception("Error sending data")
-            self._server._report_server_error(error, JsonRpcInternalError)
+            self.report_write_error(error)
 
     def _send_error(self, msg_id: Any, code: int, message: str) -> None:
-        self._send_response(msg_id, error=types.ResponseError(code=int(code), message=message))
+        self.write_response(msg_id, error=types.ResponseError(code=int(code), message=message))
 
-    def _send_response(
+    def write_response(
         self, msg_id: Any, result: Any = None, error: types.ResponseError | None = None
     ) -> None:
         if error is not None and error.code == int(types.ErrorCodes.InternalError):
@@ -242,11 +230,11 @@ class EvalfixProtocol(LanguageServerProtocol):
             # the log (pygls logged them); the client gets a plain sentence.
             error = types.ResponseError(code=error.code, message=_INTERNAL_ERROR_MESSAGE)
         if error is not None and msg_id is None:  # pygls' converter would drop ``"id": null``
-            self._send_data(
+            self.write_data(
                 {"jsonrpc": "2.0", "id": None, "error": {"code": error.code, "message": error.message}}
             )
             return
-        super()._send_response(msg_id, result, error)
+        super().write_response(msg_id, result, error)
 
     @lsp_method(types.EXIT)
     def lsp_exit(self, *args: Any) -> None:
@@ -258,12 +246,12 @@ class EvalfixProtocol(LanguageServerProtocol):
 
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> None:
-        self._server.on_did_open(params)
+        self.host.on_did_open(params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> None:
-        self._server.on_did_change(params)
+        self.host.on_did_change(params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
     def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> None:
-        self._server.on_did_close(params)
+        self.host.on_did_close(params)

@@ -52,6 +52,8 @@ SWITCH_INTERVAL_SECONDS = 0.0005
 
 
 class EvalfixServer(LanguageServer):
+    protocol: EvalfixProtocol
+
     def __init__(self) -> None:
         super().__init__(
             "evalfix-ls",
@@ -250,7 +252,7 @@ def start(tcp: str | None = None) -> int:
         broken = "interrupted"
     server.executor.shutdown(wait=False, cancel_futures=True)
     server.requests.shutdown()
-    code = 0 if server.protocol._shutdown and broken is None else 1
+    code = 0 if server.protocol.shutdown_requested and broken is None else 1
     if broken is not None:
         print(f"evalfix-ls: {broken}", file=sys.stderr)
     _exit_anyway_after(EXIT_GRACE_SECONDS, code)

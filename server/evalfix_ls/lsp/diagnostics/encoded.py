@@ -30,7 +30,7 @@ _encoder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="evalfix-encode"
 @attrs.define
 class EncodedReport(types.RelatedFullDocumentDiagnosticReport):
     """A full document diagnostic report that also carries its items as JSON (``items_json``):
-    ``EvalfixProtocol._send_data`` writes that instead of encoding ``items`` again."""
+    ``EvalfixProtocol.write_data`` writes that instead of encoding ``items`` again."""
 
     items_json: str = attrs.field(default="[]", repr=False, eq=False)
 
