@@ -63,6 +63,7 @@ def test_heading_line_counts_repeated_headings(tmp_path: Path) -> None:
     assert heading_line(facts, guide, "nope") is None
 
 
+CANONICAL = "spec-first.workflow-eval-fixtures.v1"  # a workflow fixture in any repository
 GUIDE = "# Guide 指南\n\n## Install 安装\ntext\x0cmore\u2028text\n## Install 安装\n### Use `x` — now!\n"
 
 
@@ -74,7 +75,7 @@ def test_completion_inserts_the_anchor_that_definition_resolves(tmp_path: Path) 
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "guide.md").write_text(GUIDE, encoding="utf-8")
     facts = WorkspaceFacts(tmp_path, FileSystemView(), WorkflowIndex(tmp_path, FileSystemView()))
-    marked = '{"source_refs": ["docs/guide.md#|"], "cases": []}'
+    marked = '{"schema_version": "' + CANONICAL + '", "source_refs": ["docs/guide.md#|"], "cases": []}'
     text, offset = split_cursor(marked)
     offered = complete(document(text, root=tmp_path, rel_path="skills/demo/evals/a.json"), offset, facts)
     assert [item.label for item in offered] == [
