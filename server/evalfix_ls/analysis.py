@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .contracts.codes import ALL_CODES
 from .contracts.context import AnalysisContext
@@ -20,6 +20,9 @@ from .parser.recovered import intact_view
 from .parser.tree import ParseResult, path_at, pointer_of
 from .workspace.files import MAX_FILE_BYTES, FileText
 from .workspace.view import FileSystemView
+
+if TYPE_CHECKING:  # imported when a workflow fixture is checked (start-up cost)
+    from .contracts.workflow.normalize import NormalizedFile
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +67,9 @@ class Analysis:
     text: str
     tree: ParseResult | None
     findings: list[Finding]
-    extra: dict[str, Any] = field(default_factory=dict)  # contract results other features reuse
+    # A workflow fixture as the normalizer reads it (readiness, hovers, fixes, migration reuse it);
+    # None for other contracts and for a document that does not parse (without ``recover``).
+    workflow: NormalizedFile | None = None
     classification: Classification | None = None  # why this contract (or none) applies
     # The findings by place (services/finding_index.py), built by the first request that needs it.
     finding_index: Any = field(default=None, repr=False, compare=False)
@@ -182,30 +187,32 @@ def _analyze(
             )
         )
     findings.extend(_duplicate_key_findings(tree, codes))
-    extra: dict[str, Any] = {}
+    workflow: NormalizedFile | None = None
     if tree.errors:
         findings.extend(syntax_findings(tree, codes))
         if recover:
-            findings.extend(
-                _intact_findings(
-                    detected, text, tree, path, rel_path, repo_root, fs, workspace, case_cache, extra
-                )
+            intact, workflow = _intact_findings(
+                detected, text, tree, path, rel_path, repo_root, fs, workspace, case_cache
             )
+            findings.extend(intact)
     else:
         ctx = AnalysisContext(text, tree, path, rel_path, repo_root, fs, workspace, case_cache)
-        findings.extend(_contract_findings(detected, ctx, extra))
+        contract, workflow = _contract_findings(detected, ctx)
+        findings.extend(contract)
     findings.sort(key=lambda f: f.sort_key)
-    return Analysis(detected, text, tree, findings, extra, classification)
+    return Analysis(detected, text, tree, findings, workflow, classification)
 
 
-def _contract_findings(kind: str, ctx: AnalysisContext, extra: dict[str, Any]) -> list[Finding]:
+def _contract_findings(kind: str, ctx: AnalysisContext) -> tuple[list[Finding], NormalizedFile | None]:
+    """The contract's findings, and for a workflow fixture the file as the normalizer read it."""
     if kind == EVALS:
         from .contracts.evals.check import check as check_evals
 
-        return check_evals(ctx)
+        return check_evals(ctx), None
     from .contracts.workflow.check import check as check_workflow
 
-    return check_workflow(ctx, extra)
+    normalized, findings = check_workflow(ctx)
+    return findings, normalized
 
 
 def _intact_findings(
@@ -218,23 +225,24 @@ def _intact_findings(
     fs: FileSystemView,
     workspace: Any,
     case_cache: Any,
-    extra: dict[str, Any],
-) -> list[Finding]:
+) -> tuple[list[Finding], NormalizedFile | None]:
     """The contract's findings on the parts of a broken document that were recovered intact
     (whole cases, top-level members), at their current positions. Anything else the contract says
     — about a placeholder for the broken case, about the document as a whole, or relating an intact
     case to the broken one (a duplicate id) — would be a guess, and is left out."""
     view = intact_view(tree)
     if view.root is None:
-        return []
+        return [], None
     recovered = ParseResult(text, view.root, [], [])
     ctx = AnalysisContext(text, recovered, path, rel_path, repo_root, fs, workspace, case_cache)
-    return [
+    findings, workflow = _contract_findings(kind, ctx)
+    intact = [
         finding
-        for finding in _contract_findings(kind, ctx, extra)
+        for finding in findings
         if view.covers(finding.start, finding.end)
         and all(r.path is not None or view.covers(r.start, r.end) for r in finding.related)
     ]
+    return intact, workflow
 
 
 # A file that is not JSON at all (a binary file, 50,000 unclosed brackets) would otherwise give one

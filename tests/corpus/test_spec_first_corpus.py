@@ -84,12 +84,12 @@ def test_reference_verdicts(expected: dict[str, Any], report: Report) -> None:
     hints = Counter((f["path"], x["code"]) for f in out["files"] for x in f["findings"])
     assert hints == EXPECTED_HINTS
     for file, entry in zip(report.files, expected["files"], strict=True):
-        normalized = file.analysis.extra["workflow"]
+        normalized = file.analysis.workflow
         assert len(normalized.cases) == entry["cases"], entry["file"]
         if entry["cases"]:
             assert {case.normalized_from for case in normalized.cases} == {entry["normalized_from"]}
         assert ("canonical" if normalized.canonical else "legacy_adapter") == entry["normalized_from"]
-    assert sum(len(f.analysis.extra["workflow"].cases) for f in report.files) == expected["totals"]["cases"]
+    assert sum(len(f.analysis.workflow.cases) for f in report.files) == expected["totals"]["cases"]
 
 
 def test_readiness_summary(expected: dict[str, Any], report: Report) -> None:

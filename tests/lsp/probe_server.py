@@ -14,9 +14,11 @@ import logging
 import sys
 import time
 import weakref
+from dataclasses import fields
 from typing import Any
 
 import evalfix_ls.lsp.diagnostics.jobs as jobs
+from evalfix_ls.analysis import Analysis
 from evalfix_ls.cli import main
 from evalfix_ls.lsp import collector
 from evalfix_ls.lsp import server as server_module
@@ -27,8 +29,11 @@ _alive: weakref.WeakSet[Any] = weakref.WeakSet()
 _log = logging.getLogger("evalfix_ls.probe")
 
 
-class _Marker:
-    """Lives exactly as long as the analysis whose ``extra`` holds it."""
+class _ProbedAnalysis(Analysis):
+    """An analysis that can be watched by weak reference (``Analysis`` has slots, no weakref)."""
+
+    __slots__ = ("__weakref__",)
+    __hash__ = object.__hash__  # a WeakSet member (a dataclass with eq is unhashable)
 
 
 _jobs_run = [0]
@@ -42,9 +47,9 @@ def run_job(job: Any, lookup: Any) -> Any:
         time.sleep(1.0)
     result = _run_job(job, lookup)
     if result.analysis is not None:
-        marker = _Marker()
-        result.analysis.extra["probe-marker"] = marker
-        _alive.add(marker)
+        analysis = result.analysis
+        result.analysis = _ProbedAnalysis(*(getattr(analysis, f.name) for f in fields(Analysis)))
+        _alive.add(result.analysis)
     return result
 
 

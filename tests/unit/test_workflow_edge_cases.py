@@ -58,7 +58,7 @@ def test_invalid_utf8_inside_a_string_is_not_an_error(repo: Path) -> None:
     path.write_bytes(text.encode().replace(b"PLACEHOLDER", b"caf\xe9 \xff"))
     (report,) = check_paths([path], root=repo).files
     assert [f.code for f in report.analysis.findings] == ["encoding_replaced"]
-    assert report.analysis.extra["workflow"].cases[0].input == "caf\ufffd \ufffd"
+    assert report.analysis.workflow.cases[0].input == "caf\ufffd \ufffd"
 
 
 def test_deep_nesting(repo: Path) -> None:
@@ -74,13 +74,13 @@ def test_huge_numbers(repo: Path) -> None:
     text = json.dumps(with_case({"id": "PLACEHOLDER"})).replace('"PLACEHOLDER"', "1" + "0" * 400)
     analysis = analyse(repo, text)
     assert errors(analysis) == []
-    assert analysis.extra["workflow"].cases[0].id == "case-1"
+    assert analysis.workflow.cases[0].id == "case-1"
     text = json.dumps(base(skill="PLACEHOLDER")).replace('"PLACEHOLDER"', "1e400")
     analysis = analyse(repo, text)
     assert [f.message for f in analysis.findings if f.code == "missing_skill"] == [
         "case skill must be a non-empty string"
     ]
-    assert analysis.extra["workflow"].cases[0].key == "Infinity:plan-request"
+    assert analysis.workflow.cases[0].key == "Infinity:plan-request"
 
 
 def test_unreadable_file(repo: Path) -> None:
@@ -145,4 +145,4 @@ def test_more_coercions(repo: Path, label: str, payload: object, expected: list)
 def test_odd_top_level_values_have_zero_cases(repo: Path, top: object) -> None:
     analysis = analyse(repo, json.dumps(top))
     assert analysis.findings == []
-    assert analysis.extra["workflow"].cases == []
+    assert analysis.workflow.cases == []

@@ -112,7 +112,7 @@ def _start_worker(indexes: dict[Path, WorkflowIndex]) -> None:
 def _analyse(task: FileTask) -> Analysis:
     assert _worker is not None, "worker not initialised"
     analysis = _worker.analyse(task)
-    # not `extra`: pickling cost
+    # neither the tree nor the normalized workflow file: pickling cost
     return Analysis(
         analysis.kind, analysis.text, None, analysis.findings, classification=analysis.classification
     )

@@ -67,7 +67,7 @@ class Result:
     kind: str
     diagnostics: list[types.Diagnostic]
     fingerprint: tuple[Any, ...]
-    analysis: Any = None  # the core's Analysis (tree, findings, extra) for other features
+    analysis: Any = None  # the core's Analysis (tree, findings, workflow) for other features
     affected: set[Path] = field(default_factory=set)  # other fixture files to re-check
     revision: int | None = None  # the snapshot (exact text) it was computed from; None: disk
     memo: DiagnosticMemo | None = None  # its diagnostics by finding, for the next result's reuse

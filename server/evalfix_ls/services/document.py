@@ -37,8 +37,8 @@ class DocumentView:
     def workflow(self) -> NormalizedFile:
         """The workflow fixture as the normalizer reads it: the analysis' own, else read from the
         tree (a tree answered before its analysis carries no contract results)."""
-        normalized = self.analysis.extra.get("workflow")
-        if not isinstance(normalized, NormalizedFile) or normalized.root is not self.root:
+        normalized = self.analysis.workflow
+        if normalized is None or normalized.root is not self.root:
             normalized = normalize_file(self.root, self.rel_path)
         return normalized
 

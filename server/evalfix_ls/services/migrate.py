@@ -73,7 +73,7 @@ class Migration:
 def migration_applies(document: DocumentView) -> bool:
     """A cheap test for offering the migration: a readable workflow fixture not yet in the
     canonical shape (the migration itself is computed when the user asks for it)."""
-    normalized: NormalizedFile | None = document.analysis.extra.get("workflow")
+    normalized = document.analysis.workflow
     if document.kind != WORKFLOW or not document.parses or normalized is None:
         return False
     return not normalized.unreadable and not normalized.canonical
@@ -82,7 +82,7 @@ def migration_applies(document: DocumentView) -> bool:
 def migrate_document(document: DocumentView) -> Migration | None:
     """The migrated text of a workflow fixture, or None when it is not one that can be migrated
     (another contract, invalid JSON, a file the normalizer cannot read)."""
-    normalized: NormalizedFile | None = document.analysis.extra.get("workflow")
+    normalized = document.analysis.workflow
     root = document.root
     if document.kind != WORKFLOW or not document.parses or normalized is None or normalized.unreadable:
         return None
@@ -399,7 +399,7 @@ def same_reading(before: DocumentView, after: DocumentView) -> bool:
     from ..findings import Severity
 
     def records(document: DocumentView) -> list[dict]:
-        normalized = document.analysis.extra.get("workflow")
+        normalized = document.analysis.workflow
         cases = normalized.cases if normalized is not None else []
         return [{key: case.record()[key] for key in READING} for case in cases]
 

@@ -120,7 +120,7 @@ LEGACY: dict[str, Any] = {
 
 
 def normalized(document: DocumentView) -> list[dict[str, Any]]:
-    cases = document.analysis.extra["workflow"].cases
+    cases = document.analysis.workflow.cases
     return [{key: case.record()[key] for key in COMPARED} for case in cases]
 
 

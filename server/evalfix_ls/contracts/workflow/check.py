@@ -3,19 +3,19 @@
 ``check`` normalizes the file as the reference does (``normalize``), reports the
 reference's errors per case in its order (``rules``) followed by duplicate ids within the
 file and across the repository (§7, through the ``WorkflowIndex`` passed as ``ctx.workspace``), then
-evalfix-ls's own warnings and hints (``hints``). The normalized file is left in
-``extra["workflow"]`` for readiness, hovers and navigation.
+evalfix-ls's own warnings and hints (``hints``). The normalized file is returned with them
+(``Analysis.workflow``) for readiness, hovers, fixes and navigation.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...findings import Finding, Related
 from ..detection import is_workflow_path
 from .codes import WORKFLOW_CODES
 from .hints import file_hints
-from .normalize import NormalizedCase, normalize_file
+from .normalize import NormalizedCase, NormalizedFile, normalize_file
 from .rules import DUPLICATE_CASE_ID, case_errors
 
 if TYPE_CHECKING:
@@ -24,9 +24,13 @@ if TYPE_CHECKING:
 FIXTURE_UNREADABLE = "fixture_unreadable"
 
 
-def check(ctx: AnalysisContext, extra: dict[str, Any]) -> list[Finding]:
+def check(ctx: AnalysisContext) -> tuple[NormalizedFile, list[Finding]]:
+    """The file as the normalizer reads it, and the findings on it."""
     normalized = normalize_file(ctx.tree.root, ctx.rel_path)
-    extra["workflow"] = normalized
+    return normalized, _findings(normalized, ctx)
+
+
+def _findings(normalized: NormalizedFile, ctx: AnalysisContext) -> list[Finding]:
     if normalized.unreadable is not None:
         anchor = normalized.unreadable
         return [

@@ -20,7 +20,7 @@ HISTORICAL = "historical"
 
 
 def normalized_case(ctx: FixContext) -> NormalizedCase | None:
-    normalized = ctx.document.analysis.extra.get("workflow")
+    normalized = ctx.document.analysis.workflow
     index = ctx.finding.case
     if normalized is None or index is None or index >= len(normalized.cases):
         return None
@@ -249,7 +249,7 @@ def unsluggable_name(ctx: FixContext) -> list[Fix]:
 
 def _skill_ids(ctx: FixContext) -> set[str]:
     """Every case id of the document and of the other fixture files of its skill."""
-    normalized = ctx.document.analysis.extra.get("workflow")
+    normalized = ctx.document.analysis.workflow
     taken = {case.id for case in normalized.cases} if normalized is not None else set()
     rel_path = ctx.document.rel_path
     skill = rel_path.split("/")[1] if rel_path and rel_path.startswith("skills/") else None
@@ -260,7 +260,7 @@ def _skill_ids(ctx: FixContext) -> set[str]:
 
 
 def _id_members(ctx: FixContext, value: str) -> int:
-    normalized = ctx.document.analysis.extra.get("workflow")
+    normalized = ctx.document.analysis.workflow
     cases = normalized.cases if normalized is not None else ()
     return sum(
         1 for case in cases if _string(case.member("id")) == value or _string(case.member("name")) == value
