@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -69,7 +70,7 @@ def snapshot(result: ParseResult) -> tuple:
             nodes.append(("props", tuple(sorted((k, m.key_start) for k, m in node.props.items()))))
     return (
         nodes,
-        [(e.message, e.start, e.end) for e in result.errors],
+        list(result.errors),  # message, place, and what is missing since where
         sorted((d.key, d.occurrences) for d in result.duplicates),
         tuple(sorted(result.unclosed)),
     )
@@ -160,6 +161,29 @@ def test_layout_closes_an_unfinished_case_before_the_next_one() -> None:
     assert [case.get("id").value for case in cases if case.get("id")] == ["case-0", "new", "case-1", "case-2"]
     assert result.errors[0].message == "missing '}' to close this object"
     assert result.errors[0].start == at
+
+
+@pytest.mark.parametrize(
+    ("text", "opener"),
+    [
+        ('{"a": [1, 2], "b": [3', "[3"),  # opened after the edit: its offset moves
+        ("[[1, 2], 3", "[["),  # opened before it: its offset stays
+    ],
+)
+def test_a_container_still_open_at_the_end_keeps_its_opener_through_an_edit(text: str, opener: str) -> None:
+    """The issue of a container left open at the end of the text says where it opened: an edit
+    before the end moves that offset (message included) exactly when the container opened after it."""
+    at = text.index("2") + 1
+    edited = text[:at] + ", 9" + text[at:]
+    spliced = reparse_tolerant(parse(text), edited, at, at)
+    assert spliced is not None
+    assert spliced.errors == parse(edited).errors
+    (issue,) = [e for e in spliced.errors if e.start == len(edited)]
+    assert (issue.missing, issue.opener) == (
+        edited[edited.index(opener) - 1 :][:0] or "]",
+        edited.index(opener),
+    )
+    assert issue.message.endswith(f"opened at offset {issue.opener}")
 
 
 def test_a_token_right_before_the_edit_is_read_again() -> None:

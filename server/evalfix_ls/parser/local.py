@@ -136,4 +136,4 @@ def _before_comma(text: Text, start: int, end: int) -> int:
 
 
 def _shift_errors(errors: list[SyntaxIssue], by: int) -> list[SyntaxIssue]:
-    return [SyntaxIssue(e.message, e.start + by, e.end + by) for e in errors]
+    return [e.moved(by) for e in errors]

@@ -22,7 +22,6 @@ costs a re-parse of that case and the next, not of the whole suite.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 
 from .layout import line_indent
@@ -31,7 +30,6 @@ from .tolerant import TolerantParser, at_item_boundary, resumed
 from .tree import ARRAY, OBJECT, DuplicateKey, Node, ParseResult, SyntaxIssue
 
 MAX_LEVELS_TRIED = 3  # containers tried, innermost first, before parsing from scratch
-_OPENED_AT = re.compile(r"opened at offset (\d+)")
 
 
 def reparse_tolerant(prev: ParseResult, new_text: str, start: int, end: int) -> ParseResult | None:
@@ -230,19 +228,16 @@ def _spliced_errors(
         if issue.start >= old_sync:
             after.append(_shifted_issue(issue, delta, old_sync))
         elif issue.start < boundary:
-            late = issue.start in ancestor_starts and issue.message.startswith("missing '")
+            late = issue.closed_implicitly and issue.start in ancestor_starts
             (after if late else before).append(issue)
     return before + parser.errors + after
 
 
 def _shifted_issue(issue: SyntaxIssue, delta: int, old_sync: int) -> SyntaxIssue:
-    message = issue.message
-    if "opened at offset" in message:
-        message = _OPENED_AT.sub(
-            lambda m: f"opened at offset {int(m.group(1)) + (delta if int(m.group(1)) >= old_sync else 0)}",
-            message,
-        )
-    return SyntaxIssue(message, issue.start + delta, issue.end + delta)
+    """An issue after the re-parsed span, moved by ``delta``; the opener of a container still open
+    at the end moves only if it opened after the span too."""
+    opener_moves = issue.opener is not None and issue.opener >= old_sync
+    return issue.moved(delta, delta if opener_moves else 0)
 
 
 def _spliced_duplicates(

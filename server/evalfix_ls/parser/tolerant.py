@@ -38,6 +38,7 @@ from .tree import (
     ParseResult,
     SyntaxIssue,
     record_duplicate,
+    unclosed,
 )
 
 # A missing separator is the container's error, reported on the first token of the next item (which
@@ -228,14 +229,7 @@ class TolerantParser:
         closer = "}" if container.kind == OBJECT else "]"
         if frame[1] in (_OBJ_VALUE, _OBJ_COLON) and container.kind == OBJECT:
             self.errors.append(SyntaxIssue("unexpected end of text: expected a value", n, n))
-        self.errors.append(
-            SyntaxIssue(
-                f"unexpected end of text: missing '{closer}' to close the {container.kind} "
-                f"opened at offset {container.start}",
-                n,
-                n,
-            )
-        )
+        self.errors.append(unclosed(closer, container.start, end_of_text=n))
         while stack:
             node = stack.pop()[0]
             node.end = n
@@ -414,9 +408,7 @@ class TolerantParser:
 
     def _report_unclosed(self, node: Node) -> None:
         closer = "}" if node.kind == OBJECT else "]"
-        self.errors.append(
-            SyntaxIssue(f"missing '{closer}' to close this {node.kind}", node.start, node.start + 1)
-        )
+        self.errors.append(unclosed(closer, node.start))
         self.unclosed.append(node.start)
 
     def _closing_target(self, kind: str, start: int) -> int | None:

@@ -78,11 +78,42 @@ class Member:
 
 @dataclass(frozen=True, slots=True)
 class SyntaxIssue:
-    """A place where ``JSON.parse`` would throw. ``start == end`` marks a zero-width position."""
+    """A place where ``JSON.parse`` would throw. ``start == end`` marks a zero-width position.
+
+    A container left without its closer says so in fields (``missing``: the closer, ``opener``:
+    where the container opened), which the incremental re-parse moves with the text; its message
+    is written from them (``unclosed``), never read back."""
 
     message: str
     start: int
     end: int
+    missing: str | None = None  # "}" or "]": the closer a container never got
+    opener: int | None = None  # the offset of that container's opening bracket
+
+    @property
+    def closed_implicitly(self) -> bool:
+        """A container closed by an outer closer or by layout: reported at its opening bracket,
+        but produced when it closes (after what it holds)."""
+        return self.missing is not None and self.start == self.opener
+
+    def moved(self, by: int, opener_by: int | None = None) -> SyntaxIssue:
+        """The same issue ``by`` characters later; its opener ``opener_by`` later (default ``by``)."""
+        if self.missing is None or self.opener is None:
+            return SyntaxIssue(self.message, self.start + by, self.end + by)
+        opener = self.opener + (by if opener_by is None else opener_by)
+        if self.closed_implicitly:
+            return unclosed(self.missing, opener)
+        return unclosed(self.missing, opener, end_of_text=self.start + by)
+
+
+def unclosed(missing: str, opener: int, *, end_of_text: int | None = None) -> SyntaxIssue:
+    """A container opened at ``opener`` that lacks ``missing``: closed implicitly (reported at its
+    bracket), or still open where the text ends (reported there, ``end_of_text``)."""
+    kind = OBJECT if missing == "}" else ARRAY
+    if end_of_text is None:
+        return SyntaxIssue(f"missing '{missing}' to close this {kind}", opener, opener + 1, missing, opener)
+    message = f"unexpected end of text: missing '{missing}' to close the {kind} opened at offset {opener}"
+    return SyntaxIssue(message, end_of_text, end_of_text, missing, opener)
 
 
 Span = tuple[int, int]
