@@ -69,7 +69,7 @@ def _position(text: str, offset: int) -> dict[str, int]:
 
 
 async def measure_editing(session: Any, plan: EditingPlan) -> EditingResult:
-    """Run the three measurements on an open pull session (``bench.lsp.Session``)."""
+    """Run the three measurements on an open pull session (``bench.session.Session``)."""
     result = EditingResult([], [], [], [])
     for _ in range(plan.settled):
         _count(result.completion, await _complete(session, result, completion_point(session.text)))

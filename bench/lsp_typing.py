@@ -24,7 +24,8 @@ from typing import Any
 
 from bench.common import fmt_ms, fmt_ratio, median, print_table, ratio
 from bench.generate import Suite, lsp_position
-from bench.lspclient import report_items
+from bench.lspclient import LspError, report_items
+from bench.session import Session, prepare
 
 NEW_ASSERTION = '"the reply names the file 文件 😀", '
 NEW_CASE = '\n    {"id": "typed-case", "prompt": "写一个 😀 file", "assertions": ["it works"]},'
@@ -139,7 +140,6 @@ async def push_typing(session: Any, suite: Suite, result: TypingResult, settle: 
 async def run_typing_size(
     label: str, specs: list[Any], log_dir: Path, *, watch_files: bool, settle: float
 ) -> dict[str, dict[str, TypingResult]]:
-    from bench.lsp import LspError, Session, prepare
 
     path, suite = prepare(label)
     out: dict[str, dict[str, TypingResult]] = {}

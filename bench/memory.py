@@ -29,8 +29,8 @@ if __package__ in (None, ""):  # python bench/memory.py
 
 from bench.common import evalfix_ls_command, fmt_mb, save_results
 from bench.generate import generate_suite, write_suite_tree
-from bench.lsp import client_capabilities
 from bench.lspclient import LspClient, file_uri
+from bench.session import client_capabilities
 
 IDLE_SECONDS = 3.0  # after close: long enough for the server's idle clean-up
 TIMEOUT = 120.0

@@ -23,8 +23,8 @@ if __package__ in (None, ""):
 
 from bench.common import describe_machine, fmt_ms, median, percentile, print_table, save_results
 from bench.generate import lsp_position, parse_sizes
-from bench.lsp import ServerSpec, Session, ours_spec, peer_spec, prepare
 from bench.lspclient import LspError
+from bench.session import ServerSpec, Session, ours_spec, peer_spec, prepare
 
 REQUESTS = {
     "documentSymbol": "textDocument/documentSymbol",

@@ -45,8 +45,8 @@ from bench.generate import (
     parse_sizes,
     write_suite_tree,
 )
-from bench.lsp import ServerSpec, client_capabilities, ours_spec, peer_spec
 from bench.lspclient import LspClient, LspError, RssSampler, file_uri
+from bench.session import ServerSpec, client_capabilities, ours_spec, peer_spec
 
 KEY_INTERVAL = 0.1  # ten keystrokes a second
 TYPED = "the reply names 文件 "  # typed into a prompt, one character per keystroke
