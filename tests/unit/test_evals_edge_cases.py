@@ -9,6 +9,7 @@ from evals_support import assertions, case, codes, errors, findings_of, one, sui
 
 from evalfix_ls.analysis import analyze
 from evalfix_ls.contracts.detection import EVALS
+from evalfix_ls.contracts.fix_data import Missing, OneOf
 from evalfix_ls.workspace.files import decode_bytes
 
 
@@ -60,7 +61,7 @@ def test_2_missing_required_members_anchor_at_the_parent() -> None:
     text = suite('{"id": 1}')
     [finding] = findings_of(text)
     assert (finding.code, finding.pointer, finding.case) == ("prompt-required", "/evals/0", 0)
-    assert "`prompt`" in finding.message and finding.data["missing"] == "prompt"
+    assert "`prompt`" in finding.message and Missing.read(finding.data) == Missing("prompt")
     case_start = text.index('{"id": 1}')
     assert (finding.start, finding.end) == (case_start, case_start + 1)
 
@@ -288,7 +289,7 @@ def test_13_empty_things_pass(text: str) -> None:
 def test_14_near_miss_strings_are_errors_with_a_suggestion(text: str, code: str) -> None:
     [finding] = [f for f in findings_of(text) if f.severity.word == "error"]
     assert finding.code == code
-    assert finding.data and ("replacement" in finding.data or "expected" in finding.data)
+    assert finding.data and ("replacement" in finding.data or OneOf.read(finding.data) is not None)
 
 
 def test_14_difficulty_case_slip_is_a_warning() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 from ...js import regex as jsregex
 from ...js.values import js_trim
 from ...parser.tree import ARRAY, BOOLEAN, OBJECT, STRING, Node
+from ..fix_data import OneOf
 from .paths import escapes_workspace
 from .report import (
     INTENT_KINDS,
@@ -145,21 +146,21 @@ def _check_target(scope: Scope, item: Node, base: tuple[str | int, ...], p: str)
         else:
             _check_path_escape(scope, file_node, tokens)
         return
-    data: dict[str, Any] = {"expected": [_ASSISTANT_TEXT, {"file": "<path>"}]}
+    replacement: Any = None
     explanation = f"Got {describe(target)}."
     if target.kind == STRING:
         if target.value.startswith("assistant") or target.value in ("text", "output", "response"):
-            data["replacement"] = _ASSISTANT_TEXT
+            replacement = _ASSISTANT_TEXT
             explanation = f'Got {describe(target)}; write "{_ASSISTANT_TEXT}".'
         else:
-            data["replacement"] = {"file": target.value}
+            replacement = {"file": target.value}
             explanation = f'Got {describe(target)}; a file target is written {{"file": "{target.value}"}}.'
     scope.at(
         "regex-target-invalid",
         target,
         (*base, "target"),
         sentence(f'{p}`regex-match.target` must be "assistant-text" or {{ file: string }}', explanation),
-        data,
+        OneOf((_ASSISTANT_TEXT, {"file": "<path>"}), replacement).fields(),
     )
 
 
@@ -214,7 +215,7 @@ def check_regex_members(
             flags,
             (*base, "flags"),
             sentence(invalid, f"The flags {quote(flags_text)} are invalid: {verdict.detail}."),
-            {"expected": list(jsregex.VALID_FLAGS), "replacement": _repair_flags(flags_text)},
+            OneOf(tuple(jsregex.VALID_FLAGS), _repair_flags(flags_text)).fields(),
         )
         return
     if status == jsregex.PATTERN:
@@ -310,7 +311,7 @@ def _check_intent(scope: Scope, item: Node, a: int) -> None:
         BOOLEAN,
         f"{p}intent assertion `mustPass`, if present, must be a boolean",
         "write true or false.",
-        {"expected": [True, False]},
+        OneOf((True, False)).fields(),
     )
     scope.require_enum(
         "intent-severity-invalid",

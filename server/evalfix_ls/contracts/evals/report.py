@@ -18,6 +18,7 @@ from ... import schema
 from ...findings import Finding, Related, Severity
 from ...js.values import js_number_to_string
 from ...parser.tree import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Member, Node, join_pointer
+from ..fix_data import Missing, OneOf
 
 ERR, WARN, INFO, HINT = Severity.ERROR, Severity.WARNING, Severity.INFORMATION, Severity.HINT
 
@@ -202,18 +203,16 @@ def sentence(issue: str, explanation: str) -> str:
 
 def enum_problem(node: Node | None, allowed: tuple[str, ...], what: str) -> tuple[str, dict[str, Any]]:
     """Explanation and quick-fix data for a value that is not one of ``allowed``."""
-    data: dict[str, Any] = {"expected": list(allowed)}
     subject = what[0].upper() + what[1:]
     if node is None:
-        return f"{subject} is missing; expected one of {one_of(allowed)}.", data
+        return f"{subject} is missing; expected one of {one_of(allowed)}.", OneOf(allowed).fields()
     if node.kind == STRING:
         text = f"Unknown {what} {describe(node)}; expected one of {one_of(allowed)}"
         guess = suggest(node.value, allowed)
         if guess is not None:
-            data["replacement"] = guess
             text += f" (did you mean '{guess}'?)"
-        return text + ".", data
-    return f"{subject} is {describe(node)}; expected one of {one_of(allowed)}.", data
+        return text + ".", OneOf(allowed, guess).fields()
+    return f"{subject} is {describe(node)}; expected one of {one_of(allowed)}.", OneOf(allowed).fields()
 
 
 # -- scopes ----------------------------------------------------------------------------------------------
@@ -301,7 +300,7 @@ class Scope:
     ) -> None:
         """A finding for member ``member`` absent from ``parent`` (at ``tokens``): the pointer is the
         parent and the range its opening brace."""
-        full = {"missing": member}
+        full = Missing(member).fields()
         if data:
             full.update(data)
         self.emit(code, parent.start, parent.start + 1, tokens, message, full)

@@ -6,6 +6,7 @@ import json
 
 from ...findings import Severity
 from ...parser.tree import ARRAY, BOOLEAN, OBJECT, STRING, Node
+from ..fix_data import OneOf
 from .paths import SuitePaths, escapes_workspace, leaves_directory
 from .report import (
     FIXTURE_KINDS,
@@ -42,7 +43,7 @@ def check_setup(scope: Scope, setup: Node, paths: SuitePaths) -> None:
                 f'Got {describe(setup)}; write e.g. {{"kind": "empty"}} or '
                 '{"kind": "seeded", "sources": [{"from": "files/input"}]}.',
             ),
-            {"expected": list(SETUP_KINDS), "replacement": {"kind": "empty"}},
+            OneOf(SETUP_KINDS, {"kind": "empty"}).fields(),
         )
         return
     kind = scope.require_enum(
@@ -306,7 +307,7 @@ def _check_fixture(scope: Scope, setup: Node) -> None:
         BOOLEAN,
         f"{p}`setup.fixture.initGit`, if present, must be a boolean",
         "write true or false.",
-        {"expected": [True, False]},
+        OneOf((True, False)).fields(),
     )
 
 

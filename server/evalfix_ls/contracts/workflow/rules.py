@@ -15,6 +15,7 @@ from pathlib import Path
 from ...findings import Finding
 from ...schema import WORKFLOW_SCHEMA, enum
 from ...workspace.view import FileSystemView
+from ..fix_data import Missing, OneOf
 from .codes import WORKFLOW_CODES
 from .normalize import INPUT_ALIASES, NormalizedCase
 from .refs import ref_errors
@@ -88,7 +89,7 @@ def _case_errors(
             "case id must be a non-empty string (the id derived from name is empty)",
             case.id_anchor,
             case,
-            member="id",
+            **Missing("id").fields(),
         )
     if not case.input:
         yield error(
@@ -96,7 +97,7 @@ def _case_errors(
             "case input must be a non-empty string (none of " + ", ".join(INPUT_ALIASES) + " is one)",
             case.input_anchor,
             case,
-            member="input",
+            **Missing("input").fields(),
         )
     tags = case.tag_values
     if extra_tag is not None and extra_tag not in tags:
@@ -107,8 +108,8 @@ def _case_errors(
             "case coverage_tags must be a non-empty array",
             case.tags_anchor,
             case,
-            member="coverage_tags",
-            allowed=list(readiness_buckets()),
+            **Missing("coverage_tags").fields(),
+            **OneOf(readiness_buckets()).fields(),
         )
     else:
         for tag in case.coverage_tags:
@@ -127,7 +128,7 @@ def _case_errors(
             "case source_refs must be a non-empty array",
             case.refs_anchor,
             case,
-            member="source_refs",
+            **Missing("source_refs").fields(),
         )
     authority = case.authority
     authority_valid = authority.is_string and authority.value in authorities()
@@ -137,7 +138,7 @@ def _case_errors(
             f"invalid source_ref_authority: {authority.value}",
             authority.anchor,
             case,
-            allowed=list(authorities()),
+            **OneOf(authorities()).fields(),
         )
     for ref in case.source_refs:
         for code, message in ref_errors(ref.value, authority.is_source, root, fs):
@@ -151,7 +152,7 @@ def _case_errors(
                     f"{tag} cases require expected_outcome",
                     outcome.anchor,
                     case,
-                    member="expected_outcome",
+                    **Missing("expected_outcome").fields(),
                 )
         if "boundary" in tags and not case.boundary_note and not case.forbidden_signals:
             yield error(
@@ -159,7 +160,7 @@ def _case_errors(
                 "boundary cases require expected_outcome, boundary_note, or forbidden_signals",
                 case.missing_anchor,
                 case,
-                member="boundary_note",
+                **Missing("boundary_note").fields(),
             )
 
 

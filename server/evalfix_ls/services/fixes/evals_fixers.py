@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ...contracts.fix_data import OneOf
 from ...js.values import js_number_to_string
 from ...parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
 from .edits import TextEdit, json_text, remove_member, replace_node
@@ -30,16 +31,17 @@ PLACEHOLDERS = {
     "metadata-difficulty-invalid",
 )
 def invalid_enum(ctx: FixContext) -> list[Fix]:
-    allowed = list(ctx.data.get("expected") or ())
-    if not allowed:
+    one_of = OneOf.read(ctx.data)
+    if one_of is None:
         return []
+    allowed = list(one_of.allowed)
     missing = ctx.missing_member()
     if missing is not None:
         return _missing_enum(ctx, missing, allowed)
     node = ctx.node()
     if node is None:
         return []
-    return enum_fixes(ctx, node, allowed, ctx.data.get("replacement"))
+    return enum_fixes(ctx, node, allowed, one_of.replacement)
 
 
 def _missing_enum(ctx: FixContext, name: str, allowed: list) -> list[Fix]:

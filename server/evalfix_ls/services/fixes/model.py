@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from ...contracts.fix_data import Missing
 from ...findings import Finding
 from ...parser.tree import ARRAY, OBJECT, STRING, Member, Node, resolve_pointer, split_pointer
 from ..document import DocumentView
@@ -68,10 +69,10 @@ class FixContext:
     def missing_member(self) -> str | None:
         """The member the finding says is absent (its pointer then names the parent object)."""
         node = self.node()
-        name = self.data.get("missing") or self.data.get("member")
-        if node is None or node.kind != OBJECT or not isinstance(name, str) or node.has(name):
+        missing = Missing.read(self.data)
+        if node is None or node.kind != OBJECT or missing is None or node.has(missing.member):
             return None
-        return name
+        return missing.member
 
     def set_member(self, obj: Node, name: str, value: Any) -> TextEdit:
         """Replace member ``name`` of ``obj`` by ``value``, or add it when absent."""

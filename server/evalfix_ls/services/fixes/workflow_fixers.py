@@ -3,6 +3,7 @@ findings both contracts share (a duplicate member name)."""
 
 from __future__ import annotations
 
+from ...contracts.fix_data import Missing, OneOf
 from ...contracts.workflow.normalize import EXTENSION_COPIES, NormalizedCase
 from ...contracts.workflow.rules import is_valid_tag, readiness_buckets
 from ...js.values import js_number_to_string
@@ -65,8 +66,8 @@ def _known_tags(ctx: FixContext) -> list[str]:
 @fixer("invalid_source_ref_authority")
 def authority_value(ctx: FixContext) -> list[Fix]:
     node = ctx.node()
-    allowed = list(ctx.data.get("allowed") or ())
-    return enum_fixes(ctx, node, allowed) if node is not None and allowed else []
+    one_of = OneOf.read(ctx.data)
+    return enum_fixes(ctx, node, list(one_of.allowed)) if node is not None and one_of is not None else []
 
 
 @fixer("list_item_dropped")
@@ -127,11 +128,10 @@ def missing_case_value(ctx: FixContext) -> list[Fix]:
     case = normalized_case(ctx)
     if case is None or case.node.kind != OBJECT:
         return []
-    name = ctx.data.get("member")
-    if ctx.finding.code == "missing_boundary_evidence":
-        name = "boundary_note"
-    if not isinstance(name, str):
+    missing = Missing.read(ctx.data)
+    if missing is None:
         return []
+    name = missing.member
     fixes = []
     if name == "expected_outcome":
         fixes.extend(_unshadow(ctx, case))
@@ -178,7 +178,8 @@ def _unshadow(ctx: FixContext, case: NormalizedCase) -> list[Fix]:
 @fixer("missing_coverage_tags")
 def missing_tags(ctx: FixContext) -> list[Fix]:
     case = normalized_case(ctx)
-    allowed = [tag for tag in ctx.data.get("allowed") or () if isinstance(tag, str)]
+    one_of = OneOf.read(ctx.data)
+    allowed = [tag for tag in one_of.allowed if isinstance(tag, str)] if one_of is not None else []
     if case is None or case.node.kind != OBJECT:
         return []
     return [
