@@ -19,6 +19,7 @@ from pygls.exceptions import JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
+from evalfix_ls.lsp.protocol import EvalfixProtocol
 from evalfix_ls.lsp.pygls_private import HookedProtocol
 
 
@@ -153,3 +154,27 @@ def test_a_write_error_reaches_the_servers_reporter() -> None:
     error = OSError("pipe closed")
     server.protocol.report_write_error(error)
     assert server.reported == [(error, JsonRpcInternalError)]
+
+
+# What EvalfixProtocol and the adapter override on purpose: pygls' three private hooks, and its
+# public intake and text-synchronisation handlers.
+OVERRIDDEN = {
+    "_execute_handler",
+    "_send_data",
+    "_send_response",
+    "structure_message",
+    "handle_message",
+    "lsp_exit",
+    "lsp_text_document__did_open",
+    "lsp_text_document__did_change",
+    "lsp_text_document__did_close",
+}
+
+
+def test_no_name_of_ours_overrides_one_pygls_has() -> None:
+    """A pygls release that adds a method under a name our protocol already uses (``_send_error``,
+    ``write_data`` …) would silently call ours, or ours would replace its own."""
+    ours = {
+        name for cls in (EvalfixProtocol, HookedProtocol) for name in vars(cls) if not name.startswith("__")
+    }
+    assert {name for name in ours if hasattr(LanguageServerProtocol, name)} == OVERRIDDEN
