@@ -73,8 +73,8 @@ def _case_count(document: DocumentView) -> int | None:
     if root is None or root.kind != OBJECT:
         return None
     if document.kind == WORKFLOW:
-        normalized = document.analysis.workflow
-        if normalized is not None and normalized.unreadable is None:
+        normalized = document.workflow()
+        if normalized.unreadable is None:
             return len(normalized.cases)
         return None
     evals = root.get("evals") if document.kind == EVALS else None
