@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..contracts.detection import EVALS, UNKNOWN, WORKFLOW
-from ..contracts.workflow.check import normalized_file
 from ..parser.tree import ARRAY, OBJECT
 from .document import DocumentView
 from .inline_facts import readiness_line
@@ -74,8 +73,8 @@ def _case_count(document: DocumentView) -> int | None:
     if root is None or root.kind != OBJECT:
         return None
     if document.kind == WORKFLOW:
-        normalized = normalized_file(document.analysis.extra)
-        if normalized is not None and normalized.unreadable is None:
+        normalized = document.workflow()
+        if normalized.unreadable is None:
             return len(normalized.cases)
         return None
     evals = root.get("evals") if document.kind == EVALS else None
