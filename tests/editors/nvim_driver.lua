@@ -141,6 +141,28 @@ local function complete(buf, client)
   return { position = params.position, items = labels }
 end
 
+-- The hover on the root object (line 0, character 0: the same in every encoding) of each file of
+-- spec.hovers, opened in turn: what the server says the file is and why.
+local function root_hovers()
+  local hovers = {}
+  for _, file in ipairs(spec.hovers or {}) do
+    vim.cmd("hide edit " .. vim.fn.fnameescape(file))
+    local buf = vim.api.nvim_get_current_buf()
+    local attached = wait("the evalfix_ls client on " .. file, spec.timeout_ms, function()
+      local found = clients(buf)[1]
+      return found ~= nil and found.initialized
+    end)
+    if attached then
+      local client = clients(buf)[1]
+      local params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = 0, character = 0 } }
+      local responses = vim.lsp.buf_request_sync(buf, "textDocument/hover", params, spec.timeout_ms)
+      local result = responses and responses[client.id] and responses[client.id].result
+      hovers[file] = result and result.contents or vim.NIL
+    end
+  end
+  return hovers
+end
+
 local function run()
   vim.cmd("edit " .. vim.fn.fnameescape(spec.file))
   local buf = vim.api.nvim_get_current_buf()
@@ -165,6 +187,7 @@ local function run()
   if out.completion_provider then
     out.completion = complete(buf, client)
   end
+  out.hovers = root_hovers()
 end
 
 local ok, problem = pcall(run)

@@ -3,12 +3,14 @@ pull diagnostics), headless, each through the configuration shipped in editors/n
 
 The driver (nvim_driver.lua) opens the fixture suite, records the raw diagnostic reports and
 ``vim.diagnostic.get()``, makes the edit of ``editor_support.EDITS`` through the buffer API, records
-again, asks for completion in the empty setup ``kind``, and writes all of it to a JSON file.
+again, asks for completion in the empty setup ``kind``, asks for the hover on the root object of
+``HOVERED`` files, and writes all of it to a JSON file.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +21,10 @@ DRIVER = Path(__file__).with_name("nvim_driver.lua")
 # Proves the `evalfix` settings section of the shipped config reaches the server.
 SETTINGS = {"evalfix": {"severity": {"sandbox-invalid": "information"}}}
 LSP_SEVERITY = {"error": 1, "warning": 2, "information": 3, "hint": 4}
+# A skill-local shape (its own schema_version under skills/<x>/evals/), which evalfix-ls does not
+# check, and the suite: the root hover tells a terminal-editor user what VS Code's status item does.
+SKILL_LOCAL = "skills/haiku/evals/routing/local-cases.json"
+HOVERED = [SKILL_LOCAL, ed.SUITE.as_posix()]
 
 
 @dataclass(frozen=True)
@@ -51,7 +57,7 @@ def seen(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     binary = variant.binary()
     tmp = tmp_path_factory.mktemp(variant.name)
     command = [str(binary), "--headless", "--clean", "-c", f"luafile {DRIVER}"]
-    result = ed.drive(tmp, command, "nvim", setup=variant.setup, settings=SETTINGS)
+    result = ed.drive(tmp, command, "nvim", setup=variant.setup, settings=SETTINGS, hovers=HOVERED)
     result["_variant"] = variant
     return result
 
@@ -97,3 +103,17 @@ def test_completion_offers_the_setup_kinds(seen: dict) -> None:
     line, character = ed.completion_position(ed.apply_edits(ed.fixture_text()), seen["_variant"].encoding)
     assert completion["position"] == {"line": line, "character": character}
     assert ed.completion_labels(completion["items"]) == ed.SETUP_KINDS
+
+
+def test_root_hover_names_the_family_and_why_a_file_is_not_checked(seen: dict) -> None:
+    hovers = {file: contents and contents["value"] for file, contents in seen["hovers"].items()}
+    schema = json.loads((ed.WORKSPACE / SKILL_LOCAL).read_text(encoding="utf-8"))["schema_version"]
+    unchecked = hovers[SKILL_LOCAL]
+    reason = f"skill-local shape (schema_version `{schema}`)"
+    assert unchecked.startswith(f"**evalfix: not checked** — {reason}"), hovers
+    assert "its own tests judge it" in unchecked, hovers
+    suite = hovers[ed.SUITE.as_posix()]
+    assert suite.startswith("**evalfix: eval suite** — an `evals/evals.json`"), hovers
+    # The suite's buffer as the edit left it (the server answers for the open text).
+    cases = len(json.loads(ed.apply_edits(ed.fixture_text()))["evals"])
+    assert f"* cases: {cases}" in suite, hovers

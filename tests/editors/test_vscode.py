@@ -245,6 +245,8 @@ def test_vsix_holds_the_bundle_and_the_listing_files_only(packaged: Path) -> Non
 # --- In the real VS Code ------------------------------------------------------------------------
 
 SUITE = "skills/demo-skill/evals/evals.json"
+# A skill-local shape (its own schema_version under skills/<x>/evals/): evalfix-ls does not check it.
+SKILL_LOCAL = "skills/demo-skill/evals/routing/local-cases.json"
 INTEGRATION_TIMEOUT_S = 360
 UI_TIMEOUT_S = 300
 # The two Mocha tests of features other issues are adding: skipped inside the run (with the
@@ -488,6 +490,16 @@ def test_linux_x64_vsix_from_environment_runs_the_installed_server(
     local_bin.mkdir(parents=True)
     (local_bin / "evalfix-ls").symlink_to(SERVER)
     (Path(env["HOME"]) / ".bash_profile").write_text('export PATH="$HOME/.local/bin:$PATH"\n')
-    _, log = run_ui(linux_x64_vsix, real_vscode, tmp_path, workspace, env)
+    items = json.dumps({SUITE: "eval suite", SKILL_LOCAL: "not checked"})
+    seen, log = run_ui(linux_x64_vsix, real_vscode, tmp_path, workspace, env, "--document-items", items)
     assert f"Started evalfix-ls {__version__}: PATH ({local_bin / 'evalfix-ls'})" in log, log
     assert "bundled server" not in log, log
+    # The status item of the active file, as the workbench shows it, and its hover: the family, and
+    # for the unchecked file why (the skill-local shape and the schema_version it declares).
+    shown = seen["documentItems"]
+    print("document items:", json.dumps(shown, ensure_ascii=False, indent=1))
+    assert "arc-skill-eval's discovery reads it as an eval suite" in shown[SUITE]["tooltip"], shown
+    schema = json.loads((workspace / SKILL_LOCAL).read_text(encoding="utf-8"))["schema_version"]
+    unchecked = shown[SKILL_LOCAL]["tooltip"]
+    assert f"skill-local shape (schema_version `{schema}`)" in unchecked, shown
+    assert "its own tests judge it" in unchecked, shown

@@ -2,10 +2,13 @@
 // Opens the planted suite, opens the Problems panel from the status bar, waits for the planted
 // messages in its rows, takes a screenshot; then, with --bad-settings, writes those workspace settings
 // (ones under which no server is found) and waits for the server-not-found notification with its
-// two buttons. Writes what it saw as JSON (--report).
+// two buttons. With --document-items (a JSON object: relative path -> the text the file's status item
+// must show), opens each file in turn and reads that item and its hover. Writes what it saw as JSON
+// (--report).
 //
 // node scripts/run-ui.mjs --code-server DIR --vsix FILE --workspace DIR --data DIR --chromium PATH
 //   --open REL --expect JSON_ARRAY_OF_MESSAGES --screenshots DIR --report FILE [--bad-settings JSON]
+//   [--document-items JSON]
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { execFileSync } from "node:child_process";
@@ -17,7 +20,15 @@ const userData = path.join(args.data, "user-data");
 const extensions = path.join(args.data, "extensions");
 const expected = JSON.parse(args.expect);
 const WAIT_MS = 60_000;
-const seen = { rows: [], statusBar: [], notification: null, settingsEditor: null, output: [], screenshots: [] };
+const seen = {
+  rows: [],
+  statusBar: [],
+  notification: null,
+  settingsEditor: null,
+  output: [],
+  documentItems: {},
+  screenshots: [],
+};
 
 fs.mkdirSync(path.join(userData, "User"), { recursive: true });
 fs.mkdirSync(args.screenshots, { recursive: true });
@@ -63,9 +74,11 @@ try {
   await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000, server.child);
   browser = await launchChromium(args.chromium);
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const file = `vscode-remote://127.0.0.1:${port}${path.join(args.workspace, args.open)}`;
-  const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(args.workspace)}&payload=${encodeURIComponent(JSON.stringify([["openFile", file]]))}`;
-  await page.goto(url, { timeout: WAIT_MS });
+  const opening = (relative) => {
+    const file = `vscode-remote://127.0.0.1:${port}${path.join(args.workspace, relative)}`;
+    return `http://127.0.0.1:${port}/?folder=${encodeURIComponent(args.workspace)}&payload=${encodeURIComponent(JSON.stringify([["openFile", file]]))}`;
+  };
+  await page.goto(opening(args.open), { timeout: WAIT_MS });
 
   // The status bar: our item says ready with the version; the problems item opens the panel.
   const ours = page.locator(".statusbar-item", { hasText: "evalfix-ls" });
@@ -84,6 +97,7 @@ try {
   seen.screenshots.push(problems);
   const missing = expected.filter((message) => !seen.rows.some((row) => row.includes(message)));
   if (missing.length) throw new Error(`the Problems panel lacks ${JSON.stringify(missing)}`);
+  if (args["document-items"]) await documentItems(page, opening);
   if (args["bad-settings"]) await serverNotFound(page);
   exitCode = 0;
 } catch (error) {
@@ -101,6 +115,22 @@ try {
   server.stop();
 }
 process.exit(exitCode);
+
+/** Each file opened in the workbench: the status item with the text given for it, and its hover. */
+async function documentItems(page, opening) {
+  for (const [relative, text] of Object.entries(JSON.parse(args["document-items"]))) {
+    await page.goto(opening(relative), { timeout: WAIT_MS });
+    const item = page.locator(".statusbar-item").filter({ hasText: new RegExp(`^\\s*${text}\\s*$`) });
+    await item.first().waitFor({ timeout: WAIT_MS });
+    await item.first().hover();
+    const hover = page.locator(".workbench-hover, .monaco-hover").filter({ visible: true });
+    await hover.first().waitFor({ timeout: WAIT_MS });
+    seen.documentItems[relative] = { text: await item.first().innerText(), tooltip: await hover.first().innerText() };
+    const shot = path.join(args.screenshots, `document-item-${Object.keys(seen.documentItems).length}.png`);
+    await page.screenshot({ path: shot });
+    seen.screenshots.push(shot);
+  }
+}
 
 async function serverNotFound(page) {
   const existing = path.join(args.workspace, ".vscode", "settings.json");

@@ -6,8 +6,8 @@
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { EvalfixApi } from "../../src/extension";
+import { until } from "./until";
 
-const WAIT_MS = 45_000;
 const SKILL = "skills/写作";
 const FIXTURE = `${SKILL}/evals/cases.json`;
 const SUITE = `${SKILL}/evals/evals.json`;
@@ -17,17 +17,6 @@ const fileUri = (relative: string) => {
   assert.ok(folder, "the test workspace is open");
   return vscode.Uri.joinPath(folder.uri, relative);
 };
-
-/** Resolves once `check` holds; fails after WAIT_MS saying what was last seen. */
-async function until(what: string, check: () => boolean | Promise<boolean>, seen: () => unknown): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (!(await check())) {
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${WAIT_MS} ms waiting for ${what}; last seen: ${JSON.stringify(seen())}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 async function rename(from: string, to: string): Promise<void> {
   const edit = new vscode.WorkspaceEdit();
