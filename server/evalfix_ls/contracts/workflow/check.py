@@ -15,7 +15,7 @@ from ...findings import Finding, Related
 from ..detection import is_workflow_path
 from .codes import WORKFLOW_CODES
 from .hints import file_hints
-from .normalize import NormalizedCase, normalize_file
+from .normalize import NormalizedCase, NormalizedFile, normalize_file
 from .rules import DUPLICATE_CASE_ID, case_errors
 
 if TYPE_CHECKING:
@@ -98,3 +98,8 @@ def _duplicate(
         data={"key": case.key, "previous_source_file": previous_file, "previous_case": previous_case},
         related=(related,),
     )
+
+
+def normalized_file(extra: dict[str, Any]) -> NormalizedFile | None:
+    """The normalized file a workflow analysis left behind (None for other contracts)."""
+    return extra.get("workflow")
