@@ -96,7 +96,10 @@ class EncodedResult:
 
 
 def encoded(value: Any) -> EncodedResult:
-    """``value`` (LSP types, lists, plain data) as pygls would write it."""
+    """``value`` (LSP types, lists, plain data) as pygls would write it; an answer the handler
+    already wrote as JSON (``EncodedResult``) as it is."""
+    if isinstance(value, EncodedResult):
+        return value
     from .diagnostics.encoded import lsp_converter
 
     return EncodedResult(json.dumps(lsp_converter().unstructure(value)))
