@@ -519,9 +519,12 @@ class SizeRun:
         return max(values) if values else None
 
 
-def prepare(label: str) -> tuple[Path, Suite]:
+def prepare(label: str, *, noisy: bool = False) -> tuple[Path, Suite]:
+    """The planted suite of ``label``; ``noisy``: laid out without the directories its cases copy
+    from (a suite still being written: every case that names one carries findings)."""
     suite = generate_suite(SIZES[label], planted=True)
-    return write_tree(DATA_DIR / f"planted-{label}", suite), suite
+    root = DATA_DIR / (f"planted-noisy-{label}" if noisy else f"planted-{label}")
+    return write_tree(root, suite, sources=not noisy), suite
 
 
 async def run_size(
@@ -824,7 +827,7 @@ async def typing_main(args: argparse.Namespace, specs: list[ServerSpec], log_dir
     for label in labels:
         print(f"measuring {label} (typing) …", flush=True)
         runs[label] = await run_typing_size(
-            label, specs, log_dir, watch_files=not args.no_file_watching, settle=SETTLE
+            label, specs, log_dir, watch_files=not args.no_file_watching, settle=SETTLE, noisy=args.noisy
         )
     payload = {
         "machine": machine_summary(),
@@ -860,6 +863,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="type a new assertion and a new case character by character through invalid states "
         "(default sizes 200k,2m); see bench/lsp_typing.py",
+    )
+    parser.add_argument(
+        "--noisy",
+        action="store_true",
+        help="with --typing: the suite without the directories its cases copy from, so that every "
+        "case carries findings (a suite still being written, issue 19)",
     )
     parser.add_argument(
         "--profile-server",
