@@ -27,6 +27,14 @@ from ..parser.gcpause import unpaused
 IDLE_SECONDS = 1.0  # no job for this long: frozen objects are collected once
 
 
+def started() -> None:
+    """The server is built: what start-up imported and registered stays for good, so it is frozen
+    (never walked by a collection again), and the collector, off during start-up (``cli.serve``),
+    is on again."""
+    gc.freeze()
+    gc.enable()
+
+
 def settle() -> None:
     """After a job: hide everything alive now from future collections (``gc.freeze``), and have
     the frozen objects collected once the server has been idle for ``IDLE_SECONDS``."""

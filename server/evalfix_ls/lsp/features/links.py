@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from ...services.links import Link, definition, document_links
 from .. import json_text
 from ..context import FeatureContext
 from ..documents import path_to_uri
 from ..requests import EncodedResult
 from . import feature
+
+if TYPE_CHECKING:
+    from ...services.links import Link
 
 
 def register(server: Any) -> None:
@@ -28,6 +30,8 @@ def _target_uri(link: Link) -> str:
 
 def links(ctx: FeatureContext, params: types.DocumentLinkParams) -> EncodedResult:
     """Written as JSON directly (``json_text``): a 10 MB suite names thousands of paths."""
+    from ...services.links import document_links
+
     tooltips = bool(ctx.client.supports("text_document", "document_link", "tooltip_support"))
     found = document_links(ctx.document, ctx.facts)
     ranges = ctx.range_texts([(link.start, link.end) for link in found])
@@ -46,6 +50,8 @@ def links(ctx: FeatureContext, params: types.DocumentLinkParams) -> EncodedResul
 
 
 def go_to_definition(ctx: FeatureContext, params: types.DefinitionParams) -> list[types.Location] | None:
+    from ...services.links import definition
+
     link = definition(ctx.document, ctx.facts, ctx.offset(params.position))
     if link is None:
         return None

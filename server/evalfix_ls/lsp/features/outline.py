@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from ...services.outline import Symbol, document_symbols, folding_ranges, selection_ranges
-from ...services.workspace_symbols import workspace_symbols
 from .. import json_text
 from ..context import FeatureContext, WorkspaceContext
 from ..requests import EncodedResult, RequestToken
 from . import feature
+
+if TYPE_CHECKING:
+    from ...services.outline import Symbol
 
 logger = logging.getLogger("evalfix_ls")
 
@@ -40,6 +41,8 @@ def register(server: Any) -> None:
 
 
 def workspace_symbol_answer(ctx: WorkspaceContext, query: str) -> list[types.WorkspaceSymbol]:
+    from ...services.workspace_symbols import workspace_symbols
+
     found, truncated = workspace_symbols(query, ctx.facts, ctx.evals_suites, ctx.open_text)
     if truncated:
         logger.info("workspace symbols: the first %d matches of %r are shown", len(found), query)
@@ -61,6 +64,8 @@ def workspace_symbol_answer(ctx: WorkspaceContext, query: str) -> list[types.Wor
 def symbols(ctx: FeatureContext, params: types.DocumentSymbolParams) -> EncodedResult:
     """``DocumentSymbol``s (hierarchical clients) or ``SymbolInformation``s, written as JSON
     directly (``json_text``: a 10 MB suite has 5,000 symbols)."""
+    from ...services.outline import document_symbols
+
     outline = document_symbols(ctx.document)
     walked = list(_walk(outline.symbols))
     if outline.truncated:
@@ -108,6 +113,8 @@ def _walk(symbols: list[Symbol], parent: str | None = None):
 
 
 def folding(ctx: FeatureContext, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+    from ...services.outline import folding_ranges
+
     limit = ctx.client.supports("text_document", "folding_range", "range_limit") or 5000
     line_only = bool(ctx.client.supports("text_document", "folding_range", "line_folding_only"))
     index = ctx.snapshot.line_index
@@ -129,6 +136,8 @@ def folding(ctx: FeatureContext, params: types.FoldingRangeParams) -> list[types
 
 
 def selection(ctx: FeatureContext, params: types.SelectionRangeParams) -> list[types.SelectionRange]:
+    from ...services.outline import selection_ranges
+
     out = []
     for position in params.positions:
         spans = selection_ranges(ctx.document, ctx.offset(position))
