@@ -515,7 +515,7 @@ async def typing_main(args: argparse.Namespace, specs: list[ServerSpec], log_dir
     for label in labels:
         print(f"measuring {label} (typing) …", flush=True)
         runs[label] = await run_typing_size(
-            label, specs, log_dir, watch_files=not args.no_file_watching, settle=SETTLE
+            label, specs, log_dir, watch_files=not args.no_file_watching, settle=SETTLE, noisy=args.noisy
         )
     payload = {
         "machine": machine_summary(),
@@ -551,6 +551,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="type a new assertion and a new case character by character through invalid states "
         "(default sizes 200k,2m); see bench/lsp_typing.py",
+    )
+    parser.add_argument(
+        "--noisy",
+        action="store_true",
+        help="with --typing: the suite without the directories its cases copy from, so that every "
+        "case carries findings (a suite still being written, issue 19)",
     )
     parser.add_argument(
         "--profile-server",

@@ -138,10 +138,10 @@ async def push_typing(session: Any, suite: Suite, result: TypingResult, settle: 
 
 
 async def run_typing_size(
-    label: str, specs: list[Any], log_dir: Path, *, watch_files: bool, settle: float
+    label: str, specs: list[Any], log_dir: Path, *, watch_files: bool, settle: float, noisy: bool = False
 ) -> dict[str, dict[str, TypingResult]]:
 
-    path, suite = prepare(label)
+    path, suite = prepare(label, noisy=noisy)
     out: dict[str, dict[str, TypingResult]] = {}
     for spec in specs:
         out[spec.name] = {}

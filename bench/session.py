@@ -336,6 +336,9 @@ class Session:
         )
 
 
-def prepare(label: str) -> tuple[Path, Suite]:
+def prepare(label: str, *, noisy: bool = False) -> tuple[Path, Suite]:
+    """The planted suite of ``label``; ``noisy``: laid out without the directories its cases copy
+    from (a suite still being written: every case that names one carries findings)."""
     suite = generate_suite(SIZES[label], planted=True)
-    return write_tree(DATA_DIR / f"planted-{label}", suite), suite
+    root = DATA_DIR / (f"planted-noisy-{label}" if noisy else f"planted-{label}")
+    return write_tree(root, suite, sources=not noisy), suite

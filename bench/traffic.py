@@ -159,7 +159,8 @@ class TrafficSession:
         )
         self.result.startup = init.received_at - self.client.spawned_at
         offered = (init.result or {}).get("capabilities", {})
-        self.offered = {method for method, key in PROVIDERS.items() if offered.get(key)}
+        # An empty options object offers the method too (the peer's ``documentLinkProvider: {}``).
+        self.offered = {method for method, key in PROVIDERS.items() if offered.get(key) not in (None, False)}
         await self.client.notify("initialized", {})
         await self.client.notify("workspace/didChangeConfiguration", {"settings": self.spec.settings})
         item = {"uri": self.uri, "languageId": "json", "version": 1, "text": self.text}
@@ -201,7 +202,10 @@ class TrafficSession:
         try:
             response = await self.client.request(method, params, timeout=self.timeout)
         except LspError as exc:
-            bucket = samples.modified if "-32801" in str(exc) else samples.failed
+            # ContentModified, or ServerCancelled with retriggerRequest (a pull outdated by the next
+            # keystroke, which the client re-sends): outdated, not wrong.
+            outdated = "-32801" in str(exc) or "-32802" in str(exc)
+            bucket = samples.modified if outdated else samples.failed
             bucket[method] += 1
             return None
         result = response.result

@@ -18,12 +18,13 @@ from evalfix_ls.cli import main
 from evalfix_ls.lsp import requests
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.lsp.features import outline
+from evalfix_ls.services import outline as outline_service
 
 BLOCK_AT_MOST = 20.0  # seconds; only reached when the server is broken
 
 _release = threading.Event()
 _state: dict[str, Any] = {"waiting": 0, "outcomes": [], "converted": 0}
-_symbols = outline.document_symbols
+_symbols = outline_service.document_symbols  # imported by the handler when it runs
 _convert = outline._document_symbol
 _paused = requests._paused
 
@@ -36,8 +37,8 @@ def document_symbols(document: Any) -> Any:
     return _symbols(document)
 
 
-def document_symbol(ctx: Any, symbol: Any) -> Any:
-    converted = _convert(ctx, symbol)
+def document_symbol(*args: Any) -> Any:
+    converted = _convert(*args)
     _state["converted"] += 1
     return converted
 
@@ -52,7 +53,7 @@ def paused(fn: Any) -> Any:
     return result
 
 
-outline.document_symbols = document_symbols
+outline_service.document_symbols = document_symbols
 outline._document_symbol = document_symbol
 requests._paused = paused
 _create = server_module.create_server

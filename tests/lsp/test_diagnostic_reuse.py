@@ -9,10 +9,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from lsp_support import make_repo, noisy_suite, write_json
 from lsprotocol import types
 
 from evalfix_ls.contracts.case_cache import CaseCache
+from evalfix_ls.lsp import convert
 from evalfix_ls.lsp.analyzer import Job, Result, run_job
 from evalfix_ls.lsp.convert import fingerprint
 from evalfix_ls.lsp.documents import DocumentStore, Snapshot
@@ -62,15 +64,18 @@ class Document:
 
     def type_at(self, needle: str, text: str) -> tuple[Result, Result]:
         """Insert ``text`` after ``needle``; (the result reusing the last one, a fresh one)."""
+        return self.insert(needle, text), self.run(self.snapshot, fresh=True)
+
+    def insert(self, needle: str, text: str) -> Result:
+        """Insert ``text`` after ``needle``: the result reusing the last one."""
         offset = self.snapshot.text.index(needle) + len(needle)
         line, character = self.snapshot.line_index.position(offset, Encoding.UTF16)
         point = types.Position(line=line, character=character)
         change = types.TextDocumentContentChangePartial(range=types.Range(start=point, end=point), text=text)
         version = self.snapshot.version + 1
         self.snapshot = self.store.change(self.uri, version, [change], Encoding.UTF16)
-        reused = self.run(self.snapshot, self.result)
-        self.result = reused
-        return reused, self.run(self.snapshot, fresh=True)
+        self.result = self.run(self.snapshot, self.result)
+        return self.result
 
 
 def _fields(job: Job) -> dict[str, Any]:
@@ -109,6 +114,30 @@ def test_an_edit_that_adds_a_line_converts_what_follows_it(tmp_path: Path) -> No
     before, after = of_cases(reused, lambda case: case < 20), of_cases(reused, lambda case: case > 20)
     assert before and all(id(d) in kept for d in before)  # above the new line: the same objects
     assert after and not any(id(d) in kept for d in after)  # below it: one line further down
+
+
+def test_typing_a_line_break_shifts_what_follows_without_converting_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Typing a new case starts with a line break: every finding below moves one line down. They
+    are shifted from the previous diagnostics (the same data objects), not converted again: the
+    conversions are counted, and the report equals a fresh one."""
+    root = make_repo(tmp_path / "repo")
+    path = write_json(root / "evals" / "evals.json", noisy_suite(40))
+    document = Document(root, path)
+    first = {id(d.data): d for d in document.result.diagnostics}
+    conversions = []
+    plain = convert.lsp_range
+    monkeypatch.setattr(convert, "lsp_range", lambda *args: conversions.append(args) or plain(*args))
+    reused = document.insert('"prompt": "写 🎉 20",', "\n")
+    assert len(conversions) <= 3  # case 20's findings at most: nothing below it
+    fresh = document.run(document.snapshot, fresh=True)
+    assert fingerprint(reused.diagnostics) == fingerprint(fresh.diagnostics)
+    below = [d for d in reused.diagnostics if isinstance(d.data.get("case"), int) and d.data["case"] > 20]
+    assert len(below) >= 19
+    for diagnostic in below:
+        earlier = first[id(diagnostic.data)]  # the very data of the previous result
+        assert diagnostic.range.start.line == earlier.range.start.line + 1
 
 
 def test_a_keystroke_on_a_one_line_suite_moves_the_columns_after_it(tmp_path: Path) -> None:

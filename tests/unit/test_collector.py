@@ -33,14 +33,20 @@ def _wait_for_idle_collection(after: int) -> None:
     _until(lambda: collector.idle_collections() > after, "an idle collection")
 
 
-def _idle_thread_sleeps_until_the_pause_ends() -> bool:
-    """The idle thread is blocked in ``gcpause.unpaused`` (a condition wait), not running."""
+def _idle_thread_frames() -> list[str]:
+    """The names of the idle thread's frames, innermost first."""
     thread = collector._idle._thread
     frame = sys._current_frames().get(thread.ident) if thread is not None else None
     names = []
     while frame is not None:
         names.append(frame.f_code.co_name)
         frame = frame.f_back
+    return names
+
+
+def _idle_thread_sleeps_until_the_pause_ends() -> bool:
+    """The idle thread is blocked in ``gcpause.unpaused`` (a condition wait), not running."""
+    names = _idle_thread_frames()
     return "unpaused" in names and "wait" in names
 
 
@@ -75,3 +81,60 @@ def test_the_idle_thread_sleeps_while_a_job_runs_and_collects_after(monkeypatch:
     _wait_for_idle_collection(collections)
     assert alive() is None
     assert collector.idle_wakeups() == wakeups + 1  # one wake-up, one collection
+
+
+class _Clock:
+    """``collector``'s clock, moved by the test: its sleeps are short real ones that leave the
+    clock where it is, so the idle thread looks again and again until the test moves time on."""
+
+    def __init__(self) -> None:
+        # Behind the real clock: what the collector records here is in the past once the test
+        # gives the real clock back (an idle collection of a later test is not postponed).
+        self.now = time.monotonic() - 100.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(0.002)
+
+
+def _idle_thread_waits_for_quiet() -> bool:
+    """The idle thread is sleeping out a quiet period (``_Clock.sleep``), not collecting, not
+    waiting for a job."""
+    return _idle_thread_frames()[:2] == ["sleep", "_collect_when_quiet"]
+
+
+def test_a_request_postpones_the_idle_collection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A request that ends after the jobs did is activity too: the idle collection waits for
+    quiet after it (a full collection of a 10 MB suite held the interpreter for about a second,
+    one second after the last analysis, while the editor's requests kept coming). Time is the
+    test's clock: nothing here depends on how fast the machine is."""
+    clock = _Clock()
+    monkeypatch.setattr(collector, "time", clock)
+    monkeypatch.setattr(collector, "IDLE_SECONDS", 1.0)
+    collections = collector.idle_collections()
+    with gcpause.gc_paused():  # a request is running
+        collector.settle()  # a job ended at t
+        clock.now += 1.5  # quiet since: the idle thread goes for the collection…
+        _until(_idle_thread_sleeps_until_the_pause_ends, "the idle thread to wait for the request")
+        collector.request_done()  # …but the request ends at t + 1.5
+    _until(_idle_thread_waits_for_quiet, "the idle thread to wait for quiet after the request")
+    assert collector.idle_collections() == collections  # not collected at t + 1.5
+    clock.now += 1.5  # quiet since the request
+    _wait_for_idle_collection(collections)
+
+
+def test_every_request_worker_reports_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the request workers run (``requests._paused``) tells the collector when it ends, an
+    answer or an error alike."""
+    from evalfix_ls.lsp import requests
+
+    clock = _Clock()
+    monkeypatch.setattr(collector, "time", clock)
+    assert requests._paused(lambda: "answer") == "answer"
+    assert collector._idle._last_job == clock.now
+    clock.now += 10.0
+    with pytest.raises(ZeroDivisionError):
+        requests._paused(lambda: 1 / 0)
+    assert collector._idle._last_job == clock.now

@@ -67,6 +67,16 @@ def test_checkpointed_positions_equal_a_plain_scan(text: str, data: st.DataObjec
 
 @settings(max_examples=300, deadline=None)
 @given(texts, st.data())
+def test_positions_in_one_pass_equal_a_plain_scan(text: str, data: st.DataObject) -> None:
+    """``positions`` (the batch behind the JSON-written answers) agrees offset by offset."""
+    index = LineIndex(text)
+    offsets = data.draw(st.lists(st.integers(-1, len(text) + 1), max_size=8))
+    for encoding in ENCODINGS:
+        assert index.positions(offsets, encoding) == [naive_position(text, o, encoding) for o in offsets]
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts, st.data())
 def test_checkpointed_offsets_equal_a_plain_scan(text: str, data: st.DataObject) -> None:
     index = LineIndex(text)
     for encoding in ENCODINGS:

@@ -9,7 +9,8 @@ cycle would stay for good — memory grew with every cancelled pull and every cl
 when no job has run for ``IDLE_SECONDS``, the frozen objects are unfrozen, collected once and the
 survivors frozen again: one full collection per pause in typing, none per keystroke.
 
-The idle thread sleeps on events only: it waits for a job to end, then for the quiet period,
+The idle thread sleeps on events only: it waits for a job to end, then for the quiet period
+(a request ending counts as activity too: ``request_done``),
 then for running pauses (``parser.gcpause``) to end; nothing happens while nothing happens.
 """
 
@@ -25,6 +26,14 @@ from collections.abc import Callable
 from ..parser.gcpause import unpaused
 
 IDLE_SECONDS = 1.0  # no job for this long: frozen objects are collected once
+
+
+def started() -> None:
+    """The server is built: what start-up imported and registered stays for good, so it is frozen
+    (never walked by a collection again), and the collector, off during start-up (``cli.serve``),
+    is on again."""
+    gc.freeze()
+    gc.enable()
 
 
 def settle() -> None:
@@ -53,18 +62,30 @@ class _IdleCollector:
                 self._thread = threading.Thread(target=self._run, name="evalfix-gc-idle", daemon=True)
                 self._thread.start()
 
+    def request_done(self) -> None:
+        """A request ended: activity, so an owed collection waits for quiet again (a full
+        collection of a 10 MB suite holds the interpreter for about a second: it ran one second
+        after the last analysis even while the editor's requests kept coming)."""
+        self._last_job = time.monotonic()
+
     def _run(self) -> None:
         while True:
             self._pending.wait()
             self._pending.clear()  # a job ending from now on asks again
             self.wakeups += 1
+            self._collect_when_quiet()
+
+    def _collect_when_quiet(self) -> None:
+        while True:
             while (remaining := self._last_job + IDLE_SECONDS - time.monotonic()) > 0:
                 time.sleep(remaining)
-            with unpaused():  # a job still running: wait until it ends, asleep
+            with unpaused():  # a job or request still running: wait until it ends, asleep
                 if self._last_job + IDLE_SECONDS > time.monotonic():
-                    continue  # a job ended meanwhile: its settle asked again, wait for quiet
+                    continue  # a job ended or a request ran meanwhile: wait for quiet again
+                self._pending.clear()  # the jobs that ended until now: this collection covers them
                 collect_frozen()
                 self.collections += 1
+                return
 
 
 def collect_frozen() -> None:
@@ -101,6 +122,10 @@ _malloc_trim_fn = [_malloc_trim()]
 
 
 _idle = _IdleCollector()
+
+
+def request_done() -> None:
+    _idle.request_done()
 
 
 def idle_collections() -> int:

@@ -76,8 +76,9 @@ class DiagnosticMemo:
     ``Diagnostic`` objects cost most of a keystroke on a suite full of findings (2,352 at 2 MB:
     75 of 115 ms). A finding before the edit, or after it when the edit changed neither the line
     count nor the finding's line, has the same positions as before: it gets the same
-    ``Diagnostic`` object. Its data must be the very same object (the case cache's), so a
-    finding computed again is always converted again.
+    ``Diagnostic`` object; one on a later line than the edit's end, when the edit added or removed
+    lines, a copy with its lines shifted (its columns did not move). Its data must be the very
+    same object (the case cache's), so a finding computed again is always converted again.
     """
 
     __slots__ = ("line_count", "_entries")
@@ -117,12 +118,34 @@ def _reused(
     edit = reuse.edit
     if finding.end <= edit.start:  # before the edit: nothing before it moved
         return reuse.memo.find(finding, cases, finding.start, finding.end)
-    if finding.start < edit.new_end or index.line_count != reuse.memo.line_count:
-        return None  # inside the edit, or the edit added or removed lines: positions moved
+    if finding.start < edit.new_end:
+        return None  # inside the edit
     if index.line_of(finding.start) == index.line_of(edit.new_end):
         return None  # on the line the edit ends on: its columns moved
     shift = edit.new_end - edit.old_end
-    return reuse.memo.find(finding, cases, finding.start - shift, finding.end - shift)
+    earlier = reuse.memo.find(finding, cases, finding.start - shift, finding.end - shift)
+    lines = index.line_count - reuse.memo.line_count
+    if earlier is None or lines == 0:
+        return earlier
+    # On a later line than the edit's end: its columns did not move, its lines moved by as many
+    # lines as the edit added or removed — shifted, not converted again (typing a new case).
+    return _lines_moved(earlier, lines)
+
+
+def _lines_moved(diagnostic: types.Diagnostic, lines: int) -> types.Diagnostic:
+    start, end = diagnostic.range.start, diagnostic.range.end
+    return types.Diagnostic(
+        range=types.Range(
+            start=types.Position(line=start.line + lines, character=start.character),
+            end=types.Position(line=end.line + lines, character=end.character),
+        ),
+        severity=diagnostic.severity,
+        code=diagnostic.code,
+        source=diagnostic.source,
+        message=diagnostic.message,
+        data=diagnostic.data,  # the same data: findings are reused only when their data is
+        related_information=diagnostic.related_information,  # None: related ones are never reused
+    )
 
 
 def to_diagnostics(

@@ -40,12 +40,31 @@ def workspace_folders(params: types.InitializeParams) -> list[Path]:
 
 
 def warm_up() -> None:
-    """Import the analysis core on a worker while the client is still busy with ``initialized``,
-    so the first diagnostics do not pay for it (it is not needed to answer ``initialize``)."""
-    from .. import analysis  # noqa: F401
-    from ..contracts.evals import check as _evals  # noqa: F401
-    from ..contracts.workflow import check as _workflow  # noqa: F401
-    from ..contracts.workflow import index as _index  # noqa: F401
+    """Import the analysis core and the features' services on a worker while the client is still
+    busy with ``initialized``, so the first diagnostics and requests do not pay for them (they are
+    not needed to answer ``initialize``: the feature modules import their services lazily)."""
+    import importlib
+
+    for name in WARM_UP:
+        importlib.import_module(name, __package__)
+
+
+WARM_UP = (  # relative to this package
+    "..analysis",
+    "..contracts.evals.check",
+    "..contracts.workflow.check",
+    "..contracts.workflow.index",
+    "..services.outline",
+    "..services.hover",
+    "..services.inline_facts",
+    "..services.links",
+    "..services.completion",
+    "..services.finding_index",
+    "..services.fixes",
+    "..services.migrate",
+    "..services.case_ids",
+    "..services.document_info",
+)
 
 
 def register(server: Host) -> None:

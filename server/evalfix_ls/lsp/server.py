@@ -26,6 +26,7 @@ from .. import __version__
 from ..parser.line_index import Encoding, LineIndex
 from ..parser.text_view import Text
 from .capabilities import ClientFeatures
+from .collector import started
 from .context import FeatureContext, WorkspaceContext, document_view
 from .diagnostics.manager import DiagnosticsManager
 from .documents import DocumentStore, Snapshot, UnknownDocument
@@ -242,6 +243,7 @@ def start(tcp: str | None = None) -> int:
             print(f"evalfix-ls: error: {exc}", file=sys.stderr)
             return 2
     server = create_server()
+    started()
     sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
     try:
         if address is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 from enum import Enum
 
 from .line_starts import LineStarts
@@ -127,6 +128,26 @@ class LineIndex:
         if offset - start <= BLOCK:
             return line, unit_length(text[start:offset], encoding)
         return line, self._units_before(offset, encoding) - self._units_before(start, encoding)
+
+    def positions(self, offsets: Iterable[int], encoding: Encoding = Encoding.UTF16) -> list[tuple[int, int]]:
+        """``position`` of each offset, in one pass: the answers of thousands of ranges (the symbols
+        of a 10 MB suite) pay the lookups, not a call chain per offset."""
+        text = self._read()
+        size = len(text)
+        locate = self._starts.locate
+        units_only = self._ascii or encoding is Encoding.UTF32
+        out = []
+        for offset in offsets:
+            offset = 0 if offset < 0 else size if offset > size else offset
+            line, start = locate(offset)
+            if units_only:
+                out.append((line, offset - start))
+            elif offset - start <= BLOCK:
+                segment = text[start:offset]
+                out.append((line, len(segment) if segment.isascii() else unit_length(segment, encoding)))
+            else:
+                out.append(self.position(offset, encoding))
+        return out
 
     def offset(self, line: int, character: int, encoding: Encoding = Encoding.UTF16) -> int:
         """Code-point offset of an LSP position. A line past the end maps to the end of the text;

@@ -20,10 +20,9 @@ from ..contracts.workflow.normalize import NormalizedCase, NormalizedFile
 from ..contracts.workflow.readiness import REQUIRED_BUCKETS, skill_dir_of, skill_readiness
 from ..parser.tree import ARRAY, OBJECT, STRING, Node
 from .cases import iter_cases
+from .commands import CASE_COMMAND
 from .document import DocumentView
 from .workspace_facts import WorkspaceFacts
-
-CASE_COMMAND = "evalfix.caseCommand"
 
 
 @dataclass(frozen=True, slots=True)

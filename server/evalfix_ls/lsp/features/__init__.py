@@ -12,7 +12,9 @@ How to add a feature:
    it is a plain function (not ``async``) that reads only its context and params, never the
    server object; each conversion is a checkpoint where a cancelled request or one whose document
    changed stops (``RequestCancelled`` / ``ContentModified``). A long loop that converts nothing
-   calls ``ctx.token.check()`` itself;
+   calls ``ctx.token.check()`` itself. The handler imports its service in its body: the
+   analysis core is not imported before ``initialize`` (``lifecycle.WARM_UP`` imports it on
+   ``initialized``);
 3. nothing to list: every module of this package that defines ``register`` is registered at
    start-up (so features added in parallel never edit a shared list);
 4. pytest-lsp tests in ``tests/lsp/`` against the real server over stdio.

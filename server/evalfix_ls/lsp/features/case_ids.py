@@ -7,7 +7,6 @@ from typing import Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from ...services.case_ids import RenameRefused, highlights, prepare_rename, references, rename
 from ..context import FeatureContext
 from . import feature
 
@@ -26,6 +25,8 @@ def register(server: Any) -> None:
 
 
 def find_references(ctx: FeatureContext, params: types.ReferenceParams) -> list[types.Location]:
+    from ...services.case_ids import references
+
     sites = references(
         ctx.document, ctx.facts, ctx.offset(params.position), params.context.include_declaration
     )
@@ -39,6 +40,8 @@ def find_references(ctx: FeatureContext, params: types.ReferenceParams) -> list[
 
 
 def highlight(ctx: FeatureContext, params: types.DocumentHighlightParams) -> list[types.DocumentHighlight]:
+    from ...services.case_ids import highlights
+
     return [
         types.DocumentHighlight(range=ctx.range(site.start, site.end), kind=types.DocumentHighlightKind.Text)
         for site in highlights(ctx.document, ctx.offset(params.position))
@@ -46,6 +49,8 @@ def highlight(ctx: FeatureContext, params: types.DocumentHighlightParams) -> lis
 
 
 def prepare(ctx: FeatureContext, params: types.PrepareRenameParams) -> Any:
+    from ...services.case_ids import RenameRefused, prepare_rename
+
     try:
         target = prepare_rename(ctx.document, ctx.facts, ctx.offset(params.position))
     except RenameRefused as refused:
@@ -56,6 +61,8 @@ def prepare(ctx: FeatureContext, params: types.PrepareRenameParams) -> Any:
 
 
 def do_rename(ctx: FeatureContext, params: types.RenameParams) -> types.WorkspaceEdit:
+    from ...services.case_ids import RenameRefused, rename
+
     try:
         start, end, text = rename(ctx.document, ctx.facts, ctx.offset(params.position), params.new_name)
     except RenameRefused as refused:

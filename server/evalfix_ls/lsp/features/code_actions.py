@@ -19,19 +19,18 @@ module only matches diagnostics to findings and converts offsets to the client's
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from ...findings import Finding
-from ...services.finding_index import finding_index
-from ...services.fixes import Fix, fix_all, fixable_codes, fixes_for, reanalyzer
-from ...services.fixes.edits import TextEdit
-from ...services.fixes.engine import chosen_fix, fixes_for_repeats
-from ...services.migrate import migrate_document, migration_applies
 from ..context import FeatureContext
 from . import feature
+
+if TYPE_CHECKING:
+    from ...findings import Finding
+    from ...services.fixes import Fix
+    from ...services.fixes.edits import TextEdit
 
 FIX_ALL = "source.fixAll.evalfix"
 MIGRATE = "source.migrate.evalfix"
@@ -71,6 +70,8 @@ def wanted(kind: str, only: Sequence[str] | None) -> bool:
 
 
 def actions(ctx: FeatureContext, params: types.CodeActionParams) -> list[types.CodeAction]:
+    from ...services.migrate import migration_applies
+
     only = params.context.only
     out: list[types.CodeAction] = []
     if wanted(types.CodeActionKind.QuickFix, only):
@@ -113,6 +114,8 @@ def resolved(ctx: FeatureContext, action: types.CodeAction) -> types.CodeAction:
 
 
 def quick_fixes(ctx: FeatureContext, diagnostics: Iterable[types.Diagnostic]) -> list[types.CodeAction]:
+    from ...services.fixes.engine import fixes_for_repeats
+
     out = []
     for diagnostic in diagnostics:
         finding = finding_for(ctx, diagnostic)
@@ -135,6 +138,8 @@ def quick_fixes(ctx: FeatureContext, diagnostics: Iterable[types.Diagnostic]) ->
 def _repeats(ctx: FeatureContext, finding: Finding, diagnostic: types.Diagnostic) -> list[Finding]:
     """``finding`` and its repeats for the other cases the diagnostic stands for (``data.cases``:
     an inherited problem shown once)."""
+    from ...services.finding_index import finding_index
+
     cases = diagnostic.data.get("cases") if isinstance(diagnostic.data, dict) else None
     if not isinstance(cases, list) or len(cases) < 2:
         return [finding]
@@ -149,6 +154,8 @@ def _repeats(ctx: FeatureContext, finding: Finding, diagnostic: types.Diagnostic
 def finding_for(ctx: FeatureContext, diagnostic: types.Diagnostic) -> Finding | None:
     """The document's finding a diagnostic stands for: same code and, from the diagnostic's
     ``data``, the same pointer (and case); clients that drop ``data`` are matched by range."""
+    from ...services.finding_index import finding_index
+
     if diagnostic.source not in (None, "evalfix-ls") or not isinstance(diagnostic.code, str):
         return None
     data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
@@ -178,6 +185,8 @@ def workspace_edit(ctx: FeatureContext, edits: Sequence[TextEdit]) -> types.Work
 
 
 def _reanalyze(ctx: FeatureContext) -> Any:
+    from ...services.fixes import reanalyzer
+
     repo = ctx.repo
     return reanalyzer(
         ctx.document,
@@ -190,6 +199,10 @@ def _reanalyze(ctx: FeatureContext) -> Any:
 def _has_safe_fix(ctx: FeatureContext) -> bool:
     """Whether fix-all has something to do: the first finding with a safe fix answers (its
     fixers run only for findings whose code has one)."""
+    from ...services.finding_index import finding_index
+    from ...services.fixes import fixable_codes, fixes_for
+    from ...services.fixes.engine import chosen_fix
+
     if not ctx.document.parses:
         return False
     index = finding_index(ctx.document.analysis)
@@ -202,6 +215,8 @@ def _has_safe_fix(ctx: FeatureContext) -> bool:
 
 
 def _fix_all_edits(ctx: FeatureContext) -> tuple[list[TextEdit], list[Fix]]:
+    from ...services.fixes import fix_all
+
     if not ctx.document.parses:
         return [], []
     result = fix_all(ctx.document, _reanalyze(ctx), facts=ctx.facts)
@@ -209,6 +224,8 @@ def _fix_all_edits(ctx: FeatureContext) -> tuple[list[TextEdit], list[Fix]]:
 
 
 def _migration_edits(ctx: FeatureContext) -> list[TextEdit]:
+    from ...services.migrate import migrate_document
+
     migrated = migrate_document(ctx.document)
     return migrated.edits if migrated is not None else []
 

@@ -12,7 +12,6 @@ from typing import Any
 
 from lsprotocol import types
 
-from ...services.completion import complete
 from ...services.suggestion import ENUM, FILE, FOLDER, KEYWORD, PROPERTY, SNIPPET, TAG, VALUE, Suggestion
 from ..context import FeatureContext
 from . import feature
@@ -40,6 +39,8 @@ def register(server: Any) -> None:
         server, types.TEXT_DOCUMENT_COMPLETION, options, wait_for_analysis=False, whole_text=False, point=True
     )
     def completion(ctx: FeatureContext, params: types.CompletionParams) -> types.CompletionList:
+        from ...services.completion import complete
+
         offset = ctx.offset(params.position)
         found = complete(ctx.document, offset, lambda: ctx.facts, snippets=ctx.client.snippets)
         return types.CompletionList(is_incomplete=False, items=[to_item(ctx, s) for s in found])

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...services.document_info import document_info
 from ..context import FeatureContext
 from . import feature
 
@@ -19,6 +18,8 @@ def register(server: Any) -> None:
     # On a request worker like every feature: the case count and readiness scale with the document.
     @feature(server, DOCUMENT_INFO, uri_of=_uri, point=True, null_when_closed=True)
     def on_document_info(ctx: FeatureContext, params: Any) -> dict[str, Any] | None:
+        from ...services.document_info import document_info
+
         return document_info(ctx.document, ctx.facts).to_json()
 
 

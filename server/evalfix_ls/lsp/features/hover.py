@@ -6,7 +6,6 @@ from typing import Any
 
 from lsprotocol import types
 
-from ...services.hover import hover
 from ..context import FeatureContext
 from . import feature
 
@@ -14,6 +13,8 @@ from . import feature
 def register(server: Any) -> None:
     @feature(server, types.TEXT_DOCUMENT_HOVER, wait_for_analysis=False, point=True)  # reads no findings
     def on_hover(ctx: FeatureContext, params: types.HoverParams) -> types.Hover | None:
+        from ...services.hover import hover
+
         found = hover(ctx.document, ctx.offset(params.position), ctx.facts)
         if found is None:
             return None

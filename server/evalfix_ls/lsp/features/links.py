@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from ...services.links import Link, definition, document_links
+from .. import json_text
 from ..context import FeatureContext
 from ..documents import path_to_uri
+from ..requests import EncodedResult
 from . import feature
+
+if TYPE_CHECKING:
+    from ...services.links import Link
 
 
 def register(server: Any) -> None:
@@ -24,19 +28,30 @@ def _target_uri(link: Link) -> str:
     return f"{uri}#L{link.line + 1}" if link.line is not None else uri
 
 
-def links(ctx: FeatureContext, params: types.DocumentLinkParams) -> list[types.DocumentLink]:
+def links(ctx: FeatureContext, params: types.DocumentLinkParams) -> EncodedResult:
+    """Written as JSON directly (``json_text``): a 10 MB suite names thousands of paths."""
+    from ...services.links import document_links
+
     tooltips = bool(ctx.client.supports("text_document", "document_link", "tooltip_support"))
-    return [
-        types.DocumentLink(
-            range=ctx.range(link.start, link.end),
-            target=_target_uri(link),
-            tooltip=(link.tooltip or None) if tooltips else None,
+    found = document_links(ctx.document, ctx.facts)
+    ranges = ctx.range_texts([(link.start, link.end) for link in found])
+    return EncodedResult(
+        json_text.array(
+            json_text.members(
+                (
+                    ("range", rng),
+                    ("target", json_text.string(_target_uri(link))),
+                    ("tooltip", json_text.string(link.tooltip) if tooltips and link.tooltip else None),
+                )
+            )
+            for link, rng in zip(found, ranges, strict=True)
         )
-        for link in document_links(ctx.document, ctx.facts)
-    ]
+    )
 
 
 def go_to_definition(ctx: FeatureContext, params: types.DefinitionParams) -> list[types.Location] | None:
+    from ...services.links import definition
+
     link = definition(ctx.document, ctx.facts, ctx.offset(params.position))
     if link is None:
         return None
