@@ -16,6 +16,7 @@ from pathlib import Path, PurePosixPath
 from ..contracts.workflow.index import WorkflowIndex
 from ..workspace.confine import is_inside
 from ..workspace.view import FileSystemView
+from ..workspace.walk import SKIPPED_DIRS
 
 MAX_DIR_ENTRIES = 500  # a folder listing for path completion stops here
 
@@ -57,6 +58,7 @@ class WorkspaceFacts:
         self.repo_root = repo_root
         self.fs = fs or FileSystemView()
         self._index = workflow_index
+        self._by_name: dict[str, list[Path]] | None = None  # paths_named's walk, done once
 
     @property
     def workflow_index(self) -> WorkflowIndex | None:
@@ -115,6 +117,16 @@ class WorkspaceFacts:
             return None
         return Path(candidate)
 
+    def paths_named(self, name: str) -> list[Path]:
+        """Files and folders called ``name`` in the repository (sorted; links leading out of it,
+        dot- and dependency folders left out). The repository is walked once per facts object (one
+        request, one file's fixes), however many missing paths ask."""
+        if self.repo_root is None:
+            return []
+        if self._by_name is None:
+            self._by_name = _entries_by_name(self.repo_root)
+        return sorted(path for path in self._by_name.get(name, ()) if self.exists(path))
+
     def exists(self, path: Path) -> bool:
         # Confined: a link inside the repository that leads out of it is not followed (nor tested).
         return (
@@ -167,3 +179,21 @@ def _inside(path: str | Path, root: str | Path) -> bool:
     # Compared as normalised strings: building two ``Path``s per test cost most of the document
     # links of a 10 MB suite (two tests for each of its 35,000 path strings).
     return is_inside(os.path.abspath(path), os.path.abspath(root))
+
+
+# Entries looked at before the walk of ``paths_named`` gives up: a code action must answer at once,
+# even in a repository of a million files (there, no suggestion rather than a stalled lightbulb).
+MAX_NAMED_ENTRIES = 50_000
+
+
+def _entries_by_name(root: Path) -> dict[str, list[Path]]:
+    by_name: dict[str, list[Path]] = {}
+    seen = 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS and not d.startswith("."))
+        for entry in (*dirnames, *filenames):
+            by_name.setdefault(entry, []).append(Path(dirpath) / entry)
+        seen += len(dirnames) + len(filenames)
+        if seen > MAX_NAMED_ENTRIES:
+            break
+    return by_name

@@ -5,8 +5,10 @@ only one — for workflow source refs (anchor kept) and eval-suite copy sources.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+import pytest
 from fix_support import (
     EVALS_PATH,
     WORKFLOW_PATH,
@@ -84,3 +86,21 @@ def test_no_file_of_the_name_no_suggestion(tmp_path: Path) -> None:
     assert (
         suggestions(root, WORKFLOW_PATH, workflow_text(["references/nowhere.md"]), "source_ref_missing") == []
     )
+
+
+def test_the_repository_is_walked_once_for_every_missing_path_of_a_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fix-all over a suite still being written asks for hundreds of missing paths: one walk."""
+    root = make_repo(tmp_path / "repo")
+    touch(root, "docs/a.md")
+    touch(root, "docs/b.md")
+    document = view(root, WORKFLOW_PATH, workflow_text(["references/a.md", "references/b.md"]))
+    walks = []
+    real_walk = os.walk
+    monkeypatch.setattr(os, "walk", lambda top, *a, **k: walks.append(top) or real_walk(top, *a, **k))
+    shared = facts(root)
+    missing = [f for f in document.analysis.findings if f.code == "source_ref_missing"]
+    offered = [fix.title for target in missing for fix in fixes_for(document, target, shared)]
+    assert [title.split('"')[1] for title in offered if "same name" in title] == ["docs/a.md", "docs/b.md"]
+    assert walks == [root]

@@ -11,14 +11,10 @@ import os
 from pathlib import Path, PurePosixPath
 
 from ...parser.tree import Node
-from ...workspace.walk import SKIPPED_DIRS
 from .edits import json_text, replace_node
 from .model import Fix, FixContext
 
 MAX_SUGGESTIONS = 5
-# Entries looked at before the search gives up: a code action must answer at once, even in a
-# repository of a million files (there, no suggestion rather than a stalled lightbulb).
-MAX_ENTRIES = 50_000
 
 
 def same_name_fixes(ctx: FixContext, node: Node, written: str, base: Path, anchor: str = "") -> list[Fix]:
@@ -27,27 +23,10 @@ def same_name_fixes(ctx: FixContext, node: Node, written: str, base: Path, ancho
     name = PurePosixPath(written.rstrip("/")).name
     if ctx.facts.repo_root is None or name in ("", ".", ".."):
         return []
-    found = paths_named(ctx, name)
+    found = ctx.facts.paths_named(name)
     fixes = []
     for path in found[:MAX_SUGGESTIONS]:
         relative = Path(os.path.relpath(path, base)).as_posix() + anchor
         title = f"Change to {json_text(relative)} (a file of the same name elsewhere in the repository)"
         fixes.append(ctx.fix(title, replace_node(node, relative), safe=False, preferred=len(found) == 1))
     return fixes
-
-
-def paths_named(ctx: FixContext, name: str) -> list[Path]:
-    """Files and folders called ``name`` in the repository (sorted; links leading out of it, dot-
-    and dependency folders left out), up to ``MAX_ENTRIES`` entries looked at."""
-    root = ctx.facts.repo_root
-    found: list[Path] = []
-    seen = 0
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS and not d.startswith("."))
-        for entry in (*dirnames, *filenames):
-            if entry == name and ctx.facts.exists(Path(dirpath) / entry):
-                found.append(Path(dirpath) / entry)
-        seen += len(dirnames) + len(filenames)
-        if seen > MAX_ENTRIES:
-            break
-    return sorted(found)
