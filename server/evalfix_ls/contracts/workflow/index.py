@@ -163,6 +163,10 @@ class WorkflowIndex:
     def files(self) -> list[str]:
         """Fixture paths in batch order (in a repository without the walk, canonical files only)."""
         self._ensure_loaded()
+        return list(self._batch_order())
+
+    def _batch_order(self) -> list[str]:
+        """``files()`` without the copy (callers must not change it)."""
         walking = self.walking
         if walking != self._order_walking:  # the normalizer appeared or went away
             self._invalidate()
@@ -171,7 +175,7 @@ class WorkflowIndex:
             self._order = sorted(
                 (rel for rel, entry in self._files.items() if walking or entry.canonical), key=batch_order_key
             )
-        return list(self._order)
+        return self._order
 
     def normalized(self, rel_path: str) -> NormalizedFile | None:
         self._ensure_loaded()
@@ -243,14 +247,15 @@ class WorkflowIndex:
         self._first = None
 
     def _first_sites(self) -> dict[str, tuple[bytes, IdSite]]:
-        order = self.files()  # first: it drops ``_first`` when the regime changed
+        # Asked once per case: no copy of the file list once the sites are known.
+        order = self._batch_order()  # first: it drops ``_first`` when the regime changed
         if self._first is None:
             first: dict[str, tuple[bytes, IdSite]] = {}
             for rel in order:
-                order = batch_order_key(rel)
+                rank = batch_order_key(rel)
                 for key, site in self._files[rel].keys:
                     if key not in first:
-                        first[key] = (order, site)
+                        first[key] = (rank, site)
             self._first = first
         return self._first
 
