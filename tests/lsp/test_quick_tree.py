@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -67,3 +68,28 @@ def test_successive_requests_start_from_the_analysed_tree() -> None:
         assert spans(analysis.tree.root) == spans(parse(snapshot.text).root)  # type: ignore[arg-type]
         assert quick.analysis_now(snapshot).tree is analysis.tree  # type: ignore[union-attr]
         previous, at = snapshot, at + 1
+
+
+def test_a_quick_tree_says_why_its_contract_applies(tmp_path: Path) -> None:
+    """The root hover answers from a quick tree while the user types: it keeps the analysed text's
+    classification (reason, deciding line, shape), on a first and on a repeated request."""
+    text = json.dumps({"schema_version": "x.v2", "cases": [{"kind": "capability"}]}, indent=2)
+    store = DocumentStore()
+    opened = store.open(URI, 1, text)
+    cache, edits = ResultCache(), EditLog()
+    edits.opened(opened)
+    path = tmp_path / "skills/demo/evals/capability-cases.json"  # a repository without the walk
+    analysed = analyze(text, path=path, repo_root=tmp_path)
+    assert analysed.classification is not None and "skill-local shape" in analysed.reason
+    cache.open[URI] = SimpleNamespace(analysis=analysed, text=text, revision=opened.revision)  # type: ignore[assignment]
+    quick = QuickTrees(cache, edits)
+    at = text.index("capability")
+    line, character = opened.line_index.position(at, Encoding.UTF16)
+    point = types.Position(line=line, character=character)
+    change = types.TextDocumentContentChangePartial(range=types.Range(start=point, end=point), text="x")
+    snapshot = store.change(URI, 2, [change], Encoding.UTF16)
+    edits.record(snapshot)
+    for _ in range(2):  # built from the analysed tree, then the same tree asked again
+        now = quick.analysis_now(snapshot)
+        assert now is not None and now.tree is not None and now.tree.root is not None
+        assert now.classification == analysed.classification

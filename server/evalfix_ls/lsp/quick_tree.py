@@ -17,6 +17,7 @@ from .documents import Snapshot
 
 if TYPE_CHECKING:  # the analysis core is imported by the first request, not at start-up
     from ..analysis import Analysis
+    from ..contracts.detection import Classification
     from ..parser.tree import ParseResult
     from .diagnostics.edit_log import EditLog
     from .diagnostics.results import ResultCache
@@ -28,6 +29,8 @@ class _Built:
     text: Text
     tree: ParseResult
     kind: str
+    # Why that contract applies (the analysed text's): the root hover shows it while typing.
+    classification: Classification | None
 
 
 class QuickTrees:
@@ -55,17 +58,17 @@ class QuickTrees:
         content = snapshot.content
         built = self._built.get(uri)
         if built is not None and built.revision == snapshot.revision:  # asked again, same text
-            return Analysis(built.kind, content, built.tree, [])  # type: ignore[arg-type]
+            return Analysis(built.kind, content, built.tree, [], classification=built.classification)  # type: ignore[arg-type]
         for base in self._bases(uri, result, analysis):
             if self._edits.same_text(uri, base.text, base.revision, snapshot):
-                return Analysis(base.kind, content, base.tree, [])  # type: ignore[arg-type]
+                return Analysis(base.kind, content, base.tree, [], classification=base.classification)  # type: ignore[arg-type]
             edit = self._edits.between(uri, base.revision, snapshot.revision)
             if edit is None or len(base.text) + edit.new_end - edit.old_end != len(content):
                 continue
             tree = reparse_local(base.tree, content, edit.start, edit.old_end)
             if tree is not None:
-                self._built[uri] = _Built(snapshot.revision, content, tree, base.kind)
-                return Analysis(base.kind, content, tree, [])  # type: ignore[arg-type]
+                self._built[uri] = _Built(snapshot.revision, content, tree, base.kind, base.classification)
+                return Analysis(base.kind, content, tree, [], classification=base.classification)  # type: ignore[arg-type]
         return None
 
     def _bases(self, uri: str, result: Any, analysis: Any) -> list[_Built]:
@@ -79,7 +82,9 @@ class QuickTrees:
         bases = []
         built = self._built.get(uri)
         if analysis is not None and analysis.tree is not None and result.revision is not None:
-            bases.append(_Built(result.revision, result.text, analysis.tree, analysis.kind))
+            bases.append(
+                _Built(result.revision, result.text, analysis.tree, analysis.kind, analysis.classification)
+            )
         if built is not None:
             bases.append(built)
         return bases
