@@ -29,6 +29,7 @@ from typing import Any
 
 from .contracts.detection import EVALS, UNKNOWN, WORKFLOW, Walk
 from .findings import Finding, Severity
+from .parser.line_index import text_lines
 
 PROJECT_FILE = ".evalfix.toml"
 PYPROJECT = "pyproject.toml"
@@ -401,7 +402,7 @@ def _with_lines(config: Config, text: str, path: Path) -> Config:
     """``config`` with each contract decision pointing at its line (``.evalfix.toml:4``), which
     the editor and ``--format json`` show as what decided a file's contract."""
     where = Path(os.path.relpath(path, project_repository(path.parent))).as_posix()
-    lines = text.splitlines()
+    lines = text_lines(text)  # as the editor counts them (not at U+2028 or U+0085)
 
     def line_of(pattern: re.Pattern[str]) -> str | None:
         found = next((n for n, line in enumerate(lines, 1) if pattern.search(line)), None)

@@ -113,12 +113,11 @@ def _malloc_trim() -> Callable[[int], int] | None:
 
 
 def _trim() -> None:
-    trim = _malloc_trim_fn[0] if _malloc_trim_fn else None
-    if trim is not None:
-        trim(0)
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)
 
 
-_malloc_trim_fn = [_malloc_trim()]
+_MALLOC_TRIM = _malloc_trim()
 
 
 _idle = _IdleCollector()

@@ -19,7 +19,6 @@ that leave the repository (never read by evalfix-ls) are left alone.
 
 from __future__ import annotations
 
-import json
 import os
 import posixpath
 from collections.abc import Callable, Iterable, Iterator
@@ -30,8 +29,10 @@ from ..contracts.detection import EVALS, UNKNOWN, WORKFLOW, detect_kind
 from ..contracts.workflow.refs import is_invalid_ref
 from ..parser import parse
 from ..parser.tree import ARRAY, OBJECT, STRING, Node
+from ..workspace.confine import is_inside
 from ..workspace.view import relative_posix
 from .cases import iter_cases
+from .fixes.edits import json_text
 
 _FLATTEN_MODES = ("flatten-contents", "flatten")
 
@@ -238,18 +239,15 @@ def _moved_relative(
     new_base = new_base or base
     target = Path(os.path.normpath(base / path))
     new_target = moves.after(target)
-    if not _inside(new_target, repo_root) or Path(os.path.normpath(new_base / path)) == new_target:
+    outside = not is_inside(os.fspath(new_target), os.fspath(repo_root))
+    if outside or Path(os.path.normpath(new_base / path)) == new_target:
         return None
     rewritten = Path(os.path.relpath(new_target, new_base)).as_posix()
     return rewritten + "/" if path.endswith("/") and not rewritten.endswith("/") else rewritten
 
 
-def _inside(path: Path, root: Path) -> bool:
-    return path == root or root in path.parents
-
-
 def _replace(node: Node, value: str) -> Replacement:
-    return Replacement(node.start, node.end, json.dumps(value, ensure_ascii=False))
+    return Replacement(node.start, node.end, json_text(value))  # a lone surrogate stays an escape
 
 
 def _is_path(node: Node | None) -> bool:
