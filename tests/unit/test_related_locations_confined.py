@@ -80,3 +80,25 @@ def test_the_server_reads_line_indexes_for_locations_only_inside_the_repository(
         assert server._line_index_of(repo / FIRST) is None  # the outside file is not read
     finally:
         server.executor.shutdown(wait=False)
+
+
+def test_one_context_reads_a_closed_file_once_for_all_its_locations(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A workspace-symbol or references answer with many places in one closed file reads and
+    indexes that file once (each place asked for its line index again)."""
+    from evalfix_ls.lsp import server as server_module
+
+    reads: list[Path] = []
+    real = server_module.file_lines
+    counted = lambda path, *rest: reads.append(path) or real(path, *rest)  # noqa: E731
+    monkeypatch.setattr(server_module, "file_lines", counted)
+    server = server_module.EvalfixServer()
+    try:
+        server.workspace_index.set_folders([repo])
+        line_index_of = server._line_indexes()
+        indexes = [line_index_of(repo / FIRST) for _ in range(3)]
+        assert indexes[0] is not None and all(index is indexes[0] for index in indexes)
+        assert reads == [repo / FIRST]
+    finally:
+        server.executor.shutdown(wait=False)

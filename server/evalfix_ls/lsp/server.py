@@ -14,6 +14,7 @@ import logging
 import os
 import sys
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -143,7 +144,7 @@ class EvalfixServer(LanguageServer):
             config=self.settings.config_for(snapshot.path),
             client=self.client_features,
             repo=repo,
-            line_index_of=self._line_index_of,
+            line_index_of=self._line_indexes(),
         )
 
     def workspace_context(self) -> WorkspaceContext:
@@ -165,7 +166,19 @@ class EvalfixServer(LanguageServer):
             snapshot = self.documents.for_path(path)
             return snapshot.text if snapshot is not None else None
 
-        return WorkspaceContext(tuple(facts), suites, self.encoding, open_text, self._line_index_of)
+        return WorkspaceContext(tuple(facts), suites, self.encoding, open_text, self._line_indexes())
+
+    def _line_indexes(self) -> Callable[[Path], LineIndex | None]:
+        """``_line_index_of`` remembered per path for one context: the locations of one answer
+        (references, workspace symbols, related places) read and index each closed file once."""
+        known: dict[Path, LineIndex | None] = {}
+
+        def line_index_of(path: Path) -> LineIndex | None:
+            if path not in known:
+                known[path] = self._line_index_of(path)
+            return known[path]
+
+        return line_index_of
 
     def _line_index_of(self, path: Path) -> LineIndex | None:
         """The line index of an open buffer, else of the file on disk (``file_lines``)."""
