@@ -45,11 +45,14 @@ from bench.generate import (
     parse_sizes,
     write_suite_tree,
 )
+from bench.lsp_typing import NEW_CASE
 from bench.lspclient import LspClient, LspError, RssSampler, file_uri
 from bench.session import ServerSpec, client_capabilities, ours_spec, peer_spec
 
 KEY_INTERVAL = 0.1  # ten keystrokes a second
-TYPED = "the reply names 文件 "  # typed into a prompt, one character per keystroke
+# Typed after a case, one character per keystroke: the text passes through invalid JSON as a new
+# case is written (bench.lsp --typing types the same case).
+TYPED = NEW_CASE
 MIX = (
     "textDocument/diagnostic",
     "textDocument/documentSymbol",
@@ -70,7 +73,9 @@ PROVIDERS = {
     "textDocument/codeAction": "codeActionProvider",
     "textDocument/hover": "hoverProvider",
 }
-NON_EMPTY = {"textDocument/documentSymbol", "textDocument/foldingRange", "textDocument/diagnostic"}
+# Answers that are wrong when empty (every hover point is a member name the schema documents); a
+# diagnostic pull only where the suite holds findings.
+NON_EMPTY = {"textDocument/documentSymbol", "textDocument/foldingRange", "textDocument/hover"}
 
 
 def capabilities() -> dict[str, Any]:
@@ -108,8 +113,12 @@ class Samples:
             }
             for method, values in self.times.items()
         } | {
-            method: {"n": 0, "content_modified": count, "failed": self.failed.get(method, 0)}
-            for method, count in self.modified.items()
+            method: {
+                "n": 0,
+                "content_modified": self.modified.get(method, 0),
+                "failed": self.failed.get(method, 0),
+            }
+            for method in {*self.modified, *self.failed}
             if method not in self.times
         }
 
@@ -211,7 +220,8 @@ class TrafficSession:
         result = response.result
         if method == "textDocument/diagnostic":
             result = (result or {}).get("items") if (result or {}).get("kind") == "full" else ["unchanged"]
-        if method in NON_EMPTY and not result:
+        wanted = method in NON_EMPTY or (method == "textDocument/diagnostic" and self.result.findings > 0)
+        if wanted and not result:
             samples.failed[method] += 1
             return None
         samples.times[method].append(response.elapsed)
@@ -269,10 +279,12 @@ def cursor_points(text: str, count: int) -> list[tuple[int, int]]:
 
 
 def typing_point(text: str) -> tuple[int, tuple[int, int]]:
-    """The offset just inside a prompt string in the middle of the suite, and a hover point (the
-    ``"prompt"`` member name) on the same line."""
-    middle = text.find('"prompt": "', len(text) // 2)
-    return middle + len('"prompt": "'), lsp_position(text, middle + 2)
+    """The offset right after a case's closing ``},`` in the middle of the suite (where a new case
+    is typed), and a hover point before it that the typing does not move (that case's
+    ``"prompt"`` member name)."""
+    case_end = text.index("\n    },", len(text) // 2) + len("\n    },")
+    prompt = text.rfind('"prompt"', 0, case_end)
+    return case_end, lsp_position(text, prompt + 2)
 
 
 async def run_session(
@@ -305,9 +317,13 @@ def prepare(label: str, kind: str) -> tuple[Path, Suite]:
 
 def _cell(summary: dict[str, Any], method: str) -> str:
     entry = summary.get(method)
-    if not entry or not entry.get("n"):
-        extra = f" ({entry['content_modified']} modified)" if entry and entry.get("content_modified") else ""
-        return "—" + extra
+    if not entry or not entry.get("n"):  # "—" alone: not offered; else every answer outdated or wrong
+        counts = [
+            f"{entry[key]} {word}"
+            for key, word in (("content_modified", "modified"), ("failed", "failed"))
+            if entry and entry.get(key)
+        ]
+        return "—" + (f" ({', '.join(counts)})" if counts else "")
     text = f"{fmt_ms(entry['p50'])} / {fmt_ms(entry['p95'])}"
     if entry["content_modified"] or entry["failed"]:
         text += f" ({entry['content_modified']} mod, {entry['failed']} fail)"
