@@ -40,6 +40,7 @@ class TypingResult:
     valid_edits: list[float] = field(default_factory=list)  # pull: valid 1-char edit → answer
     broken_edits: list[float] = field(default_factory=list)  # pull: keystroke (invalid text) → answer
     kept: list[float] = field(default_factory=list)  # share of outside diagnostics held, per answer
+    empty_answers: int = 0  # pull: an empty report for invalid text (wrong: not timed)
     push_per_key: list[float] = field(default_factory=list)  # push: keystroke → publish of its version
     push_last: list[float] = field(default_factory=list)  # push: last keystroke → its diagnostics
     push_kept: list[float] = field(default_factory=list)
@@ -91,7 +92,10 @@ async def _type_pulled(session: Any, at: int, typed: str, result: TypingResult) 
         items = report_items(response)
         first, last = line, lsp_position(session.text, at + count)[0]
         if not _parses(session.text):
-            result.broken_edits.append(response.received_at - start)
+            if items:  # invalid text has at least its syntax finding: an empty report is wrong
+                result.broken_edits.append(response.received_at - start)
+            else:
+                result.empty_answers += 1
             result.kept.append(_outside(items, first, last) / baseline if baseline else 1.0)
 
 
@@ -206,7 +210,8 @@ def _typing_rows(
 
     add("valid 1-char edit → diagnostics (pull) p50", lambda r: _p50(r["pull"].valid_edits))
     add("broken-typing edit → diagnostics (pull) p50", lambda r: _p50(r["pull"].broken_edits))
-    add("  keystrokes through invalid text", lambda r: len(r["pull"].broken_edits), str, False)
+    add("  keystrokes through invalid text (timed)", lambda r: len(r["pull"].broken_edits), str, False)
+    add("  empty answers through invalid text (not timed)", lambda r: r["pull"].empty_answers, str, False)
     add("  diagnostics kept outside the edited lines", lambda r: _share(r["pull"].kept), str, False)
     add("typing 10/s → publish of that version (push) p50", lambda r: _p50(r["push"].push_per_key))
     add("typing 10/s → last keystroke's diagnostics (push)", lambda r: _p50(r["push"].push_last))
