@@ -2,6 +2,7 @@
 // with the active editor and its edits; the logic is DocumentInfoController's.
 
 import * as vscode from "vscode";
+import { handlesDocument } from "./client";
 import { DocumentInfoController, InfoRequester } from "./documentInfo";
 
 const REFRESH_AFTER_EDIT_MS = 500;
@@ -59,7 +60,8 @@ export class DocumentInfoItem implements vscode.Disposable {
 
   private refresh(): void {
     const document = vscode.window.activeTextEditor?.document;
-    const asked = document && document.uri.scheme === "file" && ASKED_LANGUAGES.has(document.languageId);
+    // Only documents the client hands to the server: the server knows no other (it answers null).
+    const asked = document && ASKED_LANGUAGES.has(document.languageId) && handlesDocument(document);
     void this.controller.refresh(this.client, asked ? document.uri.toString() : undefined);
   }
 
