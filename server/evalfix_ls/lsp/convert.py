@@ -7,6 +7,7 @@ whose ``data.cases`` lists the cases.
 
 from __future__ import annotations
 
+import copy
 import enum
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -133,19 +134,16 @@ def _reused(
 
 
 def _lines_moved(diagnostic: types.Diagnostic, lines: int) -> types.Diagnostic:
+    """``diagnostic`` ``lines`` lines further down; every other field as it was (the same data:
+    findings are reused only when their data is)."""
     start, end = diagnostic.range.start, diagnostic.range.end
-    return types.Diagnostic(
-        range=types.Range(
-            start=types.Position(line=start.line + lines, character=start.character),
-            end=types.Position(line=end.line + lines, character=end.character),
-        ),
-        severity=diagnostic.severity,
-        code=diagnostic.code,
-        source=diagnostic.source,
-        message=diagnostic.message,
-        data=diagnostic.data,  # the same data: findings are reused only when their data is
-        related_information=diagnostic.related_information,  # None: related ones are never reused
+    moved = types.Range(
+        start=types.Position(line=start.line + lines, character=start.character),
+        end=types.Position(line=end.line + lines, character=end.character),
     )
+    shifted = copy.copy(diagnostic)
+    shifted.range = moved
+    return shifted
 
 
 def to_diagnostics(
