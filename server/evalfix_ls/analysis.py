@@ -12,7 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 from .contracts.codes import ALL_CODES
 from .contracts.context import AnalysisContext
-from .contracts.detection import EVALS, UNKNOWN, WORKFLOW, Classification, Walk, classify, walking_repository
+from .contracts.detection import (
+    EVALS,
+    UNKNOWN,
+    WORKFLOW,
+    Classification,
+    Walk,
+    classify,
+    declared_schema,
+    walking_repository,
+)
 from .findings import Finding
 from .parser import parse
 from .parser.gcpause import gc_paused
@@ -136,12 +145,11 @@ class _Classifier:
             self.rel_path = relative_posix(path, repo_root)
 
     def __call__(self, root: Any) -> Classification:
-        detected = classify(self.rel_path, root, explicit=self.explicit, path=self.path, walking=self.walking)
-        if self.kind is not None:
+        if self.kind is not None:  # configuration decided: the rules are not asked
             where = f" ({self.decided_by})" if self.decided_by else ""
             reason = f"mapped to `{self.kind}` by configuration{where}"
-            return Classification(self.kind, reason, detected.shape, self.decided_by)
-        return detected
+            return Classification(self.kind, reason, declared_schema(root), self.decided_by)
+        return classify(self.rel_path, root, explicit=self.explicit, path=self.path, walking=self.walking)
 
 
 def _analyze(
