@@ -11,6 +11,7 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
 from file_moves_workspace import (
     FIXTURE,
     FOLDER,
@@ -21,7 +22,9 @@ from file_moves_workspace import (
     SUITE,
     cited_paths_repo,
     missing_paths,
+    write_json,
 )
+from fixture_paths import make_walking
 from lsp_support import SERVER, Session, units
 from lsprotocol import types
 
@@ -147,3 +150,43 @@ async def test_a_fifo_among_the_fixtures_and_a_non_file_uri_do_not_stop_the_plan
     fixture_uri = (root / FIXTURE).as_uri()
     edited = apply_edit(edit, {fixture_uri: (root / FIXTURE).read_text("utf-8")}, session.encoding)
     assert json.loads(edited[fixture_uri])["source_refs"] == [f"{NEW_GUIDE}#安装"]
+
+
+# A skill-local shape under skills/**/evals/ (no canonical schema_version): a workflow fixture only
+# in a walking repository; elsewhere the checker calls it `unknown` and its own tests judge it.
+SKILL_LOCAL = "skills/写作/evals/local/shape.json"
+
+
+@pytest.mark.parametrize(
+    ("walk_setup", "rewritten"),
+    [
+        pytest.param("", False, id="no-normalizer"),
+        pytest.param("normalizer", True, id="normalizer"),
+        pytest.param("normalizer,walk-off", False, id="normalizer-forced-off"),
+        pytest.param("walk-on", True, id="forced-on"),
+    ],
+)
+async def test_moves_rewrite_only_the_files_the_analysis_checks(
+    pull_session: Session, tmp_path: Path, walk_setup: str, rewritten: bool
+) -> None:
+    """File moves classify each file as the analysis does (the repository's walk, its setting):
+    a skill-local file the checker leaves alone is never rewritten."""
+    root = cited_paths_repo(tmp_path / "repo")
+    if "normalizer" in walk_setup:
+        make_walking(root)
+    if "walk-" in walk_setup:
+        setting = "true" if "walk-on" in walk_setup else "false"
+        (root / ".evalfix.toml").write_text(f"workflow_walk = {setting}\n", encoding="utf-8")
+    write_json(root / SKILL_LOCAL, {"source_refs": [GUIDE], "cases": [{"id": "x", "source_refs": [GUIDE]}]})
+    await pull_session.initialize([root])
+    edit = await pull_session.client.workspace_will_rename_files_async(
+        rename_params((root / GUIDE, root / NEW_GUIDE))
+    )
+    assert edit is not None
+    texts = {(root / name).as_uri(): (root / name).read_text("utf-8") for name in (FIXTURE, SKILL_LOCAL)}
+    edited = apply_edit(edit, texts, pull_session.encoding)
+    assert json.loads(edited[(root / FIXTURE).as_uri()])["source_refs"] == [f"{NEW_GUIDE}#安装"]
+    local_uri = (root / SKILL_LOCAL).as_uri()
+    assert (local_uri in edited) is rewritten
+    if rewritten:
+        assert json.loads(edited[local_uri])["source_refs"] == [NEW_GUIDE]

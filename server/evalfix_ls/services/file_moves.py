@@ -25,7 +25,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..contracts.detection import EVALS, UNKNOWN, WORKFLOW, detect_kind
+from ..config import Config
+from ..contracts.detection import EVALS, UNKNOWN, WORKFLOW, Walk, detect_kind, walking_repository
 from ..contracts.workflow.refs import is_invalid_ref
 from ..parser import parse
 from ..parser.tree import ARRAY, OBJECT, STRING, Node
@@ -100,22 +101,46 @@ def fixture_files(
     repo_root: Path,
     moves: Moves,
     text_of: Callable[[Path], str | None],
-    forced_kind: Callable[[Path], str | None],
+    config_for: Callable[[Path], Config],
     is_open: Callable[[Path], bool],
 ) -> Iterator[FixtureFile]:
     """The fixture files among ``paths`` (a walk of the repository plus the open and configured
     files) that may hold a path to rewrite, with their contract. ``text_of`` gives the open
     buffer's text, else the file's on disk (None: unreadable); only fixtures that name a moved
-    path, or that move themselves, are parsed."""
+    path, or that move themselves, are parsed. Each file gets the contract the analysis gives it
+    (``config_for(path)``: its ``files`` mapping, else the rules in the repository's walk regime),
+    so a file the checker leaves alone is never rewritten."""
+    walks = _Walks(repo_root)
     for path in dict.fromkeys(Path(os.path.normpath(p)) for p in paths):
         text = text_of(path)
         if text is None or not (moves.moves_file(path) or moves.may_be_named_in(text)):
             continue
         tree = parse(text)
-        rel_path = relative_posix(path, repo_root)
-        kind = forced_kind(path) or detect_kind(rel_path, tree.root, explicit=is_open(path), path=path)
+        config = config_for(path)
+        kind = config.kind_for(path) or detect_kind(
+            relative_posix(path, repo_root),
+            tree.root,
+            explicit=is_open(path),
+            path=path,
+            walking=walks.of(config.walk),
+        )
         if kind != UNKNOWN:
             yield FixtureFile(path, kind, text, tree.root)
+
+
+class _Walks:
+    """Whether the repository walks, under each ``workflow_walk`` setting met (None: the
+    normalizer's presence decides), looked up on disk once per plan."""
+
+    def __init__(self, repo_root: Path) -> None:
+        self._repo_root = repo_root
+        self._found: dict[Walk | None, Walk] = {}
+
+    def of(self, forced: Walk | None) -> Walk:
+        walk = self._found.get(forced)
+        if walk is None:
+            walk = self._found[forced] = walking_repository(self._repo_root, None, forced)
+        return walk
 
 
 def plan_moves(

@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from evalfix_ls.config import Config
+from evalfix_ls.contracts.detection import Walk
 from evalfix_ls.services.file_moves import Move, Moves, fixture_files, plan_moves
 
 ROOT = Path("/repo")
@@ -21,13 +23,14 @@ def moves(*pairs: tuple[str, str]) -> Moves:
 
 
 def rewritten(
-    files: dict[Path, Any], *pairs: tuple[str, str], opened: tuple[Path, ...] = ()
+    files: dict[Path, Any], *pairs: tuple[str, str], opened: tuple[Path, ...] = (), walk: Walk | None = None
 ) -> dict[Path, Any]:
-    """Each file's JSON after the planned replacements are applied (only files that changed)."""
+    """Each file's JSON after the planned replacements are applied (only files that changed);
+    ``walk`` is the configuration's ``workflow_walk`` (ROOT holds no normalizer: no walk)."""
     texts = {path: json.dumps(data, ensure_ascii=False, indent=2) for path, data in files.items()}
     planned_moves = moves(*pairs)
     fixtures = fixture_files(
-        texts, ROOT, planned_moves, texts.get, lambda path: None, lambda path: path in opened
+        texts, ROOT, planned_moves, texts.get, lambda path: Config(walk=walk), lambda path: path in opened
     )
     plan = plan_moves(planned_moves, ROOT, fixtures)
     out = {}
@@ -144,10 +147,9 @@ def test_a_file_that_is_no_fixture_is_not_edited() -> None:
     notes = ROOT / "docs" / "notes.json"
     data = {"cases": [], "source_refs": ["references/a.md"]}
     assert rewritten({notes: data}, ("references", "refs")) == {}  # closed: not walked, not checked
-    opened = rewritten(
-        {notes: {"cases": [], "source_refs": ["references/a.md"]}}, ("references", "refs"), opened=(notes,)
-    )
+    opened = rewritten({notes: data}, ("references", "refs"), opened=(notes,), walk=Walk(True))
     assert opened[notes]["source_refs"] == ["refs/a.md"]  # an open file with cases is a fixture (rule 4)
+    assert rewritten({notes: data}, ("references", "refs"), opened=(notes,)) == {}  # not without the walk
 
 
 def test_escaped_paths_are_found_and_written_plainly() -> None:
@@ -156,7 +158,7 @@ def test_escaped_paths_are_found_and_written_plainly() -> None:
     planned = moves(("references/指.md", "docs/指.md"))
     fixtures = list(
         fixture_files(
-            [WORKFLOW_PATH], ROOT, planned, {WORKFLOW_PATH: text}.get, lambda p: None, lambda p: False
+            [WORKFLOW_PATH], ROOT, planned, {WORKFLOW_PATH: text}.get, lambda p: Config(), lambda p: False
         )
     )
     (replacement,) = plan_moves(planned, ROOT, fixtures)[WORKFLOW_PATH]

@@ -109,7 +109,7 @@ def _plan(ls: Any, renames: list[tuple[Path, Path]], snapshots: dict[Path, Snaps
                 root,
                 Moves(moves),
                 text_of,
-                lambda path: ls.settings.config_for(path).kind_for(path),
+                ls.settings.config_for,
                 lambda path: path in snapshots,
             )
         }
