@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ..contracts.detection import EVALS, UNKNOWN, WORKFLOW
+from ..contracts.detection import UNKNOWN, WORKFLOW
 from ..parser.tree import STRING, Node, path_at
-from .cases import CaseView, iter_cases
+from .cases import CaseView, iter_cases, path_strings
 from .document import DocumentView
 from .workspace_facts import WorkspaceFacts, skill_of
 
@@ -82,14 +82,6 @@ def _sibling_sites(document: DocumentView, facts: WorkspaceFacts, case_id: str) 
     return sites
 
 
-# Where a string value is a path to a file (the last steps of its JSON path): renamed by moving
-# the file, never as text.
-_PATH_FIELDS = {
-    WORKFLOW: (("source_refs", int),),
-    EVALS: (("sources", int), ("files", int), ("sources", int, "from"), ("fixture", "source")),
-}
-
-
 def prepare_rename(document: DocumentView, facts: WorkspaceFacts, offset: int) -> RenameTarget:
     case = case_at(document, offset)
     if case is None:
@@ -126,18 +118,15 @@ def _not_an_id(document: DocumentView, offset: int) -> str:
     """Why the text under ``offset`` is not renamed here, in words that say what to do instead."""
     if document.kind == UNKNOWN:
         return "evalfix-ls does not check this file (no fixture contract applies): nothing to rename"
-    steps, node, member = path_at(document.root, offset)
-    if node is not None and member is None and node.kind == STRING:
-        keys = tuple(step.key for step in steps)
-        for field in _PATH_FIELDS.get(document.kind, ()):
-            tail = keys[-len(field) :]
-            if len(tail) == len(field) and all(_key_fits(k, f) for k, f in zip(tail, field, strict=True)):
-                return (
-                    "this is a path: rename or move the file itself (in the file explorer) and every "
-                    "fixture that cites it is updated"
-                )
+    _steps, node, member = path_at(document.root, offset)
+    if node is not None and member is None and _is_path(document, node):
+        return (
+            "this is a path: rename or move the file itself (in the file explorer) and every "
+            "fixture that cites it is updated"
+        )
     return "only a case id can be renamed: place the cursor on the value of a case's id"
 
 
-def _key_fits(key: str | int, expected: str | type) -> bool:
-    return isinstance(key, int) if expected is int else key == expected
+def _is_path(document: DocumentView, node: Node) -> bool:
+    """Whether ``node`` is a string naming a file: renamed by moving the file, never as text."""
+    return any(path.node is node for path in path_strings(document.kind, document.root))

@@ -1,6 +1,6 @@
 """The cases of a document as its (possibly recovered) tree shows them: the case array, each
-case's id node and display name. Navigation reads these, so a broken document still shows every
-case that parsed."""
+case's id node and display name, and the strings that name files of the repository (``path_strings``).
+Navigation reads these, so a broken document still shows every case that parsed."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from ..contracts.workflow.normalize import INPUT_ALIASES
 from ..js.values import js_number_to_string
 from ..parser.line_index import text_lines
 from ..parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
+from .json_values import items_of, member_value, string_of
 
 # Where each contract keeps its cases, in the order the references look.
 CASE_ARRAYS = {EVALS: ("evals",), WORKFLOW: ("cases", "examples")}
@@ -35,11 +36,10 @@ class CaseView:
 def id_text(node: Node | None) -> str | None:
     if node is None:
         return None
-    if node.kind == STRING:
-        return node.value
     if node.kind == NUMBER:
-        return js_number_to_string(node.value)
-    return None
+        value = node.value
+        return js_number_to_string(value) if isinstance(value, float) else None
+    return string_of(node)
 
 
 def case_array(kind: str, root: Node | None) -> tuple[str, Node] | None:
@@ -58,7 +58,7 @@ def iter_cases(kind: str, root: Node | None) -> Iterator[CaseView]:
     if found is None:
         return
     name, array = found
-    for index, element in enumerate(array.items):
+    for index, element in enumerate(items_of(array)):
         yield CaseView(index, element, name, _id_node(kind, element))
 
 
@@ -77,9 +77,9 @@ def case_text(kind: str, case: Node, limit: int = 80) -> str:
     if case.kind != OBJECT:
         return ""
     for member in TEXT_MEMBERS.get(kind, ()):
-        node = case.get(member)
-        if node is not None and node.kind == STRING:
-            line = first_line(node.value, limit)
+        text = string_of(case.get(member))
+        if text is not None:
+            line = first_line(text, limit)
             if line:
                 return line
     return ""
@@ -93,3 +93,55 @@ def first_line(value: str, limit: int) -> str:
         return ""
     line = text_lines(head)[0]
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+# -- strings that name files of the repository ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PathString:
+    """A string of a fixture that names a file or folder of the repository, as its contract reads
+    it: workflow ``source_refs`` (relative to the repository, maybe with a ``#heading``); eval-suite
+    ``setup.sources[]`` (a string or ``{"from": …}``), ``setup.fixture.source`` and legacy
+    ``files[]`` (relative to ``evals/``). Empty strings included: each reader decides."""
+
+    node: Node  # the string value
+    value: str
+    field: str  # "source_refs", "sources", "fixture" or "files"
+    entry: Node  # the array item ("sources": the string or its ``{"from", "to"}`` object); else ``node``
+    case: Node | None  # the case object it lies in; None for a workflow fixture's top-level refs
+
+
+def path_strings(kind: str, root: Node | None) -> Iterator[PathString]:
+    """Every path string of a document, in text order per case (top-level refs first)."""
+    if kind == WORKFLOW and root is not None and root.kind == OBJECT:
+        yield from _source_refs(root, None)
+    for case in iter_cases(kind, root):
+        if case.node.kind == OBJECT:
+            yield from case_path_strings(kind, case.node)
+
+
+def case_path_strings(kind: str, case: Node) -> Iterator[PathString]:
+    """The path strings of one case object."""
+    if kind == WORKFLOW:
+        yield from _source_refs(case, case)
+    elif kind == EVALS:
+        setup = member_value(case, "setup")
+        for item in items_of(member_value(setup, "sources")):
+            yield from _path_string(item.get("from") if item.kind == OBJECT else item, "sources", case, item)
+        yield from _path_string(member_value(member_value(setup, "fixture"), "source"), "fixture", case)
+        for item in items_of(case.get("files")):
+            yield from _path_string(item, "files", case)
+
+
+def _source_refs(holder: Node, case: Node | None) -> Iterator[PathString]:
+    for item in items_of(holder.get("source_refs")):
+        yield from _path_string(item, "source_refs", case)
+
+
+def _path_string(
+    node: Node | None, field: str, case: Node | None, entry: Node | None = None
+) -> Iterator[PathString]:
+    value = string_of(node)
+    if node is not None and value is not None:
+        yield PathString(node, value, field, node if entry is None else entry, case)

@@ -29,11 +29,12 @@ from ..config import Config
 from ..contracts.detection import EVALS, UNKNOWN, WORKFLOW, Walk, detect_kind, walking_repository
 from ..contracts.workflow.refs import is_invalid_ref
 from ..parser import parse
-from ..parser.tree import ARRAY, OBJECT, STRING, Node
+from ..parser.tree import OBJECT, Node
 from ..workspace.confine import is_inside
 from ..workspace.view import relative_posix
-from .cases import iter_cases
+from .cases import PathString, case_path_strings, iter_cases, path_strings
 from .fixes.edits import json_text
+from .json_values import items_of, member_value, string_of
 
 _FLATTEN_MODES = ("flatten-contents", "flatten")
 
@@ -167,18 +168,13 @@ def plan_moves(
 
 
 def _workflow_replacements(root: Node, moves: Moves, repo_root: Path) -> Iterator[Replacement]:
-    holders = [root] + [case.node for case in iter_cases(WORKFLOW, root) if case.node.kind == OBJECT]
-    for holder in holders:
-        refs = holder.get("source_refs")
-        for item in refs.items if refs is not None and refs.kind == ARRAY else ():
-            if item.kind != STRING:
-                continue
-            path, hash_sign, anchor = item.value.partition("#")
-            if is_invalid_ref(path):  # URLs, absolute paths: not files of the repository
-                continue
-            moved = _moved_relative(path, repo_root, repo_root, moves)
-            if moved is not None:
-                yield _replace(item, moved + hash_sign + anchor)
+    for ref in path_strings(WORKFLOW, root):
+        path, hash_sign, anchor = ref.value.partition("#")
+        if is_invalid_ref(path):  # URLs, absolute paths: not files of the repository
+            continue
+        moved = _moved_relative(path, repo_root, repo_root, moves)
+        if moved is not None:
+            yield _replace(ref.node, moved + hash_sign + anchor)
 
 
 # -- eval suites: paths relative to evals/ ----------------------------------------------------------
@@ -191,53 +187,41 @@ def _suite_replacements(fixture: FixtureFile, moves: Moves, repo_root: Path) -> 
         if case.node.kind != OBJECT:
             continue
         destinations: list[tuple[str, str]] = []  # copy destinations that follow their source
-        for node, lands_as_named in _copy_sources(case.node):
-            moved = _moved_relative(node.value, evals_dir, repo_root, moves, new_evals_dir)
+        for source in case_path_strings(EVALS, case.node):
+            if not source.value:
+                continue
+            moved = _moved_relative(source.value, evals_dir, repo_root, moves, new_evals_dir)
             if moved is None:
                 continue
-            yield _replace(node, moved)
-            if lands_as_named:
-                destinations.append((posixpath.normpath(node.value), posixpath.normpath(moved)))
+            yield _replace(source.node, moved)
+            if _lands_as_named(case.node, source):
+                destinations.append((posixpath.normpath(source.value), posixpath.normpath(moved)))
         if destinations:
             yield from _assertion_replacements(case.node, destinations)
 
 
-def _copy_sources(case: Node) -> Iterator[tuple[Node, bool]]:
-    """Each path string of a case that names a file in the repository, and whether the copy lands
-    in the workspace under that same name (so assertion paths name it too)."""
-    setup = case.get("setup")
-    if setup is not None and setup.kind == OBJECT:
-        flatten = _string(setup.get("mountMode")) in _FLATTEN_MODES
-        seeded = _string(setup.get("kind")) == "seeded"
-        sources = setup.get("sources")
-        for item in sources.items if sources is not None and sources.kind == ARRAY else ():
-            value = item.get("from") if item.kind == OBJECT else item
-            if _is_path(value):
-                named_destination = item.kind != OBJECT or not item.has("to")
-                yield value, seeded and named_destination and not flatten
-        fixture = setup.get("fixture")
-        source = fixture.get("source") if fixture is not None and fixture.kind == OBJECT else None
-        if _is_path(source):
-            yield source, False
-    files = case.get("files")
-    for item in files.items if files is not None and files.kind == ARRAY else ():
-        if _is_path(item):
-            yield item, True  # a legacy files entry is both the source and the destination
+def _lands_as_named(case: Node, source: PathString) -> bool:
+    """Whether the copy of ``source`` lands in the workspace under the name the source has (so
+    assertion paths name it too): a legacy ``files`` entry is both the source and the destination;
+    a seeded, preserve-path ``sources`` entry without its own ``to`` too."""
+    if source.field == "files":
+        return True
+    if source.field != "sources" or (source.entry.kind == OBJECT and source.entry.has("to")):
+        return False
+    setup = member_value(case, "setup")
+    flatten = string_of(member_value(setup, "mountMode")) in _FLATTEN_MODES
+    return string_of(member_value(setup, "kind")) == "seeded" and not flatten
 
 
 def _assertion_replacements(case: Node, destinations: list[tuple[str, str]]) -> Iterator[Replacement]:
-    assertions = case.get("assertions")
-    for item in assertions.items if assertions is not None and assertions.kind == ARRAY else ():
+    for item in items_of(case.get("assertions")):
         if item.kind != OBJECT:
             continue
-        target = item.get("target")
-        for node in (
-            item.get("path"),
-            target.get("file") if target is not None and target.kind == OBJECT else None,
-        ):
-            if not _is_path(node):
+        for node in (item.get("path"), member_value(item.get("target"), "file")):
+            path = string_of(node)
+            if node is None or not path:
                 continue
-            moved = _moved_destination(node.value, destinations)
+            moved = _moved_destination(path, destinations)
             if moved is not None:
                 yield _replace(node, moved)
 
@@ -273,11 +257,3 @@ def _moved_relative(
 
 def _replace(node: Node, value: str) -> Replacement:
     return Replacement(node.start, node.end, json_text(value))  # a lone surrogate stays an escape
-
-
-def _is_path(node: Node | None) -> bool:
-    return node is not None and node.kind == STRING and bool(node.value)
-
-
-def _string(node: Node | None) -> str | None:
-    return node.value if node is not None and node.kind == STRING else None

@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..contracts.detection import EVALS, WORKFLOW
-from ..parser.tree import ARRAY, OBJECT, STRING, Node, path_at
-from .cases import iter_cases
+from ..parser.tree import OBJECT, STRING, Node, path_at
+from .cases import PathString, case_path_strings, path_strings
 from .document import DocumentView
+from .json_values import member_value, string_of
 from .markdown_anchors import file_headings, find_heading
 from .workspace_facts import WorkspaceFacts, skill_of
 
@@ -47,52 +48,29 @@ def definition(document: DocumentView, facts: WorkspaceFacts, offset: int) -> Li
 
 
 def _candidates(document: DocumentView, facts: WorkspaceFacts) -> Iterator[Link]:
-    root = document.root
-    if root is None or root.kind != OBJECT or document.path is None:
+    root, path = document.root, document.path
+    if root is None or root.kind != OBJECT or path is None:
         return
     if document.kind == EVALS:
-        yield from _evals_links(document, facts)
+        yield from _evals_links(root, path.parent, facts)
     elif document.kind == WORKFLOW:
-        yield from _workflow_links(document, facts)
+        yield from _workflow_links(root, document.rel_path, facts)
 
 
-def _evals_links(document: DocumentView, facts: WorkspaceFacts) -> Iterator[Link]:
-    evals_dir = document.path.parent
-    skill_name = document.root.get("skill_name")
+def _evals_links(root: Node, evals_dir: Path, facts: WorkspaceFacts) -> Iterator[Link]:
+    skill_name = root.get("skill_name")
     if skill_name is not None and skill_name.kind == STRING:
         yield Link(
             skill_name.start, skill_name.end, evals_dir.parent / "SKILL.md", tooltip="the skill's SKILL.md"
         )
-    for case in iter_cases(EVALS, document.root):
-        if case.node.kind != OBJECT:
-            continue
-        for node in _evals_path_nodes(case.node):
-            target = facts.resolve(node.value, evals_dir)
-            if target is not None:
-                yield Link(node.start, node.end, target, tooltip="relative to evals/")
+    for source in path_strings(EVALS, root):
+        target = facts.resolve(source.value, evals_dir) if source.value else None
+        if target is not None:
+            yield Link(source.node.start, source.node.end, target, tooltip="relative to evals/")
 
 
-def _evals_path_nodes(case: Node) -> Iterator[Node]:
-    setup = case.get("setup")
-    if setup is not None and setup.kind == OBJECT:
-        sources = setup.get("sources")
-        for item in sources.items if sources is not None and sources.kind == ARRAY else ():
-            value = item.get("from") if item.kind == OBJECT else item
-            if value is not None and value.kind == STRING and value.value:
-                yield value
-        fixture = setup.get("fixture")
-        source = fixture.get("source") if fixture is not None and fixture.kind == OBJECT else None
-        if source is not None and source.kind == STRING and source.value:
-            yield source
-    files = case.get("files")
-    for item in files.items if files is not None and files.kind == ARRAY else ():
-        if item.kind == STRING and item.value:
-            yield item
-
-
-def _workflow_links(document: DocumentView, facts: WorkspaceFacts) -> Iterator[Link]:
-    root = document.root
-    skill = skill_of(document.rel_path)
+def _workflow_links(root: Node, rel_path: str | None, facts: WorkspaceFacts) -> Iterator[Link]:
+    skill = skill_of(rel_path)
     skill_node = root.get("skill")
     if (
         skill is not None
@@ -102,23 +80,19 @@ def _workflow_links(document: DocumentView, facts: WorkspaceFacts) -> Iterator[L
     ):
         target = facts.repo_root / "skills" / skill / "SKILL.md"
         yield Link(skill_node.start, skill_node.end, target, tooltip="the skill's SKILL.md")
-    holders = [root] + [case.node for case in iter_cases(WORKFLOW, root) if case.node.kind == OBJECT]
-    for holder in holders:
-        refs = holder.get("source_refs")
-        for item in refs.items if refs is not None and refs.kind == ARRAY else ():
-            if item.kind == STRING and item.value.strip():
-                link = _source_ref_link(item, facts)
-                if link is not None:
-                    yield link
+    for ref in path_strings(WORKFLOW, root):
+        link = _source_ref_link(ref, facts) if ref.value.strip() else None
+        if link is not None:
+            yield link
 
 
-def _source_ref_link(item: Node, facts: WorkspaceFacts) -> Link | None:
-    ref, _, anchor = item.value.strip().partition("#")
-    target = facts.resolve(ref) if ref else None
+def _source_ref_link(ref: PathString, facts: WorkspaceFacts) -> Link | None:
+    path, _, anchor = ref.value.strip().partition("#")
+    target = facts.resolve(path) if path else None
     if target is None:
         return None
     line = heading_line(facts, target, anchor) if anchor else None
-    return Link(item.start, item.end, target, line, "repository-relative source ref")
+    return Link(ref.node.start, ref.node.end, target, line, "repository-relative source ref")
 
 
 def heading_line(facts: WorkspaceFacts, target: Path, anchor: str) -> int | None:
@@ -138,29 +112,33 @@ def _seeded_source_of_assertion_path(
     if document.kind != EVALS or document.path is None:
         return None
     steps, node, _member = path_at(document.root, offset)
-    if node is None or node.kind != STRING or len(steps) < 3 or steps[0].key != "evals":
+    wanted = string_of(node)
+    if node is None or wanted is None or len(steps) < 3 or steps[0].key != "evals":
         return None
     if steps[-1].key not in ("path", "file"):
         return None
-    case = steps[1].container.items[steps[1].key] if isinstance(steps[1].key, int) else None
-    setup = case.get("setup") if case is not None and case.kind == OBJECT else None
-    if setup is None or setup.kind != OBJECT or _string(setup.get("kind")) != "seeded":
+    case = steps[2].container  # the case the path lies in (steps[1] went into it)
+    target = _seeded_source(case, wanted.strip("/"), document.path.parent, facts)
+    return Link(node.start, node.end, target, tooltip="seeded from evals/") if target is not None else None
+
+
+def _seeded_source(case: Node, wanted: str, evals_dir: Path, facts: WorkspaceFacts) -> Path | None:
+    """The existing file in ``evals_dir`` that the case's seeded setup copies to ``wanted``."""
+    setup = member_value(case, "setup")
+    if string_of(member_value(setup, "kind")) != "seeded":
         return None
-    flatten = _string(setup.get("mountMode")) in ("flatten-contents", "flatten")
-    wanted = node.value.strip("/")
-    sources = setup.get("sources")
-    for item in sources.items if sources is not None and sources.kind == ARRAY else ():
-        source = _string(item.get("from") if item.kind == OBJECT else item)
-        if not source:
+    flatten = string_of(member_value(setup, "mountMode")) in ("flatten-contents", "flatten")
+    for source in case_path_strings(EVALS, case):
+        if source.field != "sources" or not source.value:
             continue
-        to = _string(item.get("to")) if item.kind == OBJECT else None
-        dest = (to if to is not None else ("." if flatten else source)).strip("/")
+        to = string_of(member_value(source.entry, "to"))
+        dest = (to if to is not None else ("." if flatten else source.value)).strip("/")
         rest = _below(wanted, "" if dest in ("", ".") else dest)
         if rest is None:
             continue
-        target = facts.resolve(source if not rest else f"{source}/{rest}", document.path.parent)
+        target = facts.resolve(source.value if not rest else f"{source.value}/{rest}", evals_dir)
         if target is not None and facts.exists(target):
-            return Link(node.start, node.end, target, tooltip="seeded from evals/")
+            return target
     return None
 
 
@@ -170,7 +148,3 @@ def _below(path: str, prefix: str) -> str | None:
     if path == prefix:
         return ""
     return path[len(prefix) + 1 :] if path.startswith(prefix + "/") else None
-
-
-def _string(node: Node | None) -> str | None:
-    return node.value if node is not None and node.kind == STRING else None
