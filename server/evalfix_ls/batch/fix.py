@@ -17,11 +17,13 @@ import os
 import stat
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..config import ProjectConfigs
 from ..contracts.detection import UNKNOWN, WORKFLOW
+from ..parser.text_view import as_str
 from ..services.document import DocumentView
 from ..services.fixes import Fix, fix_all, reanalyzer
 from ..services.fixes.engine import round_of_fixes
@@ -59,8 +61,13 @@ class FileFix:
     written: bool = False
 
     @property
+    def changed_text(self) -> str | None:
+        """The text the file gets (or would get): None when nothing changes or it was refused."""
+        return self.new_text if self.refused is None else None
+
+    @property
     def changes(self) -> bool:
-        return self.new_text is not None and self.refused is None
+        return self.changed_text is not None
 
     @property
     def old_text(self) -> str:
@@ -84,8 +91,9 @@ def fix_paths(
         result = prepare(task, analyser, configs, options)
         if result.changes and options.write:
             commit(result)
-        if result.changes:  # later files see this one as it is (or would be) now
-            analyser.index_for(task).update(relative_posix(task.path, task.repo_root) or "", result.new_text)
+        changed = result.changed_text
+        if changed is not None:  # later files see this one as it is (or would be) now
+            analyser.index_for(task).update(relative_posix(task.path, task.repo_root) or "", changed)
         results.append(result)
     return results
 
@@ -113,8 +121,9 @@ def prepare(task: FileTask, analyser: Analyser, configs: ProjectConfigs, options
         document = outcome.document or document
         if not options.unsafe:
             result.unsafe_left = len(round_of_fixes(document, True, facts))
-    if document.text != text:
-        result.new_text = document.text
+    new_text = as_str(document.text)  # always a str here: a PieceText only serves completion
+    if new_text != text:
+        result.new_text = new_text
     return result
 
 
@@ -138,7 +147,7 @@ def _read_confined(task: FileTask, result: FileFix, limit: int) -> str | None:
     return None
 
 
-def _migrated(document: DocumentView, again: object, result: FileFix) -> DocumentView:
+def _migrated(document: DocumentView, again: Callable[[str], DocumentView], result: FileFix) -> DocumentView:
     migration: Migration | None = migrate_document(document)
     if migration is None or migration.text == document.text:
         return document
@@ -152,7 +161,7 @@ def _migrated(document: DocumentView, again: object, result: FileFix) -> Documen
 
 def _analysed(
     task: FileTask, text: str, analyser: Analyser, configs: ProjectConfigs
-) -> tuple[DocumentView, object]:
+) -> tuple[DocumentView, Callable[[str], DocumentView]]:
     config = configs.for_path(task.path)
     index = analyser.index_for(task)
     analysis = analyser.analyse_text(task, text)
@@ -171,9 +180,11 @@ class ChangedSinceRead(Exception):
 
 def commit(result: FileFix) -> FileFix:
     """Write ``result.new_text`` over the file, atomically, unless it changed since it was read."""
+    target, new_text = result.target, result.new_text
+    if target is None or new_text is None:  # nothing was read, or nothing is to be written
+        return result
     try:
-        assert result.target is not None  # set whenever there is a new text
-        write_atomically(result.target, result.new_text.encode("utf-8"), expected=result.original)
+        write_atomically(target, new_text.encode("utf-8"), expected=result.original)
         result.written = True
     except ChangedSinceRead:
         result.refused = "changed since it was read; not written"

@@ -12,9 +12,10 @@ import json
 from dataclasses import dataclass
 
 from ..contracts.detection import UNKNOWN, WORKFLOW
-from ..parser.tree import STRING, Node, path_at
-from .cases import CaseView, iter_cases, path_strings
+from ..parser.tree import Node, path_at
+from .cases import id_text, iter_cases, path_strings
 from .document import DocumentView
+from .json_values import string_of
 from .workspace_facts import WorkspaceFacts, skill_of
 
 
@@ -36,36 +37,45 @@ class RenameRefused(Exception):
     """Why an id cannot be renamed here (shown to the user)."""
 
 
-def case_at(document: DocumentView, offset: int) -> CaseView | None:
-    """The case whose id value contains ``offset``."""
+@dataclass(frozen=True, slots=True)
+class CaseId:
+    """A case's id where it is written."""
+
+    node: Node  # the string or number
+    text: str  # as the references compare it (``String(id)`` for numbers)
+
+
+def case_id_at(document: DocumentView, offset: int) -> CaseId | None:
+    """The id of the case whose id value contains ``offset``."""
     for case in iter_cases(document.kind, document.root):
         node = case.id_node
         if node is not None and node.start <= offset <= node.end:
-            return case
+            text = id_text(node)
+            return CaseId(node, text) if text is not None else None
     return None
 
 
 def highlights(document: DocumentView, offset: int) -> list[Site]:
     """Every id node of this document equal to the one at ``offset``."""
-    case = case_at(document, offset)
-    if case is None or case.id is None:
+    found = case_id_at(document, offset)
+    if found is None:
         return []
     return [
-        Site(None, c.id_node.start, c.id_node.end)
-        for c in iter_cases(document.kind, document.root)
-        if c.id == case.id
+        Site(None, node.start, node.end)
+        for case in iter_cases(document.kind, document.root)
+        if (node := case.id_node) is not None and id_text(node) == found.text
     ]
 
 
 def references(
     document: DocumentView, facts: WorkspaceFacts, offset: int, include_declaration: bool = True
 ) -> list[Site]:
-    case = case_at(document, offset)
-    if case is None or case.id is None:
+    found = case_id_at(document, offset)
+    if found is None:
         return []
-    sites = [s for s in highlights(document, offset) if include_declaration or s.start != case.id_node.start]
+    sites = [s for s in highlights(document, offset) if include_declaration or s.start != found.node.start]
     if document.kind == WORKFLOW:
-        sites.extend(_sibling_sites(document, facts, case.id))
+        sites.extend(_sibling_sites(document, facts, found.text))
     return sites
 
 
@@ -83,19 +93,19 @@ def _sibling_sites(document: DocumentView, facts: WorkspaceFacts, case_id: str) 
 
 
 def prepare_rename(document: DocumentView, facts: WorkspaceFacts, offset: int) -> RenameTarget:
-    case = case_at(document, offset)
-    if case is None:
+    found = case_id_at(document, offset)
+    if found is None:
         raise RenameRefused(_not_an_id(document, offset))
-    node: Node = case.id_node
-    if node.kind != STRING:
+    node, value = found.node, string_of(found.node)
+    if value is None:
         raise RenameRefused("numeric ids are not renamed: write the id as a string first")
     if len(highlights(document, offset)) > 1:
-        raise RenameRefused(f"the id {case.id!r} is used by more than one case of this file")
-    if document.kind == WORKFLOW and _sibling_sites(document, facts, case.id):
-        raise RenameRefused(f"the id {case.id!r} is also used in another fixture file of this skill")
-    if document.text[node.start + 1 : node.end - 1] != node.value:
+        raise RenameRefused(f"the id {value!r} is used by more than one case of this file")
+    if document.kind == WORKFLOW and _sibling_sites(document, facts, value):
+        raise RenameRefused(f"the id {value!r} is also used in another fixture file of this skill")
+    if document.text[node.start + 1 : node.end - 1] != value:
         raise RenameRefused("the id contains escapes; edit it by hand")
-    return RenameTarget(node.start + 1, node.end - 1, node.value)
+    return RenameTarget(node.start + 1, node.end - 1, value)
 
 
 def rename(document: DocumentView, facts: WorkspaceFacts, offset: int, new_id: str) -> tuple[int, int, str]:

@@ -36,9 +36,10 @@ def complete(
     if ctx.at == KEY:
         found = key_suggestions(document, ctx, snippets=snippets)
     else:
-        found = workspace_values(document, ctx, _facts_of(facts))
-        if found is None:
-            found = value_suggestions(document, ctx, snippets=snippets)
+        in_workspace = workspace_values(document, ctx, _facts_of(facts))
+        found = (
+            in_workspace if in_workspace is not None else value_suggestions(document, ctx, snippets=snippets)
+        )
     return _with_comma(ctx, found)
 
 

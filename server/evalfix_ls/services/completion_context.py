@@ -255,9 +255,10 @@ def _key_before_colon(text: Text, colon: int) -> str | None:
             return None
         start -= 1
     try:
-        return json.loads(text[start : end + 1])
+        decoded: object = json.loads(text[start : end + 1])  # a JSON string: always a str
     except ValueError:
         return text[start + 1 : end]
+    return decoded if isinstance(decoded, str) else text[start + 1 : end]
 
 
 def _missing_comma(before: str, before_at: int) -> int | None:

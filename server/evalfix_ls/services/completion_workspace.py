@@ -13,9 +13,11 @@ from ..contracts.workflow.refs import GENERATED_OR_HISTORICAL_PREFIXES
 from ..parser.text_view import Text
 from ..parser.tree import OBJECT, STRING, Node, join_pointer, resolve_pointer
 from ..workspace.confine import resolve_within
+from .cases import case_path_strings
 from .completion_context import CompletionContext
 from .cursor import JsonPath
 from .document import DocumentView
+from .json_values import member_value, string_of
 from .markdown_anchors import MAX_HEADINGS, file_headings
 from .schema_nodes import schema_for
 from .snippets import json_text
@@ -267,31 +269,18 @@ def created_paths(case: Node | None, evals_dir: Path, repo_root: Path | None = N
     if case is None or case.kind != OBJECT:
         return []
     pairs: list[tuple[str, str | None, bool]] = []  # (from, to, flatten)
-    setup = case.get("setup")
-    if setup is not None and setup.kind == OBJECT:
-        mode = setup.get("mountMode")
-        flatten = mode is not None and mode.value == "flatten-contents"
-        sources = setup.get("sources")
-        for source in sources.items or () if sources is not None else ():
-            pairs.extend(_source_pair(source, flatten))
-    files = case.get("files")
-    for item in files.items or () if files is not None else ():
-        if item.kind == STRING and item.value:
-            pairs.append((item.value, None, False))
+    flatten = string_of(member_value(case.get("setup"), "mountMode")) == "flatten-contents"
+    for source in case_path_strings(EVALS, case):
+        if not source.value:
+            continue
+        if source.field == "sources":
+            pairs.append((source.value, string_of(member_value(source.entry, "to")), flatten))
+        elif source.field == "files":
+            pairs.append((source.value, None, False))
     out: list[str] = []
-    for source, to, flatten in pairs:
-        out.extend(p for p in _copied(evals_dir, source, to, flatten, repo_root) if p not in out)
+    for origin, to, copy_flattens in pairs:
+        out.extend(p for p in _copied(evals_dir, origin, to, copy_flattens, repo_root) if p not in out)
     return out[:MAX_WALKED_FILES]
-
-
-def _source_pair(source: Node, flatten: bool) -> list[tuple[str, str | None, bool]]:
-    if source.kind == STRING and source.value:
-        return [(source.value, None, flatten)]
-    if source.kind == OBJECT:
-        origin, to = source.get("from"), source.get("to")
-        if origin is not None and origin.kind == STRING and origin.value:
-            return [(origin.value, to.value if to is not None and to.kind == STRING else None, flatten)]
-    return []
 
 
 def _copied(evals_dir: Path, source: str, to: str | None, flatten: bool, repo_root: Path | None) -> list[str]:

@@ -12,6 +12,7 @@ from ..contracts.detection import EVALS, UNKNOWN, WORKFLOW
 from ..parser.tree import ARRAY, OBJECT
 from .document import DocumentView
 from .inline_facts import readiness_line
+from .json_values import items_of
 from .workspace_facts import WorkspaceFacts
 
 TITLES = {EVALS: "eval suite", WORKFLOW: "workflow fixture", UNKNOWN: "not checked"}
@@ -78,4 +79,4 @@ def _case_count(document: DocumentView) -> int | None:
             return len(normalized.cases)
         return None
     evals = root.get("evals") if document.kind == EVALS else None
-    return len(evals.items) if evals is not None and evals.kind == ARRAY else None
+    return len(items_of(evals)) if evals is not None and evals.kind == ARRAY else None

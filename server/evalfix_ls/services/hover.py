@@ -17,6 +17,7 @@ from ..parser.line_index import text_lines
 from ..parser.tree import ARRAY, OBJECT, STRING, Node, join_pointer, resolve_pointer
 from .cursor import Cursor, JsonPath, locate
 from .document import DocumentView
+from .json_values import string_of
 from .schema_nodes import schema_at, schema_for
 from .snippets import json_text
 from .workspace_facts import WorkspaceFacts
@@ -87,12 +88,13 @@ def _value_doc(document: DocumentView, path: JsonPath, node: Node) -> str | None
 
 
 def _analysis_notes(document: DocumentView, path: JsonPath, node: Node, facts: WorkspaceFacts) -> list[str]:
-    if node.kind != STRING:
+    value = string_of(node)
+    if value is None:
         return []
     if document.kind == WORKFLOW and _is_ref(path):
-        return [_file_note(facts, facts.resolve(node.value.split("#", 1)[0]) if node.value else None)]
-    if document.kind == EVALS and _is_seeded(path) and document.path is not None and node.value:
-        return [_file_note(facts, facts.resolve(node.value, document.path.parent))]
+        return [_file_note(facts, facts.resolve(value.split("#", 1)[0]) if value else None)]
+    if document.kind == EVALS and _is_seeded(path) and document.path is not None and value:
+        return [_file_note(facts, facts.resolve(value, document.path.parent))]
     if document.kind == EVALS and path and path[-1] in ("pattern", "flags"):
         return [_regex_note(document, path)]
     return []
@@ -155,11 +157,10 @@ def _regex_note(document: DocumentView, path: JsonPath) -> str:
     owner = _at(document.root, path[:-1])
     if owner is None or owner.kind != OBJECT:
         return ""
-    pattern, flags = owner.get("pattern"), owner.get("flags")
-    flag_text = flags.value if flags is not None and flags.kind == STRING else ""
+    pattern, flag_text = string_of(owner.get("pattern")), string_of(owner.get("flags")) or ""
     notes = [_flag_meanings(flag_text)] if flag_text else []
-    if pattern is not None and pattern.kind == STRING:
-        verdict = check_regex(pattern.value, flag_text)
+    if pattern is not None:
+        verdict = check_regex(pattern, flag_text)
         if verdict.ok:
             notes.append(f"JavaScript accepts `new RegExp(pattern, {json_text(flag_text)})`.")
         else:
@@ -210,7 +211,7 @@ def case_summary(case: NormalizedCase, document: DocumentView, facts: WorkspaceF
         target = facts.resolve(ref.value.split("#", 1)[0]) if ref.value else None
         state = "exists" if target is not None and facts.exists(target) else "missing"
         lines.append(f"  * `{ref.value}`" + (" (inherited)" if ref.inherited else "") + f" — {state}")
-    if document.rel_path is not None:
+    if document.rel_path is not None and facts.repo_root is not None:  # a path in a repository
         buckets = counted_buckets(case, document.rel_path, facts.repo_root, facts.fs)
         shown = ", ".join(
             f"`{name}`" + (" (file-name fallback)" if "fallback" in basis else "")

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from ..contracts.detection import EVALS, WORKFLOW
 from ..contracts.workflow.normalize import NormalizedCase, NormalizedFile
 from ..contracts.workflow.readiness import REQUIRED_BUCKETS, skill_dir_of, skill_readiness
-from ..parser.tree import ARRAY, OBJECT, STRING, Node
-from .cases import iter_cases
+from ..parser.tree import OBJECT
+from .cases import case_path_strings, iter_cases
 from .commands import CASE_COMMAND
 from .document import DocumentView
+from .json_values import string_of
 from .workspace_facts import WorkspaceFacts
 
 
@@ -83,17 +84,16 @@ def _setup_hints(document: DocumentView, start: int, end: int) -> list[InlayHint
         if node.end < start or node.start > end or node.kind != OBJECT:
             continue
         setup = node.get("setup")
-        if setup is None or setup.kind != OBJECT or _string(setup.get("kind")) != "seeded":
+        if setup is None or setup.kind != OBJECT or string_of(setup.get("kind")) != "seeded":
             continue
         if not setup.has("mountMode"):
             out.append(InlayHint(setup.end - 1, ' "mountMode": "preserve-path"', "the loader's default"))
-        sources = setup.get("sources")
-        for item in sources.items if sources is not None and sources.kind == ARRAY else ():
-            source = item.get("from") if item.kind == OBJECT else None
-            if source is not None and source.kind == STRING and not item.has("to"):
+        for source in case_path_strings(EVALS, node):
+            entry = source.entry
+            if source.field == "sources" and entry.kind == OBJECT and not entry.has("to"):
                 out.append(
                     InlayHint(
-                        source.end,
+                        source.node.end,
                         f' "to": {json.dumps(source.value, ensure_ascii=False)}',
                         "to defaults to from",
                     )
@@ -115,9 +115,9 @@ def code_lenses(document: DocumentView, facts: WorkspaceFacts) -> list[CodeLens]
 
 def _readiness_lens(document: DocumentView, facts: WorkspaceFacts) -> CodeLens | None:
     title = readiness_line(document, facts)
-    if title is None:
-        return None
     root = document.root
+    if title is None or root is None:
+        return None
     return CodeLens(root.start, root.start + 1, title)
 
 
@@ -154,7 +154,3 @@ def _case_lenses(document: DocumentView) -> list[CodeLens]:
 def case_command_line(skill_dir: str, case_id: str) -> str:
     """``arc-skill-eval run <skill dir> --case <id>``, quoted for a POSIX shell."""
     return f"arc-skill-eval run {shlex.quote(skill_dir)} --case {shlex.quote(case_id)}"
-
-
-def _string(node: Node | None) -> str | None:
-    return node.value if node is not None and node.kind == STRING else None

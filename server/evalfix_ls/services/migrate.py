@@ -29,10 +29,12 @@ from ..contracts.workflow.normalize import (
     NormalizedCase,
     NormalizedFile,
 )
+from ..parser.text_view import as_str
 from ..parser.tree import ARRAY, OBJECT, Member, Node, split_pointer
 from .document import DocumentView
 from .fixes.edits import Layout, TextEdit, apply_edits, json_text, trimmed
 from .fixes.objects import Entry, ObjectStyle, nested_style, reindent, render, style_of
+from .json_values import members_of, string_of
 
 CANONICAL_CASE_MEMBERS = frozenset(
     {
@@ -88,7 +90,8 @@ def migrate_document(document: DocumentView) -> Migration | None:
         return None
     if root is None or root.kind != OBJECT or _repeats_names(root):
         return None
-    return _Migrator(document.text, Layout.of(document.text)).migrate(root, normalized)
+    text = as_str(document.text)
+    return _Migrator(text, Layout.of(text)).migrate(root, normalized)
 
 
 def _repeats_names(obj: Node) -> bool:
@@ -101,8 +104,10 @@ class _Migrator:
         self.layout = layout
         self.changes: list[str] = []
 
-    def slice(self, node: Node) -> str:
-        return self.text[node.start : node.end]
+    def slice(self, node: Node | None) -> str:
+        """The text of a value. A member without one exists only in a recovered tree, which is
+        never migrated (``migrate_document`` asks for valid JSON)."""
+        return "" if node is None else self.text[node.start : node.end]
 
     # -- the file ------------------------------------------------------------------------------
     def migrate(self, root: Node, normalized: NormalizedFile) -> Migration:
@@ -158,10 +163,10 @@ class _Migrator:
         entries: list[Entry] = []
         moved: list[tuple[Member, str]] = []
         extensions = root.member("extensions")
-        can_move = extensions is None or extensions.value.kind == OBJECT
-        for member in root.members:
+        can_move = extensions is None or _is_object(extensions.value)
+        for member in members_of(root):
             name = member.key
-            if name == chosen:
+            if name == chosen and cases_text is not None:  # the chosen array's text
                 entries.append(
                     Entry.named("cases", cases_text)
                     if name == "examples"
@@ -170,7 +175,7 @@ class _Migrator:
                 if name == "examples":
                     self.changes.append("examples → cases")
             elif name == "schema_version":
-                canonical = member.value.kind == "string" and member.value.value == CANONICAL_SCHEMA
+                canonical = string_of(member.value) == CANONICAL_SCHEMA
                 entries.append(
                     Entry.original(self.text, member, None if canonical else json_text(CANONICAL_SCHEMA))
                 )
@@ -203,7 +208,7 @@ class _Migrator:
         if obj.kind != OBJECT or _repeats_names(obj):
             return None
         extensions = obj.member("extensions")
-        can_move = extensions is None or extensions.value.kind == OBJECT
+        can_move = extensions is None or _is_object(extensions.value)
         plan = _CasePlan(self, case, extensions if can_move else None, can_move)
         entries, moved = plan.build()
         if not plan.changed:
@@ -224,11 +229,12 @@ class _Migrator:
         rewritten in its layout, or a new last member)."""
         if not moved:
             return entries
-        if extensions is not None:
-            inner = style_of(self.text, extensions.value, self.layout)
-            if not extensions.value.members:
+        existing = extensions.value if extensions is not None else None
+        if extensions is not None and existing is not None:
+            inner = style_of(self.text, existing, self.layout)
+            if not existing.members:
                 inner = nested_style(style, self.layout)
-            kept = [Entry.original(self.text, m) for m in extensions.value.members]
+            kept = [Entry.original(self.text, m) for m in members_of(existing)]
             added = [self.moved_entry(m, value, inner) for m, value in moved]
             new_value = render(kept + added, inner)
             return [
@@ -269,7 +275,7 @@ class _CasePlan:
         entries: list[Entry] = []
         moved: list[tuple[Member, str]] = []
         composite_written = False
-        for member in obj.members:
+        for member in members_of(obj):
             name = member.key
             action = self.action_for(member)
             if action == "keep":
@@ -343,9 +349,9 @@ class _CasePlan:
         obj = self.case.node
         style = nested_style(style_of(self.m.text, obj, self.m.layout), self.m.layout)
         parts = [
-            self.m.moved_entry(obj.member(name), self.m.slice(obj.get(name)), style)
+            self.m.moved_entry(member, self.m.slice(member.value), style)
             for name in COMPOSITE_MEMBERS
-            if obj.has(name)
+            if (member := obj.member(name)) is not None
         ]
         self.note("composite outcome → expected_outcome")
         return Entry.named("expected_outcome", render(parts, style))
@@ -356,11 +362,16 @@ class _CasePlan:
 
 
 def _free(extensions: Member | None, name: str) -> bool:
-    return extensions is None or extensions.value.kind != OBJECT or not extensions.value.has(name)
+    value = extensions.value if extensions is not None else None
+    return value is None or value.kind != OBJECT or not value.has(name)
 
 
 def _is_array(node: Node | None) -> bool:
     return node is not None and node.kind == ARRAY
+
+
+def _is_object(node: Node | None) -> bool:
+    return node is not None and node.kind == OBJECT
 
 
 def _renamed(member: Member, name: str) -> Member:
@@ -376,9 +387,10 @@ def _decodes_to(key_text: str, name: str) -> bool:
     import json
 
     try:
-        return json.loads(key_text) == name
+        decoded: object = json.loads(key_text)
     except ValueError:
         return False
+    return decoded == name
 
 
 def _indent_at(text: str, offset: int) -> str:
@@ -398,12 +410,12 @@ def same_reading(before: DocumentView, after: DocumentView) -> bool:
 
     from ..findings import Severity
 
-    def records(document: DocumentView) -> list[dict]:
+    def records(document: DocumentView) -> list[dict[str, object]]:
         normalized = document.analysis.workflow
         cases = normalized.cases if normalized is not None else []
         return [{key: case.record()[key] for key in READING} for case in cases]
 
-    def errors(document: DocumentView) -> Counter:
+    def errors(document: DocumentView) -> Counter[tuple[str, int | None]]:
         return Counter((f.code, f.case) for f in document.analysis.findings if f.severity == Severity.ERROR)
 
     return after.parses and records(after) == records(before) and not (errors(after) - errors(before))

@@ -11,9 +11,10 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ..contracts.detection import EVALS, WORKFLOW
-from ..parser.tree import ARRAY, OBJECT, STRING, Node, path_at
+from ..parser.tree import ARRAY, OBJECT, Node, path_at
 from .cases import CaseView, case_text, first_line, iter_cases
 from .document import DocumentView
+from .json_values import items_of, member_value, members_of, string_of
 
 MAX_SYMBOLS = 5000  # vscode-json-languageservice's default resultLimit
 MAX_FOLDING_RANGES = 5000
@@ -56,9 +57,9 @@ def document_symbols(document: DocumentView, limit: int = MAX_SYMBOLS) -> Outlin
 def _file_name(document: DocumentView) -> str:
     root = document.root
     member = "skill_name" if document.kind == EVALS else "skill"
-    node = root.get(member) if root is not None else None
-    if node is not None and node.kind == STRING and node.value.strip():
-        return node.value
+    name = string_of(root.get(member) if root is not None else None)
+    if name is not None and name.strip():
+        return name
     return (
         document.path.name
         if document.path is not None
@@ -72,9 +73,9 @@ def _case_symbol(kind: str, case: CaseView, budget: list[int]) -> Symbol:
     selection = case.id_node or node
     detail = " · ".join(part for part in (_case_kind(kind, node), case_text(kind, node)) if part)
     symbol = Symbol(name, "case", node.start, node.end, selection.start, selection.end, detail)
-    assertions = node.get("assertions") if kind == EVALS and node.kind == OBJECT else None
+    assertions = member_value(node, "assertions") if kind == EVALS else None
     if assertions is not None and assertions.kind == ARRAY:
-        for index, item in enumerate(assertions.items):
+        for index, item in enumerate(items_of(assertions)):
             if budget[0] <= 0:
                 budget[0] = -1
                 break
@@ -89,30 +90,22 @@ def _case_kind(kind: str, case: Node) -> str:
     if case.kind != OBJECT:
         return ""
     if kind == EVALS:
-        setup = case.get("setup")
-        setup_kind = setup.get("kind") if setup is not None and setup.kind == OBJECT else None
-        return f"setup: {setup_kind.value}" if setup_kind is not None and setup_kind.kind == STRING else ""
-    tags = case.get("coverage_tags")
-    if tags is not None and tags.kind == ARRAY:
-        words = [item.value for item in tags.items if item.kind == STRING]
-        return "[" + ", ".join(words) + "]" if words else ""
-    return ""
+        setup_kind = string_of(member_value(case.get("setup"), "kind"))
+        return f"setup: {setup_kind}" if setup_kind is not None else ""
+    words = [word for item in items_of(case.get("coverage_tags")) if (word := string_of(item)) is not None]
+    return "[" + ", ".join(words) + "]" if words else ""
 
 
 def _assertion_name(item: Node, index: int) -> str:
-    if item.kind == STRING:
-        return first_line(item.value, 60) or f"assertion {index}"
+    text = string_of(item)
+    if text is not None:
+        return first_line(text, 60) or f"assertion {index}"
     if item.kind == OBJECT:
         for member in ("type", "kind"):
-            value = item.get(member)
-            if value is not None and value.kind == STRING:
-                method = item.get("method")
-                suffix = (
-                    f" · {method.value}"
-                    if member == "kind" and method is not None and method.kind == STRING
-                    else ""
-                )
-                return value.value + suffix
+            value = string_of(item.get(member))
+            if value is not None:
+                method = string_of(item.get("method")) if member == "kind" else None
+                return value if method is None else f"{value} · {method}"
     return f"assertion {index}"
 
 
@@ -132,11 +125,11 @@ def folding_ranges(document: DocumentView, limit: int = MAX_FOLDING_RANGES) -> l
         if node.kind == OBJECT:
             out.append((node.start, node.end))
             pending.extend(
-                m.value for m in node.members if m.value is not None and m.value.kind in (OBJECT, ARRAY)
+                m.value for m in members_of(node) if m.value is not None and m.value.kind in (OBJECT, ARRAY)
             )
         elif node.kind == ARRAY:
             out.append((node.start, node.end))
-            pending.extend(item for item in node.items if item.kind in (OBJECT, ARRAY))
+            pending.extend(item for item in items_of(node) if item.kind in (OBJECT, ARRAY))
     return out
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from .. import schema
 from ..contracts.detection import EVALS, WORKFLOW
 from ..parser.tree import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Node, pointer_tokens
+from .json_values import items_of
 
 Fragment = dict[str, Any]
 
@@ -71,8 +72,9 @@ class SchemaNode:
         """The first markdown (else plain) description among the fragments."""
         for key in ("markdownDescription", "description"):
             for fragment in self.fragments:
-                if isinstance(fragment.get(key), str):
-                    return fragment[key]
+                text = fragment.get(key)
+                if isinstance(text, str):
+                    return text
         return None
 
     def types(self) -> set[str]:
@@ -117,9 +119,8 @@ def _child(node: Node | None, key: str | int) -> Node | None:
         return None
     if node.kind == OBJECT and isinstance(key, str):
         return node.get(key)
-    if node.kind == ARRAY and isinstance(key, int) and 0 <= key < len(node.items):
-        return node.items[key]
-    return None
+    items = items_of(node)
+    return items[key] if isinstance(key, int) and 0 <= key < len(items) else None
 
 
 def _step(fragments: list[Fragment], key: str | int) -> Iterator[Fragment]:
@@ -155,7 +156,7 @@ def _expand(fragments: list[Fragment], top: Fragment, instance: Node | None) -> 
     ``oneOf`` by the instance. Iterative (a worklist), each fragment once."""
     out: list[Fragment] = []
     seen: set[int] = set()
-    pending = list(reversed(fragments))
+    pending: list[object] = list(reversed(fragments))  # a part of the schema may be no object
     while pending:
         fragment = pending.pop()
         if not isinstance(fragment, dict) or id(fragment) in seen:
@@ -165,7 +166,7 @@ def _expand(fragments: list[Fragment], top: Fragment, instance: Node | None) -> 
         if isinstance(ref, str):
             pending.append(_resolve_ref(top, ref))
         out.append(fragment)
-        branches: list[Fragment] = list(fragment.get("allOf", ()))
+        branches: list[object] = list(fragment.get("allOf", ()))
         if "if" in fragment:
             verdict = _matches(fragment["if"], instance)
             if verdict is not False and "then" in fragment:
@@ -187,13 +188,13 @@ def _resolve_ref(top: Fragment, ref: str) -> Fragment:
     return node if isinstance(node, dict) else {}
 
 
-def _resolved(top: Fragment, fragment: Fragment) -> Fragment:
+def _resolved(top: Fragment, fragment: object) -> object:
     while isinstance(fragment, dict) and isinstance(fragment.get("$ref"), str) and len(fragment) == 1:
         fragment = _resolve_ref(top, fragment["$ref"])
     return fragment
 
 
-def _fits(fragment: Fragment, instance: Node | None) -> bool:
+def _fits(fragment: object, instance: Node | None) -> bool:
     """Can ``instance`` be of this branch's declared type? (Unknown instance: every branch fits.)"""
     if instance is None or not isinstance(fragment, dict) or "type" not in fragment:
         return True
@@ -222,7 +223,7 @@ def _matches(condition: Any, instance: Node | None) -> bool | None:
     return True
 
 
-def _equals(node: Node, expected: Any) -> bool:
+def _equals(node: Node, expected: object) -> bool:
     if node.kind == STRING:
         return node.value == expected
     if node.kind == NUMBER:

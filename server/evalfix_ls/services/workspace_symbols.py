@@ -14,7 +14,7 @@ from ..contracts.detection import EVALS
 from ..parser import parse
 from ..workspace.confine import is_inside, resolve_within
 from ..workspace.files import read_file
-from .cases import iter_cases
+from .cases import id_text, iter_cases
 from .workspace_facts import WorkspaceFacts, skill_of
 
 MAX_WORKSPACE_SYMBOLS = 1000
@@ -54,12 +54,13 @@ def workspace_symbols(
     facts_by_repo = tuple(facts_by_repo)
     roots = [facts.repo_root for facts in facts_by_repo if facts.repo_root is not None]
     for facts in facts_by_repo:
+        root = facts.repo_root
+        if root is None:  # no repository, no workflow index
+            continue
         for rel_path in facts.workflow_files():
             for name, start, end in _workflow_ids(facts, rel_path):
                 if fuzzy_match(query, name):
-                    out.append(
-                        CaseSymbol(name, skill_of(rel_path) or "", facts.repo_root / rel_path, start, end)
-                    )
+                    out.append(CaseSymbol(name, skill_of(rel_path) or "", root / rel_path, start, end))
                     if len(out) >= limit:
                         return out, True
     for path in evals_suites:
@@ -112,7 +113,7 @@ def _suite_ids_on_disk(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, 
 def _suite_ids_of_text(text: str) -> tuple[tuple[str, int, int], ...]:
     root = parse(text).root
     return tuple(
-        (case.id, case.id_node.start, case.id_node.end)
+        (name, node.start, node.end)
         for case in iter_cases(EVALS, root)
-        if case.id not in (None, "")
+        if (node := case.id_node) is not None and (name := id_text(node))
     )
