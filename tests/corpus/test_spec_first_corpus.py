@@ -101,7 +101,7 @@ def test_readiness_summary(expected: dict[str, Any], report: Report) -> None:
         want[skill_dir]["fallback"] = [
             name for name, bucket in buckets.items() if "legacy_filename_fallback" in bucket["coverage_basis"]
         ]
-    assert report.extra["readiness"] == want
+    assert report.readiness == want
     assert want["spec-write-skill"]["fallback"] == ["trigger"]
 
 

@@ -194,7 +194,7 @@ def test_duplicate_ids_and_readiness_follow_the_classification(tmp_path: Path, w
     b = next(f for f in report.files if f.display.endswith("b.json"))
     duplicates = [f.code for f in b.analysis.findings if f.code == "duplicate_case_id"]
     assert duplicates == (["duplicate_case_id"] if walking else [])
-    trigger = report.extra["readiness"]["demo"]["trigger"]
+    trigger = report.readiness["demo"]["trigger"]
     assert trigger == (2 if walking else 1)
 
 

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..findings import Finding, Severity
 from ..parser.line_index import Encoding, LineIndex
 from .run import Report
 
 
-def finding_range(index: LineIndex, finding: Finding, encoding: Encoding) -> dict[str, Any]:
+def finding_range(index: LineIndex, finding: Finding, encoding: Encoding) -> dict[str, object]:
     sl, sc = index.position(finding.start, encoding)
     el, ec = index.position(finding.end, encoding)
     return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
 
 
-def to_json(report: Report, version: str) -> dict[str, Any]:
+def to_json(report: Report, version: str) -> dict[str, object]:
     files = []
     for file in report.files:
         index = LineIndex(file.analysis.text)
@@ -38,7 +36,7 @@ def to_json(report: Report, version: str) -> dict[str, Any]:
                 "findings": findings,
             }
         )
-    out: dict[str, Any] = {
+    out: dict[str, object] = {
         "version": version,
         "root": report.root.as_posix(),
         "files": files,
@@ -50,5 +48,6 @@ def to_json(report: Report, version: str) -> dict[str, Any]:
             "hints": report.count(Severity.HINT),
         },
     }
-    out.update(report.extra)
+    if report.readiness is not None:
+        out["readiness"] = report.readiness
     return out

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 from .. import PROJECT_URL
@@ -36,7 +35,7 @@ LEVELS = {
 }
 
 
-def to_sarif(report: Report, version: str) -> dict[str, Any]:
+def to_sarif(report: Report, version: str) -> dict[str, object]:
     codes = sorted({f.code for file in report.files for f in file.analysis.findings})
     rule_index = {code: i for i, code in enumerate(codes)}
     lines = _LineIndexes(report)
@@ -61,7 +60,7 @@ def to_sarif(report: Report, version: str) -> dict[str, Any]:
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 
-def rule(code: str) -> dict[str, Any]:
+def rule(code: str) -> dict[str, object]:
     """The reporting descriptor of a code."""
     doc = RULE_DOCS[code]
     level = LEVELS[ALL_CODES[code]]
@@ -88,14 +87,14 @@ def rule(code: str) -> dict[str, Any]:
 
 def _result(
     file: FileReport, finding: Finding, rule_index: int, lines: _LineIndexes, fingerprint: str
-) -> dict[str, Any]:
+) -> dict[str, object]:
     index = lines.of(file)
-    location: dict[str, Any] = {
+    location: dict[str, object] = {
         "physicalLocation": _physical(file.display, index, finding.start, finding.end)
     }
     if finding.pointer:  # the root pointer "" names no member
         location["logicalLocations"] = [{"fullyQualifiedName": finding.pointer, "kind": "member"}]
-    result: dict[str, Any] = {
+    result: dict[str, object] = {
         "ruleId": finding.code,
         "ruleIndex": rule_index,
         "level": LEVELS[finding.severity],
@@ -109,7 +108,9 @@ def _result(
     return result
 
 
-def _related(number: int, related: Related, file: FileReport, lines: _LineIndexes) -> dict[str, Any] | None:
+def _related(
+    number: int, related: Related, file: FileReport, lines: _LineIndexes
+) -> dict[str, object] | None:
     if related.path is None:
         display, index = file.display, lines.of(file)
     else:
@@ -124,7 +125,7 @@ def _related(number: int, related: Related, file: FileReport, lines: _LineIndexe
     }
 
 
-def _physical(display: str, index: LineIndex, start: int, end: int) -> dict[str, Any]:
+def _physical(display: str, index: LineIndex, start: int, end: int) -> dict[str, object]:
     sl, sc = index.position(start, Encoding.UTF16)
     el, ec = index.position(end, Encoding.UTF16)
     return {

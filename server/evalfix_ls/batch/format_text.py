@@ -21,10 +21,10 @@ def file_lines(file: FileReport) -> Iterator[str]:
 
 def summary_lines(report: Report) -> Iterator[str]:
     """The readiness table (with ``--readiness``), then ``N errors, M warnings in K files``."""
-    if "readiness" in report.extra:
+    if report.readiness is not None:
         from ..contracts.workflow.readiness import readiness_table
 
-        yield from readiness_table(report.extra["readiness"])
+        yield from readiness_table(report.readiness)
     errors, warnings = report.count(Severity.ERROR), report.count(Severity.WARNING)
     yield (
         f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)} "

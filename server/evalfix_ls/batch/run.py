@@ -35,7 +35,8 @@ class FileReport:
 class Report:
     root: Path
     files: list[FileReport] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)  # e.g. readiness
+    # ``--readiness``: per skill directory, its buckets (``contracts.workflow.readiness``)
+    readiness: dict[str, dict[str, Any]] | None = None
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.files for finding in f.analysis.findings if finding.severity == severity)
@@ -104,7 +105,7 @@ def check_paths(
     """Analyse PATHS with up to ``jobs`` processes. The cross-file rules read the repository's
     fixture files through one ``WorkflowIndex`` per repository root and process, so every file
     gets the same findings whichever process checks it; ``readiness`` adds the per-skill
-    readiness report under ``report.extra["readiness"]``."""
+    readiness report as ``report.readiness``."""
     from .parallel import analyse_all
 
     configs = configs or ProjectConfigs()
@@ -118,7 +119,7 @@ def check_paths(
         if on_file is not None:
             on_file(file)
     if readiness:
-        report.extra["readiness"] = _readiness(report, analyser)
+        report.readiness = _readiness(report, analyser)
     return report
 
 

@@ -168,14 +168,14 @@ def _enum_items(ctx: CompletionContext, schema: SchemaNode) -> list[Suggestion]:
     return out
 
 
-def _examples(schema: SchemaNode) -> list[Any]:
-    found: list[Any] = []
+def _examples(schema: SchemaNode) -> list[str]:
+    found: list[str] = []
     for fragment in schema.fragments:
         found.extend(v for v in fragment.get("examples", ()) if isinstance(v, str) and v not in found)
     return found
 
 
-def _literal(ctx: CompletionContext, value: Any, kind: str, sort: str) -> Suggestion:
+def _literal(ctx: CompletionContext, value: object, kind: str, sort: str) -> Suggestion:
     text = json_text(value)
     return replacing(ctx, value if isinstance(value, str) else text, kind, text, sort=sort)
 

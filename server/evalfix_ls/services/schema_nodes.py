@@ -48,16 +48,16 @@ class SchemaNode:
     def required(self) -> set[str]:
         return {name for fragment in self.fragments for name in fragment.get("required", ())}
 
-    def enum(self) -> list[Any]:
+    def enum(self) -> list[object]:
         """The allowed values (``enum`` and ``const``), in schema order, without repeats."""
-        values: list[Any] = []
+        values: list[object] = []
         for fragment in self.fragments:
             candidates = fragment.get("enum", [fragment["const"]] if "const" in fragment else [])
             values.extend(v for v in candidates if v not in values)
         return values
 
-    def enum_descriptions(self) -> dict[Any, str]:
-        out: dict[Any, str] = {}
+    def enum_descriptions(self) -> dict[object, str]:
+        out: dict[object, str] = {}
         for fragment in self.fragments:
             texts = fragment.get("markdownEnumDescriptions") or fragment.get("enumDescriptions") or []
             for value, text in zip(fragment.get("enum", ()), texts, strict=False):
@@ -182,7 +182,7 @@ def _expand(fragments: list[Fragment], top: Fragment, instance: Node | None) -> 
 def _resolve_ref(top: Fragment, ref: str) -> Fragment:
     if not ref.startswith("#"):
         return {}
-    node: Any = top
+    node: object = top
     for token in pointer_tokens(ref[1:]):
         node = node.get(token, {}) if isinstance(node, dict) else {}
     return node if isinstance(node, dict) else {}
@@ -205,7 +205,7 @@ def _fits(fragment: object, instance: Node | None) -> bool:
     return _JSON_TYPE.get(instance.kind) in allowed
 
 
-def _matches(condition: Any, instance: Node | None) -> bool | None:
+def _matches(condition: object, instance: Node | None) -> bool | None:
     """Does ``instance`` satisfy an ``if`` schema? Only the forms our schemas use are decided
     (``required``, ``properties`` with ``const``/``enum``/``type``); None when undecided."""
     if not isinstance(condition, dict) or instance is None or instance.kind != OBJECT:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from typing import Any
 
 # ``${1:default}``, ``${1|a,b|}``, ``${1}``, ``$1`` — the snippet syntax the schemas' bodies use.
 _PLACEHOLDER = re.compile(r"\$\{(\d+)(?::([^}]*)|\|([^|]*)\|)?\}|\$(\d+)")
@@ -17,7 +16,7 @@ INDENT_UNIT = "  "
 
 
 def render(
-    body: Any,
+    body: object,
     *,
     snippet: bool,
     indent: str = "",
@@ -70,11 +69,13 @@ def escape(text: str) -> str:
     return _SNIPPET_SPECIAL.sub(r"\\\1", text)
 
 
-def json_text(value: Any) -> str:
+def json_text(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def value_placeholder(*, enum: list[Any], types: set[str], array: bool, object_: bool, snippet: bool) -> str:
+def value_placeholder(
+    *, enum: list[object], types: set[str], array: bool, object_: bool, snippet: bool
+) -> str:
     """The value inserted after a new ``"key": ``: the enum's values as a choice (its first in
     plain text), else an empty value of the member's type."""
     strings = [v for v in enum if isinstance(v, str) and v and "," not in v and "|" not in v]

@@ -4,7 +4,6 @@ maps their kinds to ``CompletionItemKind``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from .completion_context import CompletionContext
 
@@ -41,10 +40,33 @@ class Suggestion:
     deprecated: bool = False
 
 
-def replacing(ctx: CompletionContext, label: str, kind: str, insert: str, **fields: Any) -> Suggestion:
+def replacing(
+    ctx: CompletionContext,
+    label: str,
+    kind: str,
+    insert: str,
+    *,
+    snippet: bool = False,
+    filter_text: str | None = None,
+    sort: str = "",
+    detail: str | None = None,
+    documentation: str | None = None,
+    deprecated: bool = False,
+) -> Suggestion:
     """A suggestion replacing the context's partial token. Its filter text is, unless given, the
     inserted text when the user typed the opening quote (so ``"em`` still matches), else the
     label."""
     token = ctx.token
-    fields.setdefault("filter_text", insert if token.quoted else label)
-    return Suggestion(label=label, kind=kind, insert=insert, start=token.start, end=token.end, **fields)
+    return Suggestion(
+        label,
+        kind,
+        insert,
+        token.start,
+        token.end,
+        snippet=snippet,
+        filter_text=filter_text if filter_text is not None else (insert if token.quoted else label),
+        sort=sort,
+        detail=detail,
+        documentation=documentation,
+        deprecated=deprecated,
+    )
