@@ -109,39 +109,36 @@ class PathString:
     value: str
     field: str  # "source_refs", "sources", "fixture" or "files"
     entry: Node  # the array item ("sources": the string or its ``{"from", "to"}`` object); else ``node``
-    case: Node | None  # the case object it lies in; None for a workflow fixture's top-level refs
 
 
 def path_strings(kind: str, root: Node | None) -> Iterator[PathString]:
-    """Every path string of a document, in text order per case (top-level refs first)."""
+    """Every path string of a document: a workflow fixture's top-level refs, then each case's."""
     if kind == WORKFLOW and root is not None and root.kind == OBJECT:
-        yield from _source_refs(root, None)
+        yield from _source_refs(root)
     for case in iter_cases(kind, root):
         if case.node.kind == OBJECT:
             yield from case_path_strings(kind, case.node)
 
 
 def case_path_strings(kind: str, case: Node) -> Iterator[PathString]:
-    """The path strings of one case object."""
+    """The path strings of one case object (eval suites: sources, the fixture's source, files)."""
     if kind == WORKFLOW:
-        yield from _source_refs(case, case)
+        yield from _source_refs(case)
     elif kind == EVALS:
         setup = member_value(case, "setup")
         for item in items_of(member_value(setup, "sources")):
-            yield from _path_string(item.get("from") if item.kind == OBJECT else item, "sources", case, item)
-        yield from _path_string(member_value(member_value(setup, "fixture"), "source"), "fixture", case)
+            yield from _path_string(item.get("from") if item.kind == OBJECT else item, "sources", item)
+        yield from _path_string(member_value(member_value(setup, "fixture"), "source"), "fixture")
         for item in items_of(case.get("files")):
-            yield from _path_string(item, "files", case)
+            yield from _path_string(item, "files")
 
 
-def _source_refs(holder: Node, case: Node | None) -> Iterator[PathString]:
+def _source_refs(holder: Node) -> Iterator[PathString]:
     for item in items_of(holder.get("source_refs")):
-        yield from _path_string(item, "source_refs", case)
+        yield from _path_string(item, "source_refs")
 
 
-def _path_string(
-    node: Node | None, field: str, case: Node | None, entry: Node | None = None
-) -> Iterator[PathString]:
+def _path_string(node: Node | None, field: str, entry: Node | None = None) -> Iterator[PathString]:
     value = string_of(node)
     if node is not None and value is not None:
-        yield PathString(node, value, field, node if entry is None else entry, case)
+        yield PathString(node, value, field, node if entry is None else entry)
