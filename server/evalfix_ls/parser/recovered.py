@@ -22,10 +22,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .layout import line_and_indent, line_indent
-from .tolerant import MISSING_COMMA_BEFORE_PROPERTY, MISSING_COMMA_BEFORE_VALUE, resumed
+from .tolerant import resumed
 from .tree import ARRAY, OBJECT, Member, Node, ParseResult
-
-_SEPARATOR_ERRORS = frozenset({MISSING_COMMA_BEFORE_PROPERTY, MISSING_COMMA_BEFORE_VALUE})
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +61,7 @@ class _Intactness:
     def __init__(self, tree: ParseResult) -> None:
         self.text = tree.text
         # A comma missing before an item is its container's error, not the item's.
-        self.error_starts = sorted(
-            issue.start for issue in tree.errors if issue.message not in _SEPARATOR_ERRORS
-        )
+        self.error_starts = sorted(issue.start for issue in tree.errors if not issue.separator_missing)
         self.unclosed = frozenset(tree.unclosed)
 
     def has_error(self, start: int, end: int) -> bool:

@@ -31,6 +31,7 @@ from .tree import (
     ARRAY,
     NUMBER,
     OBJECT,
+    SEPARATOR,
     STRING,
     DuplicateKey,
     Member,
@@ -314,7 +315,7 @@ class TolerantParser:
             self._close_to(len(self.stack) - 1, end)
         elif tkind == T_STRING:
             if not comma_implied:
-                self.errors.append(SyntaxIssue(MISSING_COMMA_BEFORE_PROPERTY, start, end))
+                self.errors.append(SyntaxIssue(MISSING_COMMA_BEFORE_PROPERTY, start, end, SEPARATOR))
             self.pending = self._add_member(frame[0], node.value, start, end)
             frame[1] = _OBJ_COLON
         elif value == "]" and (target := self._closing_target(ARRAY, start)) is not None:
@@ -352,7 +353,7 @@ class TolerantParser:
             self._close_to(len(self.stack) - 1, end)
         elif node is not None:
             if not comma_implied:
-                self.errors.append(SyntaxIssue(MISSING_COMMA_BEFORE_VALUE, start, end))
+                self.errors.append(SyntaxIssue(MISSING_COMMA_BEFORE_VALUE, start, end, SEPARATOR))
             frame[0].items.append(node)
             self._enter_or_next(frame, node)
         elif value == "}" and (target := self._closing_target(OBJECT, start)) is not None:

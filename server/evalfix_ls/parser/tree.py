@@ -22,6 +22,7 @@ NUMBER = "number"
 BOOLEAN = "boolean"
 NULL = "null"
 INVALID = "invalid"  # a value token that is not JSON (NaN, 'single', an identifier…)
+SEPARATOR = ","  # ``SyntaxIssue.missing`` of a comma missing between two items
 
 
 class Node:
@@ -82,13 +83,20 @@ class SyntaxIssue:
 
     A container left without its closer says so in fields (``missing``: the closer, ``opener``:
     where the container opened), which the incremental re-parse moves with the text; its message
-    is written from them (``unclosed``), never read back."""
+    is written from them (``unclosed``), never read back. So does a comma missing before an item
+    (``missing == ","``, reported on the item's first token): the container's error, not the item's."""
 
     message: str
     start: int
     end: int
-    missing: str | None = None  # "}" or "]": the closer a container never got
+    # "}" or "]": the closer a container never got; ",": the separator missing before this item
+    missing: str | None = None
     opener: int | None = None  # the offset of that container's opening bracket
+
+    @property
+    def separator_missing(self) -> bool:
+        """A comma missing before an item: its container's error (the item may well be intact)."""
+        return self.missing == SEPARATOR
 
     @property
     def closed_implicitly(self) -> bool:
@@ -99,7 +107,7 @@ class SyntaxIssue:
     def moved(self, by: int, opener_by: int | None = None) -> SyntaxIssue:
         """The same issue ``by`` characters later; its opener ``opener_by`` later (default ``by``)."""
         if self.missing is None or self.opener is None:
-            return SyntaxIssue(self.message, self.start + by, self.end + by)
+            return SyntaxIssue(self.message, self.start + by, self.end + by, self.missing)
         opener = self.opener + (by if opener_by is None else opener_by)
         if self.closed_implicitly:
             return unclosed(self.missing, opener)
