@@ -171,8 +171,8 @@ def _analyze(
         classification = classifier(None)
         detected = classification.kind
         finding = _file_finding(FILE_CODES[detected], file_text, path)
-        findings = [finding] if detected != UNKNOWN else []
-        return Analysis(detected, text, None, findings, classification=classification)
+        file_findings = [finding] if detected != UNKNOWN else []
+        return Analysis(detected, text, None, file_findings, classification=classification)
 
     if tree is None or tree.text is not text and tree.text != text:
         tree = parse(text)

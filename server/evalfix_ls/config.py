@@ -300,8 +300,10 @@ def _parse_toml(text: str) -> dict[str, Any]:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
-        import tomli as tomllib
-    return tomllib.loads(text)
+        # tomli is installed on 3.10 only: an environment on a later Python has no stubs for it
+        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+    table: dict[str, Any] = tomllib.loads(text)
+    return table
 
 
 def _read_project_text(path: Path | str) -> str:
