@@ -110,7 +110,7 @@ class TolerantParser:
         self._dup_index: dict[tuple[int, str], int] = {}
         self.unclosed: list[int] = []  # starts of containers closed without their own closer
         self.root: Node | None = None
-        # Each frame: [container node, state, offset of the last comma]
+        # The open containers, outermost first
         self.stack: list[_Frame] = []
         self.pos = 0
         self.pending: Member | None = None  # member awaiting its value (top frame is an object)

@@ -30,7 +30,9 @@ class Node:
 
     ``value`` is the decoded scalar for strings (``str``), numbers (``float``), booleans and null
     (``None``). Objects keep ``members`` (every occurrence, in order) and ``props`` (name → the last
-    member with that name, as ``JSON.parse`` keeps it). Arrays keep ``items``.
+    member with that name, as ``JSON.parse`` keeps it). Arrays keep ``items``: a list, except in
+    an array an edit moved (``shift.ShiftedNode``), whose items after the edit are created when
+    read — so it is typed as a ``Sequence``, and only a parser filling its own lists appends.
     """
 
     __slots__ = ("kind", "start", "end", "value", "members", "props", "items")
