@@ -197,8 +197,8 @@ class TolerantParser:
         state = frame.state
         if node is not None:
             if state in _EXPECTS_VALUE:
-                # the common case, inline: a value where one is expected
-                # (inline: a call per value costs the parse a few per cent)
+                # the common case, inline (a call per value costs the parse a few per cent): a
+                # value where one is expected
                 if state == _OBJ_VALUE:
                     pending = self.pending
                     if pending is not None:  # always: the name came first
