@@ -26,11 +26,12 @@ from .findings import Finding
 from .parser import parse
 from .parser.gcpause import gc_paused
 from .parser.recovered import intact_view
-from .parser.tree import ParseResult, path_at, pointer_of
+from .parser.tree import Node, ParseResult, path_at, pointer_of
 from .workspace.files import MAX_FILE_BYTES, FileText
 from .workspace.view import FileSystemView
 
-if TYPE_CHECKING:  # imported when a workflow fixture is checked (start-up cost)
+if TYPE_CHECKING:  # imported when a workflow fixture is checked, or by the editor (start-up cost)
+    from .contracts.case_cache import CaseCache
     from .contracts.workflow.normalize import NormalizedFile
 
 
@@ -99,7 +100,7 @@ def analyze(
     kind: str | None = None,
     file_text: FileText | None = None,
     tree: ParseResult | None = None,
-    case_cache: Any = None,
+    case_cache: CaseCache | None = None,
     recover: bool = False,
     walk: Walk | None = None,
     decided_by: str | None = None,
@@ -144,7 +145,7 @@ class _Classifier:
 
             self.rel_path = relative_posix(path, repo_root)
 
-    def __call__(self, root: Any) -> Classification:
+    def __call__(self, root: Node | None) -> Classification:
         if self.kind is not None:  # configuration decided: the rules are not asked
             where = f" ({self.decided_by})" if self.decided_by else ""
             reason = f"mapped to `{self.kind}` by configuration{where}"
@@ -161,7 +162,7 @@ def _analyze(
     classifier: _Classifier,
     file_text: FileText | None,
     tree: ParseResult | None,
-    case_cache: Any = None,
+    case_cache: CaseCache | None = None,
     recover: bool = False,
 ) -> Analysis:
     rel_path = classifier.rel_path
@@ -171,8 +172,8 @@ def _analyze(
         classification = classifier(None)
         detected = classification.kind
         finding = _file_finding(FILE_CODES[detected], file_text, path)
-        findings = [finding] if detected != UNKNOWN else []
-        return Analysis(detected, text, None, findings, classification=classification)
+        file_findings = [finding] if detected != UNKNOWN else []
+        return Analysis(detected, text, None, file_findings, classification=classification)
 
     if tree is None or tree.text is not text and tree.text != text:
         tree = parse(text)
@@ -232,7 +233,7 @@ def _intact_findings(
     repo_root: Path | None,
     fs: FileSystemView,
     workspace: Any,
-    case_cache: Any,
+    case_cache: CaseCache | None,
 ) -> tuple[list[Finding], NormalizedFile | None]:
     """The contract's findings on the parts of a broken document that were recovered intact
     (whole cases, top-level members), at their current positions. Anything else the contract says

@@ -5,13 +5,22 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from . import __version__
 
 if TYPE_CHECKING:
     from .batch.run import FileReport, Report
+
+
+class _LineFormat(Protocol):
+    """A line-oriented output format: ``batch.format_text`` or ``batch.format_github``."""
+
+    def file_lines(self, file: FileReport) -> Iterator[str]: ...
+    def summary_lines(self, report: Report) -> Iterator[str]: ...
+
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -208,7 +217,7 @@ class _Printer:
             for line in self._module().summary_lines(report):
                 self.write(line + "\n")
 
-    def _module(self) -> Any:
+    def _module(self) -> _LineFormat:
         from .batch import format_github, format_text
 
         return format_github if self.format == "github" else format_text

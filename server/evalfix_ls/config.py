@@ -198,7 +198,7 @@ def glob_to_regex(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out))
 
 
-def parse_settings(data: Any, *, base_dir: Path, origin: str) -> Config:
+def parse_settings(data: object, *, base_dir: Path, origin: str) -> Config:
     """A ``Config`` from a settings mapping (a TOML table, LSP settings). Unknown keys and invalid
     values are reported in ``problems`` and otherwise ignored; keys not present keep defaults."""
     config = Config(sources=(origin,))
@@ -248,7 +248,7 @@ def parse_settings(data: Any, *, base_dir: Path, origin: str) -> Config:
     return replace(config, problems=tuple(problems), explicit=explicit, **changes)
 
 
-def _parse_files(value: Any, base_dir: Path, where: str, problems: list[str]) -> Iterator[FileMapping]:
+def _parse_files(value: object, base_dir: Path, where: str, problems: list[str]) -> Iterator[FileMapping]:
     if not isinstance(value, Mapping):
         problems.append(f'{where}: expected a table of glob = kind, e.g. {{"fixtures/*.json" = "workflow"}}')
         return
@@ -263,7 +263,7 @@ def _parse_files(value: Any, base_dir: Path, where: str, problems: list[str]) ->
         yield FileMapping(pattern, kind, base_dir.absolute(), glob_to_regex(pattern), f"{where}.{pattern}")
 
 
-def _parse_severity(value: Any, where: str, problems: list[str]) -> Iterator[tuple[str, Severity | None]]:
+def _parse_severity(value: object, where: str, problems: list[str]) -> Iterator[tuple[str, Severity | None]]:
     if not isinstance(value, Mapping):
         problems.append(f'{where}: expected a table of code = severity, e.g. {{"id-not-kebab" = "off"}}')
         return
@@ -300,8 +300,10 @@ def _parse_toml(text: str) -> dict[str, Any]:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
-        import tomli as tomllib
-    return tomllib.loads(text)
+        # tomli is installed on 3.10 only: an environment on a later Python has no stubs for it
+        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+    table: dict[str, Any] = tomllib.loads(text)
+    return table
 
 
 def _read_project_text(path: Path | str) -> str:

@@ -28,12 +28,18 @@ def schemas_dir() -> Path:
 @cache
 def load(name: str) -> dict[str, Any]:
     with (schemas_dir() / name).open(encoding="utf-8") as handle:
-        return json.load(handle)
+        schema = json.load(handle)
+    if not isinstance(schema, dict):
+        raise ValueError(f"evalfix-ls: bundled schema {name} is not a JSON object (broken installation?)")
+    return schema
 
 
 def definition(name: str, def_name: str) -> dict[str, Any]:
     """A named subschema from ``$defs``."""
-    return load(name)["$defs"][def_name]
+    subschema = load(name)["$defs"][def_name]
+    if not isinstance(subschema, dict):
+        raise ValueError(f"evalfix-ls: {name}: $defs/{def_name} is not a schema (broken installation?)")
+    return subschema
 
 
 def enum(name: str, def_name: str) -> tuple[str, ...]:

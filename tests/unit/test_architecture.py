@@ -1,9 +1,14 @@
-"""The architecture, checked: no import cycles (lazy and ``TYPE_CHECKING`` imports included),
-pygls/lsprotocol only under ``lsp/``, dependencies pointing down, no over-long function."""
+"""The architecture, checked: no import cycles among the imports that run (module level and lazy
+ones inside functions), pygls/lsprotocol only under ``lsp/``, dependencies pointing down (for types
+too), no over-long function.
+
+An import under ``if TYPE_CHECKING:`` never runs, so it closes no cycle at run time and may name a
+module that imports this one; it may still not name a higher layer (an annotation is a dependency)."""
 
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -39,11 +44,45 @@ def modules() -> dict[str, Path]:
     return {module_name(p): p for p in PACKAGE.rglob("*.py")}
 
 
-def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
-    """Every evalfix_ls module this module imports, anywhere in its body (lazy, TYPE_CHECKING)."""
+@dataclass
+class Imports:
+    """The evalfix_ls modules one module imports: those that run (at module level or lazily, inside
+    a function) and those named only for the type checker (under ``if TYPE_CHECKING:``)."""
+
+    runtime: set[str] = field(default_factory=set)
+    type_only: set[str] = field(default_factory=set)
+
+    @property
+    def all(self) -> set[str]:
+        return self.runtime | self.type_only
+
+
+def is_type_checking_test(test: ast.expr) -> bool:
+    """``TYPE_CHECKING`` or ``typing.TYPE_CHECKING`` (the guard whose body never runs)."""
+    if isinstance(test, ast.Name):
+        return test.id == "TYPE_CHECKING"
+    return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+
+
+def type_checking_imports(tree: ast.Module) -> set[int]:
+    """The ids of the import statements inside the body of an ``if TYPE_CHECKING:`` (its ``else``
+    runs, so what it imports is a runtime import)."""
+    guarded: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and is_type_checking_test(node.test):
+            for statement in node.body:
+                guarded.update(id(inner) for inner in ast.walk(statement))
+    return guarded
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> Imports:
+    """Every evalfix_ls module this module imports, anywhere in its body, told apart by whether the
+    import runs."""
     base = name.split(".") if is_package(path) else name.split(".")[:-1]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    found = Imports()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    guarded = type_checking_imports(tree)
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -58,18 +97,34 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
             targets = [t for t in submodules if t in known] or [module]
         else:
             continue
+        into = found.type_only if id(node) in guarded else found.runtime
         for target in targets:
             while target and target not in known:
                 target = target.rpartition(".")[0]
             if target and target != name:
-                found.add(target)
+                into.add(target)
     return found
 
 
-def graph() -> dict[str, set[str]]:
+def all_imports() -> dict[str, Imports]:
     mods = modules()
     known = set(mods)
     return {name: imports_of(name, path, known) for name, path in mods.items()}
+
+
+def runtime_graph(imports: dict[str, Imports]) -> dict[str, set[str]]:
+    """The imports that run: the edges an import cycle can go through."""
+    return {name: found.runtime for name, found in imports.items()}
+
+
+def upward_imports(imports: dict[str, Imports]) -> list[str]:
+    """``module -> target`` for every import, runtime or for types, of a higher layer."""
+    return sorted(
+        f"{name} -> {target}"
+        for name, found in imports.items()
+        for target in found.all
+        if layer_of(target) < layer_of(name)
+    )
 
 
 def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
@@ -110,30 +165,45 @@ def test_find_cycle_sees_a_cycle_through_three_modules() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
 
 
-def test_imports_of_counts_lazy_and_type_checking_imports(tmp_path: Path) -> None:
+def test_imports_of_tells_runtime_imports_from_type_checking_ones(tmp_path: Path) -> None:
     module = tmp_path / "a.py"
     module.write_text(
+        "import typing\n"
         "from typing import TYPE_CHECKING\n"
         "if TYPE_CHECKING:\n    from .b import B\n"
-        "def f():\n    from ..c import d\n"
+        "if typing.TYPE_CHECKING:\n    from ..e import E\nelse:\n    from . import f\n"
+        "def g():\n    from ..c import d\n"
     )
-    known = {"evalfix_ls.x.b", "evalfix_ls.c", "evalfix_ls.c.d", "evalfix_ls.e"}
-    assert imports_of("evalfix_ls.x.a", module, known) == {"evalfix_ls.x.b", "evalfix_ls.c.d"}
+    known = {"evalfix_ls.x.b", "evalfix_ls.c", "evalfix_ls.c.d", "evalfix_ls.e", "evalfix_ls.x.f"}
+    found = imports_of("evalfix_ls.x.a", module, known)
+    # a lazy import inside a function runs (when called); the ``else`` of the guard runs too
+    assert found.runtime == {"evalfix_ls.c.d", "evalfix_ls.x.f"}
+    assert found.type_only == {"evalfix_ls.x.b", "evalfix_ls.e"}
+
+
+def test_a_type_checking_import_closes_no_cycle_but_may_not_point_up() -> None:
+    # services.a runs contracts.b, which names services.a for its annotations only
+    imports = {
+        "evalfix_ls.services.a": Imports(runtime={"evalfix_ls.contracts.b"}),
+        "evalfix_ls.contracts.b": Imports(type_only={"evalfix_ls.services.a"}),
+    }
+    assert find_cycle(runtime_graph(imports)) is None
+    assert upward_imports(imports) == ["evalfix_ls.contracts.b -> evalfix_ls.services.a"]
+    same_layer = {
+        "evalfix_ls.contracts.a": Imports(runtime={"evalfix_ls.contracts.b"}),
+        "evalfix_ls.contracts.b": Imports(type_only={"evalfix_ls.contracts.a"}),
+    }
+    assert upward_imports(same_layer) == []
 
 
 def test_no_import_cycles() -> None:
-    cycle = find_cycle(graph())
+    cycle = find_cycle(runtime_graph(all_imports()))
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
 def test_dependencies_point_down() -> None:
-    upward = [
-        f"{name} -> {target}"
-        for name, targets in graph().items()
-        for target in targets
-        if layer_of(target) < layer_of(name)
-    ]
-    assert not upward, "imports from a higher layer:\n" + "\n".join(sorted(upward))
+    upward = upward_imports(all_imports())
+    assert not upward, "imports from a higher layer (for types too):\n" + "\n".join(upward)
 
 
 def test_protocol_libraries_only_under_lsp() -> None:

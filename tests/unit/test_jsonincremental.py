@@ -158,3 +158,21 @@ def test_the_mode_decides_the_result_type_and_an_approximate_tree_never_feeds_th
     fixed = edit(typed, at, at + 1, "")
     assert reparse(approximate, fixed, at, at + 1) is None
     assert reparse(exact, fixed, at, at + 1) is not None
+
+
+def test_a_missing_comma_is_said_in_fields_that_the_reparse_moves() -> None:
+    # ``recovered`` tells a missing separator (the container's error) from the item's own errors
+    # by ``missing``, never by the message: a re-parse must move the field with the issue.
+    text = '[{"k": "v"}, [1 2], {"n": 3}]'
+    prev = parse(text)
+    assert [(e.missing, e.start) for e in prev.errors] == [(",", text.index("2"))]
+    at = text.index('"v"') + 1
+    new_text = edit(text, at, at, "vv")
+    exact = reparse(prev, new_text, at, at)
+    assert exact is not None and exact.errors == parse(new_text).errors
+    assert [(e.missing, e.start) for e in exact.errors] == [(",", new_text.index("2"))]
+    at = new_text.index("1 2") + 1
+    newer_text = edit(new_text, at, at, " ")
+    approximate = reparse(exact, newer_text, at, at, Mode.APPROXIMATE)
+    assert approximate is not None
+    assert [(e.missing, e.start) for e in approximate.errors] == [(",", newer_text.index("2"))]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 
 from ..parser.tree import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Node
 
@@ -72,11 +73,11 @@ def js_string(node: Node | None) -> str:
     """``String(value)`` of a JSON node (None means ``undefined``)."""
     if node is None:
         return "undefined"
-    kind = node.kind
-    if kind == STRING:
-        return node.value
-    if kind == NUMBER:
-        return js_number_to_string(node.value)
+    kind, value = node.kind, node.value
+    if kind == STRING and isinstance(value, str):
+        return value
+    if kind == NUMBER and isinstance(value, (int, float)):
+        return js_number_to_string(value)
     if kind == BOOLEAN:
         return "true" if node.value else "false"
     if kind == NULL:
@@ -87,7 +88,7 @@ def js_string(node: Node | None) -> str:
         # Array.prototype.join: null/undefined elements become empty strings. Iterative to
         # survive deep nesting: nested arrays are flattened the same way join would print them.
         parts: list[str] = []
-        stack: list[tuple[list[Node], int]] = [(node.items, 0)]
+        stack: list[tuple[Sequence[Node], int]] = [(node.items or (), 0)]
         out_stack: list[list[str]] = [parts]
         while stack:
             items, index = stack.pop()
@@ -100,7 +101,7 @@ def js_string(node: Node | None) -> str:
             stack.append((items, index + 1))
             item = items[index]
             if item.kind == ARRAY:
-                stack.append((item.items, 0))
+                stack.append((item.items or (), 0))
                 out_stack.append([])
             elif item.kind == NULL:
                 current.append("")
@@ -114,11 +115,11 @@ def js_truthy(node: Node | None) -> bool:
     """JavaScript truthiness of a JSON value (``[]`` and ``{}`` are truthy)."""
     if node is None:
         return False
-    kind = node.kind
+    kind, value = node.kind, node.value
     if kind == STRING:
-        return node.value != ""
-    if kind == NUMBER:
-        return not (node.value == 0 or math.isnan(node.value))
+        return value != ""
+    if kind == NUMBER and isinstance(value, (int, float)):
+        return not (value == 0 or math.isnan(value))
     if kind == BOOLEAN:
         return bool(node.value)
     return kind != NULL

@@ -8,8 +8,8 @@ are decoded by the stdlib's C ``scanstring``.
 from __future__ import annotations
 
 import re
-from json.decoder import scanstring
 
+from .tokens import scanstring
 from .tree import (
     ARRAY,
     BOOLEAN,
@@ -43,20 +43,26 @@ def parse_valid(text: str) -> ParseResult:
     duplicates: list[DuplicateKey] = []
     dup_index: dict[tuple[int, str], int] = {}
     root: Node | None = None
+    # The open container and the lists it fills (its own: ``Node.items`` is typed as any sequence,
+    # the lazily moved ones included); ``items`` is None inside an object.
     current: Node | None = None
-    stack: list[Node | None] = []
+    members: list[Member] = []
+    props: dict[str, Member] = {}
+    items: list[Node] | None = None
+    # The lists of a container just opened (read once it is placed in ``current``)
+    opened_members, opened_props, opened_items = members, props, items
+    stack: list[tuple[Node | None, list[Member], dict[str, Member], list[Node] | None]] = []
     pending: Member | None = None
     for m in _VALID_TOKEN.finditer(text):
-        group = m.lastindex
+        group = m.lastindex or 0  # each alternative of _VALID_TOKEN is a group: never 0
         if group <= 2:
             start, end = m.span(1)
             value = text[start + 1 : end - 1]
             if "\\" in value:
                 value = scanstring(text, start + 1, True)[0]
-            if group == 2:
+            if group == 2 and current is not None:
                 pending = Member(value, start, end)
-                current.members.append(pending)
-                props = current.props
+                members.append(pending)
                 if value in props:
                     record_duplicate(dup_index, duplicates, current, value, props[value], pending)
                 props[value] = pending
@@ -67,28 +73,31 @@ def parse_valid(text: str) -> ParseResult:
             node = Node(NUMBER, start, end, float(m.group(3)))
         elif group == 4:
             start, end = m.span(4)
-            kind, value = _VALID_LITERALS[m.group(4)]
-            node = Node(kind, start, end, value)
+            kind, literal = _VALID_LITERALS[m.group(4)]
+            node = Node(kind, start, end, literal)
         elif group == 5:
             start = m.start(5)
             if text[start] == "{":
                 node = Node(OBJECT, start, start + 1)
-                node.members = []
-                node.props = {}
+                opened_members, opened_props, opened_items = [], {}, None
+                node.members, node.props = opened_members, opened_props
             else:
                 node = Node(ARRAY, start, start + 1)
-                node.items = []
+                node.items = opened_items = []
         else:
-            current.end = m.end()
-            current = stack.pop()
+            if current is not None:
+                current.end = m.end()
+            current, members, props, items = stack.pop()
             continue
         if current is None:
             root = node
-        elif current.items is None:
+        elif items is not None:
+            items.append(node)
+        elif pending is not None:
             pending.value = node
-        else:
-            current.items.append(node)
         if group == 5:
-            stack.append(current)
-            current = node
+            stack.append((current, members, props, items))
+            current, items = node, opened_items
+            if opened_items is None:
+                members, props = opened_members, opened_props
     return ParseResult(text, root, [], duplicates)

@@ -59,6 +59,8 @@ def reparse(
         return reparse_local(prev, new_text, start, end)
     if prev.root is None or isinstance(prev, ApproximateParse):
         return None  # an approximate tree lacks errors and duplicates an exact result must keep
+    if not isinstance(new_text, str):
+        return None  # the exact mode takes the text as one ``str`` (see the overloads)
     with gc_paused():
         if not prev.errors:
             result = _reparse_valid(prev, new_text, start, end)

@@ -22,7 +22,8 @@ def line_indent(text: str, offset: int) -> int:
 def line_and_indent(text: str, offset: int) -> tuple[int, int]:
     """(start of the line holding ``offset``, its indentation)."""
     line = line_start(text, offset)
-    return line, _INDENT.match(text, line).end() - line
+    indent = _INDENT.match(text, line)  # matches always (maybe nothing)
+    return line, (indent.end() if indent is not None else line) - line
 
 
 def starts_line_within(text: str, start: int, opener: int, shallower_by: int) -> bool:

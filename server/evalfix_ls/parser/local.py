@@ -36,14 +36,14 @@ def reparse_local(prev: ParseResult, new_text: Text, start: int, old_end: int) -
     if prev.root is None:
         return None
     with gc_paused():  # see gcpause: nodes allocated here must not trigger full collections
-        return _reparse_recovering(prev, new_text, start, old_end)
+        return _reparse_recovering(prev, prev.root, new_text, start, old_end)
 
 
 def _reparse_recovering(
-    prev: ParseResult, new_text: Text, start: int, old_end: int
+    prev: ParseResult, root: Node, new_text: Text, start: int, old_end: int
 ) -> ApproximateParse | None:
     delta = len(new_text) - len(prev.text)
-    chain = enclosing_chain(prev.root, start, old_end)
+    chain = enclosing_chain(root, start, old_end)
     if not chain:
         return None
     for depth in range(len(chain) - 1, -1, -1):

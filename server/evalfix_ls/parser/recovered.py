@@ -22,10 +22,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .layout import line_and_indent, line_indent
-from .tolerant import MISSING_COMMA_BEFORE_PROPERTY, MISSING_COMMA_BEFORE_VALUE, resumed
+from .tolerant import resumed
 from .tree import ARRAY, OBJECT, Member, Node, ParseResult
-
-_SEPARATOR_ERRORS = frozenset({MISSING_COMMA_BEFORE_PROPERTY, MISSING_COMMA_BEFORE_VALUE})
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,10 +38,12 @@ class IntactView:
 
 
 def intact_view(tree: ParseResult) -> IntactView:
-    root = tree.root
+    root, text = tree.root, tree.text
     if root is None or (root.kind != OBJECT and root.kind != ARRAY):
         return IntactView(None, ())
-    check = _Intactness(tree)
+    if not isinstance(text, str):  # an approximate tree's text (its errors are partial anyway)
+        return IntactView(None, ())
+    check = _Intactness(tree, text)
     spans: list[tuple[int, int]] = []
     if root.kind == ARRAY:
         return IntactView(check.array_view(root, spans), tuple(spans))
@@ -60,12 +60,10 @@ class _TopLevelUnknown(Exception):
 class _Intactness:
     __slots__ = ("error_starts", "unclosed", "text")
 
-    def __init__(self, tree: ParseResult) -> None:
-        self.text = tree.text
+    def __init__(self, tree: ParseResult, text: str) -> None:
+        self.text = text
         # A comma missing before an item is its container's error, not the item's.
-        self.error_starts = sorted(
-            issue.start for issue in tree.errors if issue.message not in _SEPARATOR_ERRORS
-        )
+        self.error_starts = sorted(issue.start for issue in tree.errors if not issue.separator_missing)
         self.unclosed = frozenset(tree.unclosed)
 
     def has_error(self, start: int, end: int) -> bool:
@@ -85,7 +83,10 @@ class _Intactness:
         as ``array_view``), and the members a case left open took put back."""
         view = Node(OBJECT, root.start, root.end)
         view.members, view.props = [], {}
-        members, taken_ids, reread_ids = list(root.members), set(), set()
+        members = list(root.members or ())
+        props = root.props or {}
+        taken_ids: set[int] = set()
+        reread_ids: set[int] = set()
         index = 0
         while index < len(members):
             member = members[index]
@@ -107,7 +108,7 @@ class _Intactness:
                 continue  # a broken member other than an array: nothing of it is known for sure
             view.members.append(kept)
             # the last member of a name counts; a taken one is the last of its name in its object
-            if root.props.get(member.key) is member or id(member) in taken_ids:
+            if props.get(member.key) is member or id(member) in taken_ids:
                 view.props[member.key] = kept
         return view
 
@@ -115,12 +116,12 @@ class _Intactness:
         """The top-level members after ``member`` (an array of cases) that a case left open in it
         took (`"cases": [` before `"skill"`), and whether they had to be read again. Only the
         array's last case can have: what it swallowed is everything after it."""
-        items = member.value.items
+        items = None if member.value is None else member.value.items
         if not items or not self._misclosed(items[-1]):
             return [], False
         column = line_indent(self.text, member.key_start)
         taken = self.swallowed_members(items[-1], column)
-        if taken or member is not root.members[-1]:
+        if taken or not root.members or member is not root.members[-1]:
             return taken, False
         return self.members_after(items[-1], column), True
 
@@ -128,20 +129,20 @@ class _Intactness:
         """``array`` with every broken element replaced by an empty object at its place, and the
         elements a broken one swallowed (``swallowed``) put back after it."""
         view = Node(ARRAY, array.start, array.end)
-        view.items = []
-        items = list(array.items)
+        view.items = view_items = []
+        items = list(array.items or ())
         index = 0
         while index < len(items):
             item = items[index]
             index += 1
             if self.intact(item.start, item):
                 spans.append((item.start, item.end))
-                view.items.append(item)
+                view_items.append(item)
                 continue
             lifted = self.swallowed(item)
             placeholder = Node(OBJECT, item.start, lifted[0].start if lifted else item.end)
             placeholder.members, placeholder.props = [], {}
-            view.items.append(placeholder)
+            view_items.append(placeholder)
             items[index:index] = lifted
         return view
 
@@ -166,7 +167,10 @@ class _Intactness:
         the first one whose name starts a line indented no deeper than ``column`` (where the
         top-level names are)."""
         found = self._first_offside(last_case, column, names=True)
-        return found[0].members[found[1] :] if found is not None else []
+        if found is None:
+            return []
+        container, index = found
+        return (container.members or [])[index:]
 
     def members_after(self, last_case: Node, column: int) -> list[Member]:
         """The top-level members after the cases that an array left open in a case read as its
@@ -192,16 +196,17 @@ class _Intactness:
             return []
         container, index = found
         if container.kind == ARRAY:  # the later items came after it too, up to one further out
-            items = container.items
+            items = container.items or ()
             end = index + 1
             while end < len(items) and not _starts_line_at(
                 self.text, items[end].start, column - 1, deeper_ok=True
             ):
                 end += 1
-            return items[index:end]
+            return list(items[index:end])
         # a member's value (typed `"id":` with the next case on the next line); the members after
         # it belong to the case left open
-        return [container.members[index].value]
+        value = (container.members or [])[index].value
+        return [] if value is None else [value]
 
     def _first_offside(self, node: Node, column: int, *, names: bool) -> tuple[Node, int] | None:
         """(container, index) of the first element, in document order inside the containers left
@@ -212,14 +217,19 @@ class _Intactness:
         while pending:
             container, index = pending.pop()
             is_array = container.kind == ARRAY
-            children = container.items if is_array else container.members
-            while index < len(children):
-                entry = children[index]
+            items = (container.items or ()) if is_array else ()
+            members = (container.members or []) if not is_array else []
+            count = len(items) if is_array else len(members)
+            while index < count:
+                child: Node | None
+                if is_array:
+                    child, name_start = items[index], None
+                else:
+                    child, name_start = members[index].value, members[index].key_start
                 index += 1
-                child = entry if is_array else entry.value
                 if child is None:
                     continue
-                start = child.start if not names else None if is_array else entry.key_start
+                start = name_start if names else child.start
                 if start is not None and _starts_line_at(text, start, column, deeper_ok=names):
                     return container, index - 1
                 if self._misclosed(child):

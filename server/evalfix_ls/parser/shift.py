@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
-from typing import overload
+from typing import Generic, Protocol, TypeVar, final, overload
 
 from .tree import ARRAY, OBJECT, Member, Node
 
@@ -39,7 +39,7 @@ def enclosing_chain(root: Node, start: int, end: int) -> list[Node]:
     return chain
 
 
-def item_containing(items: list[Node], start: int, end: int) -> Node | None:
+def item_containing(items: Sequence[Node], start: int, end: int) -> Node | None:
     lo, hi = 0, len(items)
     while lo < hi:  # last item starting before ``start``
         mid = (lo + hi) // 2
@@ -124,18 +124,18 @@ def props_like(source: Node, members: list[Member]) -> dict[str, Member]:
     members ``source.props`` holds. A recovered tree has members that are not in ``props`` (names
     that were not strings, values without a name), so "the last member of each name" is not enough."""
     props: dict[str, Member] = {}
-    old_props = source.props
-    if len(old_props) == len(source.members):  # every member is the last of its name
+    old_props, old_members = source.props or {}, source.members or []
+    if len(old_props) == len(old_members):  # every member is the last of its name
         for member in members:
             props[member.key] = member
         return props
-    for old, new in zip(source.members, members, strict=True):
+    for old, new in zip(old_members, members, strict=True):
         if old_props.get(old.key) is old:
             props[new.key] = new
     return props
 
 
-def index_of(items: list[Node], child: Node) -> int:
+def index_of(items: Sequence[Node], child: Node) -> int:
     lo, hi = 0, len(items)
     while lo < hi:
         mid = (lo + hi) // 2
@@ -153,7 +153,21 @@ def shift_member(member: Member, delta: int) -> Member:
 
 # -- lazily shifted subtrees ---------------------------------------------------------------------
 
-_MEMBERS, _PROPS, _ITEMS = Node.members, Node.props, Node.items  # the base class's slot descriptors
+_Value = TypeVar("_Value")
+
+
+class _Slot(Protocol, Generic[_Value]):
+    """A slot descriptor of ``Node`` (a ``member_descriptor``), typed with what its slot holds."""
+
+    def __get__(self, instance: Node, owner: type[Node]) -> _Value: ...
+    def __set__(self, instance: Node, value: _Value) -> None: ...
+
+
+# The base class's slot descriptors: a ``ShiftedNode`` reads and writes its slots through them, as its
+# properties of the same names hide them.
+_MEMBERS: _Slot[list[Member] | None] = vars(Node)["members"]
+_PROPS: _Slot[dict[str, Member] | None] = vars(Node)["props"]
+_ITEMS: _Slot[Sequence[Node] | None] = vars(Node)["items"]
 _MATERIALIZE_LOCK = threading.Lock()
 
 
@@ -211,15 +225,15 @@ class ShiftedNode(Node):
             if type(source) is _MovedItems:
                 _ITEMS.__set__(self, source)
             elif source.kind == OBJECT:
-                members = [shift_member(member, delta) for member in source.members]
+                members = [shift_member(member, delta) for member in source.members or ()]
                 _PROPS.__set__(self, props_like(source, members))
                 _MEMBERS.__set__(self, members)
             else:
-                _ITEMS.__set__(self, [shifted(item, delta) for item in source.items])
+                _ITEMS.__set__(self, [shifted(item, delta) for item in source.items or ()])
             self._source = None
 
     @property
-    def members(self) -> list[Member] | None:  # type: ignore[override]
+    def members(self) -> list[Member] | None:
         if self._source is not None:
             self._materialize()
         return _MEMBERS.__get__(self, Node)
@@ -229,7 +243,7 @@ class ShiftedNode(Node):
         _MEMBERS.__set__(self, value)
 
     @property
-    def props(self) -> dict[str, Member] | None:  # type: ignore[override]
+    def props(self) -> dict[str, Member] | None:
         if self._source is not None:
             self._materialize()
         return _PROPS.__get__(self, Node)
@@ -239,16 +253,17 @@ class ShiftedNode(Node):
         _PROPS.__set__(self, value)
 
     @property
-    def items(self) -> list[Node] | None:  # type: ignore[override]
+    def items(self) -> Sequence[Node] | None:
         if self._source is not None:
             self._materialize()
         return _ITEMS.__get__(self, Node)
 
     @items.setter
-    def items(self, value: list[Node] | None) -> None:
+    def items(self, value: Sequence[Node] | None) -> None:
         _ITEMS.__set__(self, value)
 
 
+@final  # so that ``type(source) is not _MovedItems`` (fast, on a hot path) tells a Node from it
 class _MovedItems(Sequence[Node]):
     """The items of an edited ``ShiftedNode``: ``head + source[start:]``, the latter moved by
     ``delta``, each created on first read (and kept). ``source`` may itself be such a view: nothing

@@ -23,6 +23,8 @@ costs a re-parse of that case and the next, not of the whole suite.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
+from itertools import islice
 
 from .layout import line_indent
 from .shift import enclosing_chain, rebuild, shifted
@@ -36,9 +38,9 @@ def reparse_tolerant(prev: ParseResult, new_text: str, start: int, end: int) -> 
     """The tolerant parse of ``new_text`` (``prev.text`` with ``[start, end)`` replaced), built from
     ``prev``; None when no container around the edit recovers locally (the root is never
     re-parsed this way: that is a full parse)."""
-    if prev.root is None:
-        return None
-    old = _Previous(prev)
+    if prev.root is None or not isinstance(prev.text, str):
+        return None  # an approximate tree (its text may be a PieceText) is never the base
+    old = _Previous(prev, prev.text)
     chain = enclosing_chain(prev.root, start, end)
     tried = 0
     for depth in range(len(chain) - 1, 0, -1):
@@ -59,10 +61,11 @@ def reparse_tolerant(prev: ParseResult, new_text: str, start: int, end: int) -> 
 class _Previous:
     """The previous parse, with what the splice asks of it indexed."""
 
-    __slots__ = ("result", "unclosed", "error_starts")
+    __slots__ = ("result", "text", "unclosed", "error_starts")
 
-    def __init__(self, result: ParseResult) -> None:
+    def __init__(self, result: ParseResult, text: str) -> None:
         self.result = result
+        self.text = text  # ``result.text``, a ``str``
         self.unclosed = frozenset(result.unclosed)
         self.error_starts = sorted(issue.start for issue in result.errors)
 
@@ -84,12 +87,12 @@ def _splice(
     delta = len(new_text) - len(prev.text)
     target = chain[-1]
     depth = len(chain) - 1  # the stack index of the re-parsed container
-    container, boundary, after_item = _resume_point(old, target, edit_start)
+    container, head, boundary, after_item = _resume_point(old, target, edit_start)
     parser = resumed(new_text, chain[:-1], container, boundary, after_item)
     parser.limit = target.end + delta
     items = target.items if target.kind == ARRAY else None
     synced: list[int] = []
-    edit = _Edit(prev.text, new_text, edit_start, new_edit_end)
+    edit = _Edit(old.text, new_text, edit_start, new_edit_end)
 
     def watch() -> bool:
         if len(parser.stack) <= depth:
@@ -103,10 +106,11 @@ def _splice(
 
     parser.watch_depth, parser.watch = depth + 1, watch
     parser.run()
-    if synced:
+    if synced and items is not None:
         old_sync = items[synced[0]].end
         replacement = Node(ARRAY, target.start, target.end + delta)
-        replacement.items = container.items + [shifted(item, delta) for item in items[synced[0] + 1 :]]
+        # ``head``: the container's items, which the parser extended
+        replacement.items = head + [shifted(item, delta) for item in items[synced[0] + 1 :]]
     elif _closed_in_place(parser, depth, container, target.end + delta) and edit.keeps_indent_of_line_at(
         parser.pos
     ):
@@ -169,30 +173,31 @@ def _after_first_non_blank(text: str, offset: int) -> bool:
     return index > 0 and text[index - 1] not in "\r\n"
 
 
-def _resume_point(old: _Previous, target: Node, edit_start: int) -> tuple[Node, int, bool]:
-    """A fresh copy of ``target`` holding what precedes the resume offset, that offset, and whether
-    it is just after an item. Arrays resume after the last clean item ending before the edit
-    (strictly: a number or word right before it could grow); objects at their opening brace."""
+def _resume_point(old: _Previous, target: Node, edit_start: int) -> tuple[Node, list[Node], int, bool]:
+    """A fresh copy of ``target`` holding what precedes the resume offset, its list of items (an
+    array's; empty for an object), that offset, and whether it is just after an item. Arrays resume
+    after the last clean item ending before the edit (strictly: a number or word right before it
+    could grow); objects at their opening brace."""
     if target.kind == OBJECT:
         container = Node(OBJECT, target.start, target.start + 1)
         container.members, container.props = [], {}
-        return container, target.start + 1, False
-    items = target.items
+        return container, [], target.start + 1, False
+    items = target.items or ()
     index = bisect_left(items, edit_start, key=_end_of) - 1
     while index >= 0 and (items[index].end >= edit_start or not old.clean_item(items[index])):
         index -= 1
     container = Node(ARRAY, target.start, target.start + 1)
-    container.items = items[: index + 1]
+    container.items = head = list(islice(items, index + 1))
     if index < 0:
-        return container, target.start + 1, False
-    return container, items[index].end, True
+        return container, head, target.start + 1, False
+    return container, head, items[index].end, True
 
 
 def _end_of(node: Node) -> int:
     return node.end
 
 
-def _item_ending_at(old: _Previous, items: list[Node], offset: int) -> int | None:
+def _item_ending_at(old: _Previous, items: Sequence[Node], offset: int) -> int | None:
     index = bisect_left(items, offset, key=_end_of)
     if index < len(items) and items[index].end == offset and old.clean_item(items[index]):
         return index

@@ -4,10 +4,15 @@ unterminated strings — as the nearest sensible token."""
 
 from __future__ import annotations
 
+import json.decoder
 import re
-from json.decoder import scanstring
+from collections.abc import Callable
 
 from .tree import ARRAY, BOOLEAN, INVALID, NULL, NUMBER, OBJECT, STRING, Node, SyntaxIssue
+
+# The stdlib's string scanner (its C one when built): ``json.decoder`` defines it, typeshed does not
+# declare it (a gap of the stubs, not of the code).
+scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 
 # -- lexical patterns ----------------------------------------------------------------------------
 _WS = r"[ \t\n\r]*"
@@ -91,7 +96,9 @@ def slow_token(text: str, pos: int, errors: list[SyntaxIssue]) -> tuple[int, int
         m = TOKEN.match(text, pos)
         if m is not None:  # back on track after a comment, BOM or stray whitespace
             return _classify(m)
-        pos = _SKIP_WS.match(text, pos).end()
+        blank = _SKIP_WS.match(text, pos)  # matches always (maybe nothing)
+        if blank is not None:
+            pos = blank.end()
         if pos >= n:
             return T_EOF, n, n, None
         ch = text[pos]
@@ -145,7 +152,7 @@ def slow_token(text: str, pos: int, errors: list[SyntaxIssue]) -> tuple[int, int
 
 
 def _classify(m: re.Match[str]) -> tuple[int, int, int, object]:
-    group = m.lastindex
+    group = m.lastindex or 0  # each alternative of TOKEN is a group: never 0
     start, end = m.span(group)
     if group == 1:
         return T_STRING, start, end, None
@@ -168,7 +175,7 @@ def value_node(text: str, tkind: int, start: int, end: int, value: object) -> No
         return Node(STRING, start, end, value)
     if tkind == T_NUMBER:
         return Node(NUMBER, start, end, value)
-    if tkind == T_LITERAL:
+    if tkind == T_LITERAL and isinstance(value, str):
         return Node(LITERAL_KIND[value], start, end, LITERALS[value])
     if tkind == T_BAD:
         return Node(INVALID, start, end, value)

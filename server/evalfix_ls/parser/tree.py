@@ -10,7 +10,7 @@ overflows to ``inf``), duplicate member names keep the last value and every occu
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from .text_view import Text
@@ -22,6 +22,7 @@ NUMBER = "number"
 BOOLEAN = "boolean"
 NULL = "null"
 INVALID = "invalid"  # a value token that is not JSON (NaN, 'single', an identifier…)
+SEPARATOR = ","  # ``SyntaxIssue.missing`` of a comma missing between two items
 
 
 class Node:
@@ -29,7 +30,9 @@ class Node:
 
     ``value`` is the decoded scalar for strings (``str``), numbers (``float``), booleans and null
     (``None``). Objects keep ``members`` (every occurrence, in order) and ``props`` (name → the last
-    member with that name, as ``JSON.parse`` keeps it). Arrays keep ``items``.
+    member with that name, as ``JSON.parse`` keeps it). Arrays keep ``items``: a list, except in
+    an array an edit moved (``shift.ShiftedNode``), whose items after the edit are created when
+    read — so it is typed as a ``Sequence``, and only a parser filling its own lists appends.
     """
 
     __slots__ = ("kind", "start", "end", "value", "members", "props", "items")
@@ -41,7 +44,7 @@ class Node:
         self.value = value
         self.members: list[Member] | None = None
         self.props: dict[str, Member] | None = None
-        self.items: list[Node] | None = None
+        self.items: Sequence[Node] | None = None
 
     # -- convenience for rules ---------------------------------------------------------------
     def get(self, name: str) -> Node | None:
@@ -82,13 +85,20 @@ class SyntaxIssue:
 
     A container left without its closer says so in fields (``missing``: the closer, ``opener``:
     where the container opened), which the incremental re-parse moves with the text; its message
-    is written from them (``unclosed``), never read back."""
+    is written from them (``unclosed``), never read back. So does a comma missing before an item
+    (``missing == ","``, reported on the item's first token): the container's error, not the item's."""
 
     message: str
     start: int
     end: int
-    missing: str | None = None  # "}" or "]": the closer a container never got
+    # "}" or "]": the closer a container never got; ",": the separator missing before this item
+    missing: str | None = None
     opener: int | None = None  # the offset of that container's opening bracket
+
+    @property
+    def separator_missing(self) -> bool:
+        """A comma missing before an item: its container's error (the item may well be intact)."""
+        return self.missing == SEPARATOR
 
     @property
     def closed_implicitly(self) -> bool:
@@ -99,7 +109,7 @@ class SyntaxIssue:
     def moved(self, by: int, opener_by: int | None = None) -> SyntaxIssue:
         """The same issue ``by`` characters later; its opener ``opener_by`` later (default ``by``)."""
         if self.missing is None or self.opener is None:
-            return SyntaxIssue(self.message, self.start + by, self.end + by)
+            return SyntaxIssue(self.message, self.start + by, self.end + by, self.missing)
         opener = self.opener + (by if opener_by is None else opener_by)
         if self.closed_implicitly:
             return unclosed(self.missing, opener)
@@ -245,8 +255,8 @@ def resolve_pointer(root: Node | None, pointer: str) -> Node | None:
         if node.kind == OBJECT:
             node = node.get(token)
         elif node.kind == ARRAY and token.isdigit():
-            index = int(token)
-            node = node.items[index] if index < len(node.items) else None
+            items, index = node.items, int(token)
+            node = items[index] if items is not None and index < len(items) else None
         else:
             return None
     return node
@@ -268,28 +278,30 @@ def path_at(root: Node | None, offset: int) -> tuple[list[PathStep], Node | None
     name — that member. Iterative, so any depth works; uses binary search in big containers.
     """
     steps: list[PathStep] = []
-    node = root
-    if node is None or not (node.start <= offset <= node.end):
+    if root is None or not (root.start <= offset <= root.end):
         return steps, None, None
+    node = root
     while True:
-        if node.kind == OBJECT and node.members:
-            found = None
-            for member in _candidates(node.members, offset, lambda m: m.key_start):
+        members = node.members if node.kind == OBJECT else None
+        if members:
+            found: Member | None = None
+            found_value: Node | None = None
+            for member in _candidates(members, offset):
                 value = member.value
                 if member.key_start <= offset <= member.key_end:
                     steps.append(PathStep(node, member.key, member))
                     return steps, node, member
                 if value is not None and value.start <= offset <= value.end:
-                    found = member
+                    found, found_value = member, value
                     break
-            if found is None:
+            if found is None or found_value is None:
                 return steps, node, None
             steps.append(PathStep(node, found.key, found))
-            node = found.value
+            node = found_value
             continue
-        if node.kind == ARRAY and node.items:
+        items = node.items if node.kind == ARRAY else None
+        if items:
             found_index = -1
-            items = node.items
             lo, hi = 0, len(items)
             while lo < hi:  # last item whose start <= offset
                 mid = (lo + hi) // 2
@@ -309,12 +321,12 @@ def path_at(root: Node | None, offset: int) -> tuple[list[PathStep], Node | None
         return steps, node, None
 
 
-def _candidates(members: list[Member], offset: int, start_of) -> Iterator[Member]:
-    """Members that may contain ``offset``: binary search on their start, then neighbours."""
+def _candidates(members: list[Member], offset: int) -> Iterator[Member]:
+    """Members that may contain ``offset``: binary search on their names' starts, then neighbours."""
     lo, hi = 0, len(members)
     while lo < hi:
         mid = (lo + hi) // 2
-        if start_of(members[mid]) <= offset:
+        if members[mid].key_start <= offset:
             lo = mid + 1
         else:
             hi = mid
@@ -336,6 +348,10 @@ def iter_nodes(root: Node | None) -> Iterator[Node]:
         node = pending.pop()
         yield node
         if node.kind == OBJECT:
-            pending.extend(m.value for m in reversed(node.members) if m.value is not None)
+            members = node.members
+            if members is not None:
+                pending.extend(m.value for m in reversed(members) if m.value is not None)
         elif node.kind == ARRAY:
-            pending.extend(reversed(node.items))
+            items = node.items
+            if items is not None:
+                pending.extend(reversed(items))
