@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import attrs
+from cattrs import Converter
 from lsprotocol import types
 
 BATCH = 256  # diagnostics per json.dumps call
@@ -114,7 +115,7 @@ def _diagnostic(d: types.Diagnostic) -> dict[str, Any]:
 
 
 @functools.cache
-def lsp_converter() -> Any:
+def lsp_converter() -> Converter:
     """lsprotocol's converter: LSP types to plain JSON data, fields named and omitted as pygls
     writes them (pygls' own converter extends it only for its message envelopes)."""
     from lsprotocol.converters import get_converter
