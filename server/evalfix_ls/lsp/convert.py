@@ -227,9 +227,18 @@ def _related(
     return out
 
 
-def fingerprint(diagnostics: Iterable[types.Diagnostic]) -> tuple[Any, ...]:
+# What ``fingerprint`` keeps of one diagnostic: its range, severity, code, message, data (as text)
+# and related locations (uri, start line and character, message).
+_DiagnosticPrint = tuple[
+    int, int, int, int, "types.DiagnosticSeverity | None", "int | str | None", str, str,
+    tuple[tuple[str, int, int, str], ...],
+]  # fmt: skip
+Fingerprint = tuple[_DiagnosticPrint, ...]
+
+
+def fingerprint(diagnostics: Iterable[types.Diagnostic]) -> Fingerprint:
     """A value equal for equal diagnostic lists (for result ids: "unchanged" reports)."""
-    parts = []
+    parts: list[_DiagnosticPrint] = []
     for diagnostic in diagnostics:
         rng = diagnostic.range
         related = tuple(

@@ -29,7 +29,7 @@ class PullHandlers:
         self.runner = runner
         self.cache = runner.cache
         self._workspace_reported: set[str] = set()  # uris in the last workspace/diagnostic answer
-        self._last_workspace_answer: dict[str, str] | None = None
+        self._last_workspace_answer: dict[str, str | None] | None = None
         # Per open document: the diagnostics list last answered and its JSON (see encoded.py).
         self._encoded: dict[str, tuple[list[types.Diagnostic], EncodedItems]] = {}
 
