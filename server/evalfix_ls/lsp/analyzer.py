@@ -143,11 +143,11 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
             recover=job.snapshot is not None,  # an open buffer keeps its intact parts' findings
         )
         findings = job.config.apply(analysis.findings)
-        index = job.snapshot.line_index if job.snapshot is not None else LineIndex(text)
-        memo = DiagnosticMemo(index.line_count) if job.snapshot is not None else None
+        line_index = job.snapshot.line_index if job.snapshot is not None else LineIndex(text)
+        memo = DiagnosticMemo(line_index.line_count) if job.snapshot is not None else None
         diagnostics = to_diagnostics(
             findings,
-            index,
+            line_index,
             job.encoding,
             repo_root=repo.root if repo else None,
             self_uri=job.uri,

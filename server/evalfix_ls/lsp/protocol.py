@@ -148,6 +148,7 @@ class EvalfixProtocol(HookedProtocol):
 
     # -- message intake --------------------------------------------------------------------------
 
+    # ``data`` as for ``_dispatch``; pygls' own ``structure_message`` declares no return type
     def structure_message(self, data: dict[str, Any]) -> RPCMessage | _MalformedMessage:
         try:
             message: RPCMessage = super().structure_message(data)
