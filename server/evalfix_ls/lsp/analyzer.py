@@ -125,8 +125,6 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
     repo = job.repo
     try:
         index = repo.workflow_index() if repo is not None else None
-        if index is not None:
-            index.force_walk(job.config.walk)  # duplicate ids and readiness: the same classification
         analysis = analyze(
             text,
             path=job.path,

@@ -141,7 +141,7 @@ class EvalfixServer(Host):
         repo = None
         if snapshot.path is not None:
             config = self.settings.config_for(snapshot.path)
-            repo = self.workspace_index.repo(self.workspace_index.repo_root_for(snapshot.path, config.root))
+            repo = self.workspace_index.repo_for(snapshot.path, config)
         return FeatureContext(
             snapshot=snapshot,
             document=document_view(snapshot, analysis, repo.root if repo else None, text=text),

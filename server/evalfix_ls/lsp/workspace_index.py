@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..contracts.detection import is_evals_suite_path, is_workflow_path
+from ..contracts.detection import Walk, is_evals_suite_path, is_workflow_path
 from ..parser.text_view import Text, as_str
 from ..workspace.view import FileSystemView, find_repo_root, relative_posix
 
@@ -78,6 +78,10 @@ class RepoState:
         self._pending_fs: list[Path] = []
         self._reload_all = False
         self._index: WorkflowIndex | None = None
+        # The configuration's ``workflow_walk`` (None: the normalizer's presence decides): set on
+        # the loop where the configuration is read (``WorkspaceIndex.repo_for``), taken by the
+        # index when it loads and at every ``sync``, so every analysis classifies the same way.
+        self._walk: Walk | None = None
         self._index_loaded = False
         self._watching = watching
         self._disk_epoch = unwatched_epoch()
@@ -101,6 +105,10 @@ class RepoState:
             self._reload_all = True
         self.index_generation += 1
 
+    def configure(self, walk: Walk | None) -> None:
+        """The repository's ``workflow_walk`` setting (the index takes it at its next ``sync``)."""
+        self._walk = walk
+
     def queue_fs_change(self, path: Path) -> None:
         with self._pending_lock:
             self._pending_fs.append(path)
@@ -120,6 +128,7 @@ class RepoState:
         index = self.workflow_index()
         if index is None:
             return set()
+        index.force_walk(self._walk)  # duplicate ids and readiness: the configured classification
         if not self._watching and self._disk_epoch != unwatched_epoch():
             # No file events: closed siblings may have changed on disk. Results expire on their
             # own in this mode (their keys hold the epoch), so nothing is reported as affected.
@@ -152,7 +161,7 @@ class RepoState:
                 try:
                     from ..contracts.workflow.index import WorkflowIndex
 
-                    index = WorkflowIndex(self.root, self.fs)
+                    index = WorkflowIndex(self.root, self.fs, self._walk)
                     index.load_from_disk()
                     self._index = index
                     self._disk_epoch = unwatched_epoch()
@@ -225,6 +234,13 @@ class WorkspaceIndex:
         if root is None:  # find_repo_root looks for .git on disk: remember its answer per file
             root = self._repo_root_cache[path] = find_repo_root(path, self.folders)
         return root
+
+    def repo_for(self, path: Path, config: Config) -> RepoState:
+        """The repository state of ``path`` under its configuration (which may name the root),
+        told the configuration's ``workflow_walk``."""
+        state = self.repo(self.repo_root_for(path, config.root))
+        state.configure(config.walk)
+        return state
 
     def repo(self, root: Path) -> RepoState:
         state = self._repos.get(root)

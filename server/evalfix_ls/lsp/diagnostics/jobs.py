@@ -55,10 +55,9 @@ class JobRunner:
         """The repository state of ``path`` and whether its workflow index applies."""
         if path is None:
             return None, False
-        config = self.server.settings.config_for(path)
-        root = self.server.workspace_index.repo_root_for(path, config.root)
-        rel = relative_posix(path, root)
-        return self.server.workspace_index.repo(root), rel is not None and is_workflow_path(rel)
+        repo = self.server.workspace_index.repo_for(path, self.server.settings.config_for(path))
+        rel = relative_posix(path, repo.root)
+        return repo, rel is not None and is_workflow_path(rel)
 
     def job(self, uri: str, path: Path | None, snapshot: Snapshot | None) -> Job:
         repo, use_index = self._repo_for(path)
