@@ -26,6 +26,7 @@ from .findings import Finding
 from .parser import parse
 from .parser.gcpause import gc_paused
 from .parser.recovered import intact_view
+from .parser.text_view import Text
 from .parser.tree import Node, ParseResult, path_at, pointer_of
 from .workspace.files import MAX_FILE_BYTES, FileText
 from .workspace.view import FileSystemView
@@ -74,7 +75,9 @@ FILE_CODES[UNKNOWN] = FILE_CODES[EVALS]
 @dataclass(slots=True)
 class Analysis:
     kind: str
-    text: str
+    # The analysed ``str`` (``analyze`` always builds one); the editor's quick trees
+    # (``lsp/quick_tree.py``) hold a buffer's pieces until its analysis builds that ``str``.
+    text: Text
     tree: ParseResult | None
     findings: list[Finding]
     # A workflow fixture as the normalizer reads it (readiness, hovers, fixes, migration reuse it);

@@ -11,6 +11,7 @@ from unittest import mock
 
 from lsp_support import Capture
 from lsprotocol import types
+from pygls.protocol import default_converter
 
 from evalfix_ls.lsp.diagnostics import encoded
 from evalfix_ls.lsp.diagnostics.encoded import EncodedItems, EncodedReport, encode_items
@@ -59,7 +60,7 @@ def frames(data: bytes) -> list[dict[str, Any]]:
 
 
 def test_encoded_items_are_the_json_pygls_writes() -> None:
-    converter = create_server().protocol._converter  # pygls' own
+    converter = default_converter()  # pygls' own (the server is built with pygls' default)
     for count in (0, 1, 5, 7):
         items = diagnostics(count)
         plain = json.loads(json.dumps(converter.unstructure(items)))
@@ -86,7 +87,7 @@ def test_an_encoded_report_is_framed_like_the_report_pygls_writes() -> None:
 
 
 def test_a_large_report_is_encoded_off_the_loop_once() -> None:
-    converter = create_server().protocol._converter
+    converter = default_converter()
     items = diagnostics(encoded.INLINE_LIMIT + 1)
     holder = EncodedItems(items)
     threads = []

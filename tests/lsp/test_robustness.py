@@ -9,7 +9,17 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from lsp_support import SERVER, RawClient, Session, codes, make_repo, wait_until, workflow_fixture, write_json
+from lsp_support import (
+    SERVER,
+    TIMEOUT,
+    RawClient,
+    Session,
+    codes,
+    make_repo,
+    wait_until,
+    workflow_fixture,
+    write_json,
+)
 from pygls.exceptions import JsonRpcException
 
 INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR, NOT_INITIALIZED = (
@@ -104,8 +114,18 @@ async def test_closing_the_input_stops_the_server() -> None:
 async def test_shutdown_session_exits_cleanly(pull_session: Session, tmp_path: Path) -> None:
     session = pull_session
     await session.initialize([make_repo(tmp_path / "repo")])
+    exit_code: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
+    client_hook = session.client.server_exit
+
+    async def server_exit(server: asyncio.subprocess.Process) -> None:
+        """pygls' public hook, called with the server process once it has exited."""
+        await client_hook(server)
+        if not exit_code.done():
+            exit_code.set_result(server.returncode)
+
+    session.client.server_exit = server_exit  # type: ignore[method-assign]
     await session.client.shutdown_session()
-    assert session.client._server.returncode == 0
+    assert await asyncio.wait_for(exit_code, TIMEOUT) == 0
 
 
 def _free_port() -> int:

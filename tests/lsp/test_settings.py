@@ -86,3 +86,24 @@ async def test_a_project_file_linked_outside_the_repository_is_logged_not_read(
     logged = "\n".join(m.message for m in session.client.log_messages)
     assert "a symbolic link leading outside the repository" in logged
     assert "SECRET-0c7a" not in logged
+
+
+async def test_the_workflow_walk_setting_and_its_changes(session: Session, tmp_path: Path) -> None:
+    """``workflowWalk`` reaches the repository's workflow index (which judges duplicate ids across
+    files) when the settings are read, and again when they change."""
+    root = tmp_path / "repo"  # no normalizer: the walk is off unless the setting forces it
+    (root / ".git").mkdir(parents=True)
+    (root / "skills" / "demo").mkdir(parents=True)
+    (root / "skills" / "demo" / "SKILL.md").write_text("# demo\n")
+    for name in ("a.json", "b.json"):
+        data = workflow_fixture("demo", ["same"])
+        del data["schema_version"]  # a legacy shape: a fixture only where the walk is on
+        write_json(root / "skills" / "demo" / "evals" / name, data)
+    await session.initialize([root])
+    uri = session.open(root / "skills" / "demo" / "evals" / "b.json")
+    await session.diagnostics(uri, lambda d: "duplicate_case_id" not in codes(d))
+
+    for walk in (True, False, True):  # a duplicate id across the two files only with the walk
+        session.client.set_configuration({"workflowWalk": walk}, section="evalfix")
+        session.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+        await session.diagnostics(uri, lambda d, walk=walk: ("duplicate_case_id" in codes(d)) == walk)

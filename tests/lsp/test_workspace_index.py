@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from lsp_support import make_repo, workflow_fixture, write_json
 
+from evalfix_ls.config import Config
+from evalfix_ls.contracts.detection import Walk
 from evalfix_ls.lsp.workspace_index import FileEvent, WorkspaceIndex, may_hold_cases
 
 
@@ -84,3 +86,21 @@ def test_sync_reports_dependents_and_folder_events(tmp_path: Path) -> None:
     with repo.lock:
         affected = repo.sync()
     assert "skills/d/evals/b.json" in affected and b.exists()
+
+
+def test_the_configured_walk_is_the_repository_s_and_reaches_its_index(tmp_path: Path) -> None:
+    """``workflow_walk`` is set on the repository state where the configuration is read
+    (``repo_for``); the index is built with it and takes a change at its next ``sync``."""
+    root = tmp_path / "repo"  # no normalizer: the walk is off unless configured
+    (root / ".git").mkdir(parents=True)
+    fixture = write_json(root / "skills" / "x" / "evals" / "extra.json", workflow_fixture("x", ["one"]))
+    index = WorkspaceIndex()
+    index.set_folders([root])
+    on = Config(walk=Walk(True, "settings (evalfix): workflowWalk"))
+    repo = index.repo_for(fixture, on)
+    workflow = repo.workflow_index()
+    assert workflow is not None and workflow.walking
+    assert index.repo_for(fixture, Config()) is repo  # one state per repository root
+    assert workflow.walking  # told, not yet taken: analyses running now keep their classification
+    repo.sync()
+    assert not workflow.walking

@@ -12,7 +12,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -20,10 +20,15 @@ from ..config import Config
 from ..parser.gcpause import gc_paused
 from ..parser.line_index import Encoding, LineIndex
 from .collector import settle
-from .convert import DiagnosticMemo, Reuse, fingerprint, to_diagnostics
+from .convert import DiagnosticMemo, Fingerprint, Reuse, fingerprint, to_diagnostics
 from .documents import NO_EDIT, Edit, Snapshot
 from .file_lines import OpenLookup, file_lines
 from .workspace_index import RepoState
+
+if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at start-up
+    from ..analysis import Analysis
+    from ..contracts.case_cache import CaseCache
+    from ..parser.tree import ParseResult
 
 logger = logging.getLogger(__name__)
 
@@ -38,12 +43,12 @@ class Job:
     repo: RepoState | None
     config: Config
     encoding: Encoding
-    key: tuple[Any, ...]  # what the result depends on besides the text (generations)
+    key: tuple[int, ...]  # what the result depends on besides the text (generations)
     related_support: bool = True
     use_workflow_index: bool = False
-    case_cache: Any = None  # the document's CaseCache: findings of unchanged cases are reused
-    tree: Any = None  # the parse of exactly this text, when an earlier analysis has it
-    prev_tree: Any = None  # or the parse of an earlier version and the edit since then
+    case_cache: CaseCache | None = None  # the document's: findings of unchanged cases are reused
+    tree: ParseResult | None = None  # the parse of exactly this text, when an earlier analysis has it
+    prev_tree: ParseResult | None = None  # or the parse of an earlier version and the edit since then
     edit: Edit | None = None
     # The diagnostics of the result ``tree``/``prev_tree`` came from, by finding, for reuse.
     prev_memo: DiagnosticMemo | None = None
@@ -62,12 +67,12 @@ class Result:
     uri: str
     path: Path | None
     version: int | None
-    key: tuple[Any, ...]
+    key: tuple[int, ...]
     text: str
     kind: str
     diagnostics: list[types.Diagnostic]
-    fingerprint: tuple[Any, ...]
-    analysis: Any = None  # the core's Analysis (tree, findings, workflow) for other features
+    fingerprint: Fingerprint
+    analysis: Analysis | None = None  # the core's (tree, findings, workflow) for other features
     affected: set[Path] = field(default_factory=set)  # other fixture files to re-check
     revision: int | None = None  # the snapshot (exact text) it was computed from; None: disk
     memo: DiagnosticMemo | None = None  # its diagnostics by finding, for the next result's reuse
@@ -120,8 +125,6 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
     repo = job.repo
     try:
         index = repo.workflow_index() if repo is not None else None
-        if index is not None:
-            index.force_walk(job.config.walk)  # duplicate ids and readiness: the same classification
         analysis = analyze(
             text,
             path=job.path,
@@ -138,11 +141,11 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
             recover=job.snapshot is not None,  # an open buffer keeps its intact parts' findings
         )
         findings = job.config.apply(analysis.findings)
-        index = job.snapshot.line_index if job.snapshot is not None else LineIndex(text)
-        memo = DiagnosticMemo(index.line_count) if job.snapshot is not None else None
+        line_index = job.snapshot.line_index if job.snapshot is not None else LineIndex(text)
+        memo = DiagnosticMemo(line_index.line_count) if job.snapshot is not None else None
         diagnostics = to_diagnostics(
             findings,
-            index,
+            line_index,
             job.encoding,
             repo_root=repo.root if repo else None,
             self_uri=job.uri,
@@ -184,7 +187,7 @@ def _reuse(job: Job) -> Reuse | None:
     return Reuse(job.prev_memo, job.edit) if job.edit is not None and job.prev_tree is not None else None
 
 
-def _reparsed(job: Job, text: str) -> Any:
+def _reparsed(job: Job, text: str) -> ParseResult | None:
     """The parse of ``text`` rebuilt from the previous version's around the edit (only the
     innermost value holding the edit is parsed again), or None to parse from scratch."""
     prev, edit = job.prev_tree, job.edit

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from lsprotocol import types
 
 
-def _get(obj: Any, *names: str) -> Any:
+def _get(obj: object, *names: str) -> object:
+    """The capability at an attribute path of lsprotocol's objects (None where one is missing)."""
     for name in names:
         if obj is None:
             return None
@@ -27,15 +29,17 @@ class ClientFeatures:
     completion_markdown: bool = False  # completion documentation may be markdown
     hover_markdown: bool = False
     vscode: bool = False  # knows VS Code's own commands (editor.action.triggerSuggest)
-    capabilities: Any = None  # the client's whole ClientCapabilities, for feature-specific checks
+    capabilities: types.ClientCapabilities | None = None  # the client's whole, for feature-specific checks
 
-    def supports(self, *names: str) -> Any:
+    def supports(self, *names: str) -> object:
         """A capability by attribute path, e.g. ``supports("text_document", "document_symbol",
         "hierarchical_document_symbol_support")`` (None when the client did not say)."""
         return _get(self.capabilities, *names)
 
     @classmethod
-    def from_capabilities(cls, caps: Any, client_info: Any = None) -> ClientFeatures:
+    def from_capabilities(
+        cls, caps: types.ClientCapabilities, client_info: types.ClientInfo | None = None
+    ) -> ClientFeatures:
         related = _get(caps, "text_document", "publish_diagnostics", "related_information")
         return cls(
             pull=_get(caps, "text_document", "diagnostic") is not None,
@@ -54,15 +58,18 @@ class ClientFeatures:
                 _get(caps, "text_document", "completion", "completion_item", "documentation_format")
             ),
             hover_markdown=_markdown(_get(caps, "text_document", "hover", "content_format")),
-            vscode=_is_vscode(getattr(client_info, "name", None)),
+            vscode=_is_vscode(client_info.name if client_info is not None else None),
         )
 
 
-def _markdown(formats: Any) -> bool:
-    return bool(formats) and any(str(getattr(f, "value", f)) == "markdown" for f in formats)
+def _markdown(formats: object) -> bool:
+    """Whether a list of ``MarkupKind`` (as lsprotocol structures ``*Format`` capabilities) has markdown."""
+    if not isinstance(formats, list | tuple):
+        return False
+    return any(str(getattr(f, "value", f)) == "markdown" for f in formats)
 
 
-def _is_vscode(name: Any) -> bool:
+def _is_vscode(name: str | None) -> bool:
     """VS Code and its forks name themselves "Visual Studio Code", "code-server", "VSCodium" …"""
     lowered = str(name or "").lower()
     return "visual studio code" in lowered or "code-server" in lowered or "vscod" in lowered

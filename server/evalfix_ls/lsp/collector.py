@@ -107,7 +107,7 @@ def _malloc_trim() -> Callable[[int], int] | None:
         return None
     try:
         libc = ctypes.CDLL("libc.so.6")
-        return libc.malloc_trim  # type: ignore[no-any-return]
+        return libc.malloc_trim
     except (OSError, AttributeError):  # musl or another libc: nothing to trim with
         return None
 

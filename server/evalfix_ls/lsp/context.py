@@ -9,10 +9,10 @@ and converts its service's plain results (code-point offsets) with ``range``/``p
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
@@ -27,6 +27,7 @@ from .requests import NEVER_STOPPED, RequestToken
 from .workspace_index import RepoState
 
 if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at start-up
+    from ..analysis import Analysis
     from ..services.document import DocumentView
     from ..services.workspace_facts import WorkspaceFacts
 
@@ -39,7 +40,6 @@ class FeatureContext:
     config: Config
     client: ClientFeatures
     repo: RepoState | None = None
-    init_options: dict[str, Any] = field(default_factory=dict)
     # The line index of another file (its open buffer, else its text on disk), for locations there.
     line_index_of: Callable[[Path], LineIndex | None] = lambda path: None
     # Whether the request is still wanted: every conversion below is a checkpoint (requests.py).
@@ -125,7 +125,9 @@ class WorkspaceContext:
         return types.Location(uri=path_to_uri(path), range=lsp_range(index, start, end, self.encoding))
 
 
-def document_view(snapshot: Snapshot, analysis: Any, repo_root: Path | None, *, text: Text) -> DocumentView:
+def document_view(
+    snapshot: Snapshot, analysis: Analysis, repo_root: Path | None, *, text: Text
+) -> DocumentView:
     """The service-layer view of one analysed snapshot; ``text`` is its ``str``, or for a
     completion (answered before the analysis built the ``str``) its ``content``."""
     from ..services.document import DocumentView

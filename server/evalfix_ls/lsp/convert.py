@@ -12,11 +12,11 @@ import enum
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePath
-from typing import Any
+from typing import TypeAlias
 
 from lsprotocol import types
 
-from ..findings import Finding
+from ..findings import Finding, Severity
 from ..parser.line_index import Encoding, LineIndex
 from .documents import Edit
 
@@ -35,7 +35,10 @@ def lsp_range(index: LineIndex, start: int, end: int, encoding: Encoding) -> typ
     )
 
 
-def jsonable(value: Any) -> Any:
+Json: TypeAlias = "None | str | bool | int | float | list[Json] | dict[str, Json]"
+
+
+def jsonable(value: object) -> Json:
     """``value`` with every part JSON-serialisable (finding data may hold tuples, paths, enums)."""
     if value is None or isinstance(value, (str, bool, int, float)):
         return value
@@ -52,13 +55,19 @@ def jsonable(value: Any) -> Any:
     return str(value)
 
 
-def _group_key(finding: Finding) -> tuple[Any, ...]:
+# What tells findings apart besides their case: code, severity, span, pointer, message.
+_GroupKey = tuple[str, Severity, int, int, str, str]
+# A finding where it stood: code, severity, message, pointer, span, its cases.
+_MemoKey = tuple[str, Severity, str, str, int, int, tuple[int, ...]]
+
+
+def _group_key(finding: Finding) -> _GroupKey:
     return (finding.code, finding.severity, finding.start, finding.end, finding.pointer, finding.message)
 
 
 def merge_case_repeats(findings: Iterable[Finding]) -> list[tuple[Finding, list[int]]]:
     """Findings that differ only in ``case`` merged into one, with the list of their cases."""
-    merged: dict[tuple[Any, ...], tuple[Finding, list[int]]] = {}
+    merged: dict[_GroupKey, tuple[Finding, list[int]]] = {}
     for finding in findings:
         key = _group_key(finding)
         entry = merged.get(key)
@@ -86,10 +95,11 @@ class DiagnosticMemo:
 
     def __init__(self, line_count: int) -> None:
         self.line_count = line_count
-        self._entries: dict[tuple[Any, ...], tuple[Any, types.Diagnostic]] = {}
+        # key -> (the finding's data, compared by identity; its diagnostic)
+        self._entries: dict[_MemoKey, tuple[object, types.Diagnostic]] = {}
 
     @staticmethod
-    def key(finding: Finding, start: int, end: int, cases: list[int]) -> tuple[Any, ...]:
+    def key(finding: Finding, start: int, end: int, cases: list[int]) -> _MemoKey:
         return (finding.code, finding.severity, finding.message, finding.pointer, start, end, tuple(cases))
 
     def add(self, finding: Finding, cases: list[int], diagnostic: types.Diagnostic) -> None:
@@ -168,7 +178,7 @@ def to_diagnostics(
             if memo is not None:
                 memo.add(finding, cases, earlier)
             continue
-        data = dict(jsonable(finding.data or {}))
+        data: dict[str, object] = {str(key): jsonable(item) for key, item in (finding.data or {}).items()}
         data["pointer"] = finding.pointer
         data["case"] = cases[0] if cases else None
         message = finding.message
@@ -227,9 +237,18 @@ def _related(
     return out
 
 
-def fingerprint(diagnostics: Iterable[types.Diagnostic]) -> tuple[Any, ...]:
+# What ``fingerprint`` keeps of one diagnostic: its range, severity, code, message, data (as text)
+# and related locations (uri, start line and character, message).
+_DiagnosticPrint = tuple[
+    int, int, int, int, "types.DiagnosticSeverity | None", "int | str | None", str, str,
+    tuple[tuple[str, int, int, str], ...],
+]  # fmt: skip
+Fingerprint = tuple[_DiagnosticPrint, ...]
+
+
+def fingerprint(diagnostics: Iterable[types.Diagnostic]) -> Fingerprint:
     """A value equal for equal diagnostic lists (for result ids: "unchanged" reports)."""
-    parts = []
+    parts: list[_DiagnosticPrint] = []
     for diagnostic in diagnostics:
         rng = diagnostic.range
         related = tuple(

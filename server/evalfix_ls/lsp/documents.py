@@ -18,7 +18,8 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+from lsprotocol import types
 
 from ..parser.line_index import _LINE_BREAK, Encoding, LineIndex
 from ..parser.text_view import PieceText, Text, as_str
@@ -144,9 +145,12 @@ def path_to_uri(path: Path) -> str:
     return from_fs_path(str(path)) or path.as_uri()
 
 
-def change_range(change: Any) -> Any | None:
+ContentChange = types.TextDocumentContentChangeEvent  # ranged, or the whole text
+
+
+def change_range(change: ContentChange) -> types.Range | None:
     """The range of a content change, or None for a whole-document replacement."""
-    return getattr(change, "range", None)
+    return change.range if isinstance(change, types.TextDocumentContentChangePartial) else None
 
 
 def spliced_index(index: LineIndex, edit: Edit, text: Text) -> LineIndex:
@@ -207,7 +211,10 @@ def _common_length(a: str, b: str, limit: int, *, from_end: bool) -> int:
 
 
 def apply_changes(
-    text: Text, index: LineIndex | None, changes: Sequence[Any], encoding: Encoding
+    text: Text,
+    index: LineIndex | None,
+    changes: Sequence[ContentChange],
+    encoding: Encoding,
 ) -> tuple[Text, LineIndex | None, Edit | None]:
     """Apply LSP content changes in order. Each range is read against the text produced by the
     previous change (as the protocol requires) in ``encoding`` units. Positions past the end of a
@@ -266,7 +273,13 @@ class DocumentStore:
             self._uri_by_path[snapshot.path] = uri
         return snapshot
 
-    def change(self, uri: str, version: int, changes: Sequence[Any], encoding: Encoding) -> Snapshot:
+    def change(
+        self,
+        uri: str,
+        version: int,
+        changes: Sequence[ContentChange],
+        encoding: Encoding,
+    ) -> Snapshot:
         current = self._docs.get(uri)
         if current is None:
             raise UnknownDocument(uri)

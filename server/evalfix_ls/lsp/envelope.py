@@ -8,7 +8,7 @@ JSON-RPC says for an id that cannot be determined.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeGuard
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,11 +18,11 @@ class Invalid:
     is_response: bool  # a response to one of our requests: log it, never answer it
 
 
-def valid_id(value: Any) -> bool:
+def valid_id(value: object) -> TypeGuard[int | str]:
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
-def check(data: Any) -> Invalid | None:
+def check(data: object) -> Invalid | None:
     if not isinstance(data, dict):
         return Invalid(f"a message must be a JSON object, not {_json_type(data)}", None, False)
     msg_id = data.get("id")
@@ -32,7 +32,7 @@ def check(data: Any) -> Invalid | None:
     return None if reason is None else Invalid(reason, answer_id, is_response)
 
 
-def _problem(data: dict[str, Any], is_response: bool) -> str | None:
+def _problem(data: dict[str, object], is_response: bool) -> str | None:
     if data.get("jsonrpc") != "2.0":
         if "jsonrpc" not in data:
             return 'the message has no "jsonrpc" member (it must be "2.0")'
@@ -51,7 +51,7 @@ def _problem(data: dict[str, Any], is_response: bool) -> str | None:
     return None
 
 
-def _json_type(value: Any) -> str:
+def _json_type(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):

@@ -18,6 +18,7 @@ bounded message:
 
 from __future__ import annotations
 
+import enum
 import json
 import re
 from dataclasses import dataclass
@@ -81,8 +82,11 @@ def _leading_json_end(data: bytes) -> int | None:
     return len(text[:end].encode("utf-8", "surrogateescape"))
 
 
-_NEED_INPUT = object()  # the buffer holds no complete unit: wait for more bytes
-_PROGRESS = object()  # input was consumed without an event (a header line, blank lines)
+class _Step(enum.Enum):
+    """A step of the framer that delivers no event."""
+
+    NEED_INPUT = "need input"  # the buffer holds no complete unit: wait for more bytes
+    PROGRESS = "progress"  # input was consumed without an event (a header line, blank lines)
 
 
 class Framer:
@@ -100,9 +104,9 @@ class Framer:
     def feed(self, data: bytes) -> list[Event]:
         self._buffer += data
         events: list[Event] = []
-        while (step := self._step()) is not _NEED_INPUT:
-            if step is not _PROGRESS:
-                events.append(step)  # type: ignore[arg-type]
+        while (step := self._step()) is not _Step.NEED_INPUT:
+            if step is not _Step.PROGRESS:
+                events.append(step)
         return events
 
     def stalled(self) -> list[Event]:
@@ -141,17 +145,17 @@ class Framer:
         self._headers_seen = False
         self._header_length = None
 
-    def _step(self) -> object:
+    def _step(self) -> Event | _Step:
         if self._length is not None:
             return self._read_body()
         if self._skipping:
             return self._skip()
         return self._read_header_line()
 
-    def _read_body(self) -> object:
+    def _read_body(self) -> Event | _Step:
         assert self._length is not None
         if len(self._buffer) < self._length:
-            return _NEED_INPUT
+            return _Step.NEED_INPUT
         data = bytes(self._buffer[: self._length])
         del self._buffer[: self._length]
         self._reset()
@@ -168,18 +172,18 @@ class Framer:
         self._buffer[:0] = data[end:]
         return Body(data[:end], f"Content-Length was {len(data)}, the message ended after {end} bytes")
 
-    def _skip(self) -> object:
+    def _skip(self) -> Event | _Step:
         match = _HEADER_START.search(self._buffer)
         if match is None:
             drop = max(0, len(self._buffer) - _KEEP_WHILE_SKIPPING)
             del self._buffer[:drop]
             self._skipped += drop
-            return _NEED_INPUT
+            return _Step.NEED_INPUT
         self._skipped += match.start()
         del self._buffer[: match.start()]
         self._skipping = False
         skipped, self._skipped = self._skipped, 0
-        return Skipped(skipped) if skipped else _PROGRESS
+        return Skipped(skipped) if skipped else _Step.PROGRESS
 
     def _start_skipping(self, drop: int = 0) -> None:
         self._reset()
@@ -187,18 +191,18 @@ class Framer:
         self._skipped += drop
         del self._buffer[:drop]
 
-    def _garbage(self, reason: str, drop: int = 1) -> object:
+    def _garbage(self, reason: str, drop: int = 1) -> Event | _Step:
         """Bytes that are no header: look for the next header (it may start after ``drop``)."""
         had_headers = self._headers_seen
         self._start_skipping(drop)
-        return Rejected(reason) if had_headers else _PROGRESS
+        return Rejected(reason) if had_headers else _Step.PROGRESS
 
-    def _read_header_line(self) -> object:
+    def _read_header_line(self) -> Event | _Step:
         end = self._buffer.find(b"\n")
         if end < 0:
-            if len(self._buffer) > MAX_HEADER_LINE or self._buffer[:1] in (b"{", b"["):
+            if len(self._buffer) > MAX_HEADER_LINE or self._buffer.startswith((b"{", b"[")):
                 return self._garbage("the headers are not followed by a blank line")
-            return _NEED_INPUT
+            return _Step.NEED_INPUT
         line = bytes(self._buffer[:end]).rstrip(b"\r")
         if not line:
             del self._buffer[: end + 1]
@@ -213,9 +217,9 @@ class Framer:
         self._headers_seen = True
         if match.group(1).lower() == b"content-length":
             return self._content_length(match.group(2))
-        return _PROGRESS
+        return _Step.PROGRESS
 
-    def _content_length(self, value: bytes) -> object:
+    def _content_length(self, value: bytes) -> Event | _Step:
         if not value.isdigit():
             self._start_skipping()
             return Rejected(f"Content-Length {value.decode('latin-1')!r} is not a byte count")
@@ -224,13 +228,13 @@ class Framer:
             self._start_skipping()
             return Rejected(f"Content-Length {length} is above the limit of {self.max_body} bytes")
         self._header_length = length
-        return _PROGRESS
+        return _Step.PROGRESS
 
-    def _end_of_headers(self) -> object:
+    def _end_of_headers(self) -> Event | _Step:
         if not self._headers_seen:
-            return _PROGRESS  # blank lines between messages
+            return _Step.PROGRESS  # blank lines between messages
         if self._header_length is None:
             self._start_skipping()
             return Rejected("the message has no Content-Length header")
         self._length = self._header_length
-        return _PROGRESS
+        return _Step.PROGRESS

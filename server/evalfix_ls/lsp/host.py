@@ -1,57 +1,73 @@
 """``Host``: what the protocol, lifecycle, workspace-event and diagnostics modules need of the
-server, as a structural type.
+server: pygls' ``LanguageServer`` plus the server's state and text-synchronisation hooks.
 
 Those modules are imported by ``server.py``; typing them against the ``EvalfixServer`` class would
-make each import the server back (an import cycle, even under ``TYPE_CHECKING``). They depend on
-this description instead, which ``EvalfixServer`` satisfies. Feature handlers need none of it:
-they work on a ``FeatureContext``.
+make each import the server back (an import cycle). They depend on this base class instead, which
+``EvalfixServer`` extends. A base class rather than a ``Protocol``: pygls builds the protocol
+object with the server (``protocol_cls(server, converter)``), and its protocol's constructor takes
+a ``LanguageServer``; deriving from it also gives every pygls call these modules make pygls' own
+types. Feature handlers need none of it: they work on a ``FeatureContext`` (see
+``features/__init__.py`` for what registering one needs).
 """
 
 from __future__ import annotations
 
 import asyncio
-from concurrent.futures import Executor
-from typing import Any, Protocol
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Protocol
 
 from lsprotocol import types
+from pygls.lsp.server import LanguageServer
 
 from ..parser.line_index import Encoding
 from .capabilities import ClientFeatures
 from .documents import DocumentStore
 from .settings import Settings
-from .workspace_index import WorkspaceIndex
+from .workspace_index import FileEvent, WorkspaceIndex
 
 
-class Host(Protocol):
-    """The server's state and the pygls calls these modules make."""
+class Diagnostics(Protocol):
+    """What the modules typed against ``Host`` call on the diagnostics family (its
+    ``DiagnosticsManager``, whose module is imported by the server after this one)."""
+
+    # Called (on the event loop) when the workspace index learnt new fixture texts.
+    index_listeners: list[Callable[[], None]]
+
+    @property
+    def settings_ready(self) -> asyncio.Event: ...
+    def initialized(self) -> None: ...
+    def recheck_open_documents(self) -> None: ...
+    def everything_changed(self) -> None: ...
+    def files_changed(self, events: list[FileEvent]) -> None: ...
+    def cancel_all(self) -> None: ...
+    async def pull_document(
+        self, params: types.DocumentDiagnosticParams
+    ) -> types.DocumentDiagnosticReport: ...
+    async def pull_workspace(
+        self, params: types.WorkspaceDiagnosticParams
+    ) -> types.WorkspaceDiagnosticReport: ...
+
+
+class Host(LanguageServer):
+    """The server's state and the hooks ``EvalfixProtocol`` calls (``EvalfixServer`` sets and
+    implements them)."""
 
     documents: DocumentStore
     workspace_index: WorkspaceIndex
     settings: Settings
     client_features: ClientFeatures
     encoding: Encoding
-    executor: Executor
+    executor: ThreadPoolExecutor
     loop: asyncio.AbstractEventLoop | None
-    diagnostics: Any  # the DiagnosticsManager (typed loosely: its module imports this one)
-    name: str
-    version: str
+    diagnostics: Diagnostics
 
-    # pygls' LanguageServer
-    @property
-    def protocol(self) -> Any: ...
-    @property
-    def workspace(self) -> Any: ...
-    @property
-    def work_done_progress(self) -> Any: ...
-    def feature(self, feature_name: str, options: Any | None = None) -> Any: ...
-    def text_document_publish_diagnostics(self, params: types.PublishDiagnosticsParams) -> None: ...
-    def workspace_diagnostic_refresh(self, params: None) -> Any: ...
-    def workspace_configuration_async(self, params: types.ConfigurationParams) -> Any: ...
-    def client_register_capability_async(self, params: types.RegistrationParams) -> Any: ...
-    def window_log_message(self, params: types.LogMessageParams) -> None: ...
+    # text synchronisation (EvalfixProtocol calls these)
+    def on_did_open(self, params: types.DidOpenTextDocumentParams) -> None:
+        raise NotImplementedError
 
-    # text synchronisation and error reporting (EvalfixProtocol calls these)
-    def on_did_open(self, params: types.DidOpenTextDocumentParams) -> None: ...
-    def on_did_change(self, params: types.DidChangeTextDocumentParams) -> None: ...
-    def on_did_close(self, params: types.DidCloseTextDocumentParams) -> None: ...
-    def report_server_error(self, error: Exception, source: Any) -> None: ...
+    def on_did_change(self, params: types.DidChangeTextDocumentParams) -> None:
+        raise NotImplementedError
+
+    def on_did_close(self, params: types.DidCloseTextDocumentParams) -> None:
+        raise NotImplementedError

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -21,10 +21,10 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-def negotiated_encoding(value: Any) -> Encoding:
+def negotiated_encoding(value: types.PositionEncodingKind | str | None) -> Encoding:
     """pygls picks the client's first offer among utf-8/16/32 (LSP default: utf-16)."""
     try:
-        return Encoding(str(getattr(value, "value", value)))
+        return Encoding(value.value if isinstance(value, types.PositionEncodingKind) else str(value))
     except ValueError:
         return Encoding.UTF16
 
@@ -101,6 +101,6 @@ def register(server: Host) -> None:
         ls.diagnostics.initialized()
 
     @server.feature(types.SHUTDOWN)
-    def shutdown(ls: Host, params: Any) -> None:
+    def shutdown(ls: Host, params: None) -> None:
         ls.diagnostics.cancel_all()
         ls.executor.shutdown(wait=False, cancel_futures=True)

@@ -9,16 +9,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from typing import Any, Protocol
+from typing import Protocol
 
 from lsprotocol import types
+from pygls.protocol import JsonRPCProtocol
 
 
 class LogClient(Protocol):
     """What the handler needs of the server: its loop, its protocol's writer, the notification."""
 
     loop: asyncio.AbstractEventLoop | None
-    protocol: Any
+
+    @property
+    def protocol(self) -> JsonRPCProtocol: ...
 
     def window_log_message(self, params: types.LogMessageParams) -> None: ...
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.protocol import lsp_method
+from pygls.protocol.json_rpc import MsgId, RPCMessage
 
 from . import envelope
 from .diagnostics.encoded import EncodedReport
@@ -34,6 +35,10 @@ from .pygls_private import HookedProtocol
 from .requests import EncodedResult
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    from cattrs import Converter
+
     from .host import Host
 
 logger = logging.getLogger(__name__)
@@ -43,8 +48,9 @@ class _MalformedMessage:
     """A message whose params could not be converted to the LSP types."""
 
     jsonrpc = "2.0"
+    params = None
 
-    def __init__(self, msg_id: Any, method: str, reason: str) -> None:
+    def __init__(self, msg_id: MsgId | None, method: str, reason: str) -> None:
         self.id = msg_id
         self.method = method
         self.reason = reason
@@ -55,7 +61,7 @@ def _describe_structure_error(exc: BaseException) -> str:
     try:
         from cattrs import transform_error
 
-        details = transform_error(cause)  # type: ignore[arg-type]
+        details = transform_error(cause) if isinstance(cause, Exception) else None
         if details:
             return "; ".join(details)
     except Exception:  # noqa: BLE001 - a description is best effort
@@ -67,7 +73,7 @@ _INTERNAL_ERROR_MESSAGE = "evalfix-ls hit an internal error handling this reques
 
 
 class EvalfixProtocol(HookedProtocol):
-    def __init__(self, server: Host, converter: Any) -> None:
+    def __init__(self, server: Host, converter: Converter) -> None:
         super().__init__(server, converter)
         self.host = server
         self.initialize_received = False
@@ -111,13 +117,13 @@ class EvalfixProtocol(HookedProtocol):
             invalid.answer_id, types.ErrorCodes.InvalidRequest, f"Invalid request: {invalid.reason}"
         )
 
-    def _reject_batch(self, batch: list[Any]) -> None:
+    def _reject_batch(self, batch: list[object]) -> None:
         """LSP has no batches: each request in one gets an ``InvalidRequest`` answer with its id,
         in one array as JSON-RPC answers a batch (an empty or id-less batch: one answer, id null)."""
         logger.warning("Rejected a JSON-RPC batch of %d messages (LSP has no batches)", len(batch))
         message = "Invalid request: the Language Server Protocol has no JSON-RPC batches"
         error = {"code": int(types.ErrorCodes.InvalidRequest), "message": message}
-        ids = [item.get("id") if isinstance(item, dict) else None for item in batch]
+        ids: list[object] = [item.get("id") if isinstance(item, dict) else None for item in batch]
         answers = [
             {"jsonrpc": "2.0", "id": msg_id if envelope.valid_id(msg_id) else None, "error": error}
             for msg_id, item in zip(ids, batch, strict=True)
@@ -125,6 +131,7 @@ class EvalfixProtocol(HookedProtocol):
         ]
         self.write_data(answers or {"jsonrpc": "2.0", "id": None, "error": error})
 
+    # Any: a message as ``json.loads`` read it, the type pygls' ``structure_message`` takes
     def _dispatch(self, data: dict[str, Any]) -> None:
         method = data.get("method")
         try:
@@ -141,16 +148,18 @@ class EvalfixProtocol(HookedProtocol):
 
     # -- message intake --------------------------------------------------------------------------
 
-    def structure_message(self, data: dict[str, Any]) -> Any:
+    # ``data`` as for ``_dispatch``; pygls' own ``structure_message`` declares no return type
+    def structure_message(self, data: dict[str, Any]) -> RPCMessage | _MalformedMessage:
         try:
-            return super().structure_message(data)
+            message: RPCMessage = super().structure_message(data)
+            return message
         except JsonRpcException as exc:
-            method = data.get("method") if isinstance(data, dict) else None
+            method = data.get("method")
             if not isinstance(method, str):
                 raise
             return _MalformedMessage(data.get("id"), method, _describe_structure_error(exc))
 
-    def handle_message(self, message: Any) -> None:
+    def handle_message(self, message: RPCMessage | _MalformedMessage) -> None:
         method = getattr(message, "method", None)
         msg_id = getattr(message, "id", None)
         is_request = method is not None and msg_id is not None
@@ -181,7 +190,7 @@ class EvalfixProtocol(HookedProtocol):
             return
         super().handle_message(message)
 
-    def handler_started(self, msg_id: Any) -> None:
+    def handler_started(self, msg_id: MsgId) -> None:
         """pygls keeps the future of every coroutine or thread handler that a built-in method
         delegates to (``initialized``, configuration changes …) under a generated id, forever;
         forget each one when it is done, with the task, frames and results it holds."""
@@ -189,7 +198,7 @@ class EvalfixProtocol(HookedProtocol):
         if future is not None:
             future.add_done_callback(lambda done: self._forget_future(msg_id, done))
 
-    def _forget_future(self, msg_id: Any, done: Any) -> None:
+    def _forget_future(self, msg_id: MsgId, done: Future[object]) -> None:
         # Later, on the loop: a cancellation (``shutdown`` cancels them all while iterating the
         # table) runs this callback at once, and other threads may finish a future too.
         loop = self.host.loop
@@ -198,18 +207,15 @@ class EvalfixProtocol(HookedProtocol):
         with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
             loop.call_soon_threadsafe(self.forget_request, msg_id, done)
 
-    def write_data(self, data: Any) -> None:
+    def write_data(self, data: object) -> None:
         """A response whose result is already JSON (a large diagnostic report, see
         ``diagnostics/encoded.py``; a feature's answer, see ``requests.py``) is written as it is;
         everything else as pygls writes it."""
-        result = getattr(data, "result", None)
-        ready = isinstance(result, EncodedResult) or (
-            isinstance(result, EncodedReport) and not result.related_documents
-        )
-        if not ready or self.writer is None:
+        result = _encoded_result(data)
+        if result is None or self.writer is None:
             super().write_data(data)
             return
-        text = f'{{"id": {json.dumps(data.id)}, "jsonrpc": "2.0", "result": {result.to_json()}}}'
+        text = f'{{"id": {json.dumps(getattr(data, "id", None))}, "jsonrpc": "2.0", "result": {result}}}'
         body = text.encode(self.CHARSET)
         content_type = f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}"
         header = f"Content-Length: {len(body)}\r\n{content_type}\r\n\r\n".encode("ascii")
@@ -219,25 +225,26 @@ class EvalfixProtocol(HookedProtocol):
             logger.exception("Error sending data")
             self.report_write_error(error)
 
-    def _send_error(self, msg_id: Any, code: int, message: str) -> None:
+    def _send_error(self, msg_id: MsgId | None, code: int, message: str) -> None:
+        if msg_id is None:  # pygls' converter would drop ``"id": null``
+            self.write_data({"jsonrpc": "2.0", "id": None, "error": {"code": int(code), "message": message}})
+            return
         self.write_response(msg_id, error=types.ResponseError(code=int(code), message=message))
 
     def write_response(
-        self, msg_id: Any, result: Any = None, error: types.ResponseError | None = None
+        self, msg_id: MsgId, result: object = None, error: types.ResponseError | None = None
     ) -> None:
         if error is not None and error.code == int(types.ErrorCodes.InternalError):
             # pygls' message is the exception's text and its data the traceback: both stay in
             # the log (pygls logged them); the client gets a plain sentence.
             error = types.ResponseError(code=error.code, message=_INTERNAL_ERROR_MESSAGE)
-        if error is not None and msg_id is None:  # pygls' converter would drop ``"id": null``
-            self.write_data(
-                {"jsonrpc": "2.0", "id": None, "error": {"code": error.code, "message": error.message}}
-            )
-            return
         super().write_response(msg_id, result, error)
 
+    # pygls' own ``exit`` handler is a generator (it runs the user's handler, then ``sys.exit``);
+    # its dispatch runs plain functions as well, and this one replaces it: the override's return
+    # type differs from pygls' by design.
     @lsp_method(types.EXIT)
-    def lsp_exit(self, *args: Any) -> None:
+    def lsp_exit(self, *args: object) -> None:  # type: ignore[override]
         """Stop reading; ``server.start`` returns the exit code (0 after ``shutdown``, else 1)."""
         self.exit_received = True
         self.on_exit()
@@ -255,3 +262,14 @@ class EvalfixProtocol(HookedProtocol):
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
     def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> None:
         self.host.on_did_close(params)
+
+
+def _encoded_result(data: object) -> str | None:
+    """The JSON text of a response's result when it was encoded already (``EncodedResult``, or an
+    ``EncodedReport`` without related documents), else None."""
+    result = getattr(data, "result", None)
+    if isinstance(result, EncodedResult) or (
+        isinstance(result, EncodedReport) and not result.related_documents
+    ):
+        return result.to_json()
+    return None

@@ -18,11 +18,15 @@ pins pygls to the minor version those tests pass with.
 from __future__ import annotations
 
 from concurrent.futures import Future
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInternalError
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import MsgId
+
+if TYPE_CHECKING:  # pygls declares these for type checkers only
+    from pygls.protocol.json_rpc import MessageCallback, MessageHandler
 
 
 class HookedProtocol(LanguageServerProtocol):
@@ -32,35 +36,36 @@ class HookedProtocol(LanguageServerProtocol):
 
     def _execute_handler(
         self,
-        msg_id: Any,
-        handler: Any,
-        callback: Any,
+        msg_id: MsgId,
+        handler: MessageHandler,
+        callback: MessageCallback,
+        # Any: a handler's arguments, whatever its LSP method takes (pygls' own annotation)
         args: tuple[Any, ...] | None = None,
         kwargs: dict[str, Any] | None = None,
     ) -> None:
         super()._execute_handler(msg_id, handler, callback, args, kwargs)
         self.handler_started(msg_id)
 
-    def _send_data(self, data: Any) -> None:
+    def _send_data(self, data: object) -> None:
         self.write_data(data)
 
     def _send_response(
-        self, msg_id: Any, result: Any = None, error: types.ResponseError | None = None
+        self, msg_id: MsgId, result: object = None, error: types.ResponseError | None = None
     ) -> None:
         self.write_response(msg_id, result, error)
 
     # -- the hooks: pygls' own behaviour unless a subclass overrides them --------------------------
 
-    def handler_started(self, msg_id: Any) -> None:
+    def handler_started(self, msg_id: MsgId) -> None:
         """Called after pygls has started the handler of message ``msg_id`` (its future, if it
         keeps one, is ``request_future(msg_id)``)."""
 
-    def write_data(self, data: Any) -> None:
+    def write_data(self, data: object) -> None:
         """Every message the server sends passes here: pygls serialises and frames it."""
         super()._send_data(data)
 
     def write_response(
-        self, msg_id: Any, result: Any = None, error: types.ResponseError | None = None
+        self, msg_id: MsgId, result: object = None, error: types.ResponseError | None = None
     ) -> None:
         """Every answer to a request passes here before ``write_data``."""
         super()._send_response(msg_id, result, error)
@@ -77,16 +82,16 @@ class HookedProtocol(LanguageServerProtocol):
         """Whether the writer set by ``set_writer`` expects ``Content-Length`` framing."""
         return bool(self._include_headers)
 
-    def request_future(self, msg_id: Any) -> Future[Any] | None:
+    def request_future(self, msg_id: MsgId) -> Future[object] | None:
         """The future pygls keeps for the running handler of ``msg_id``, if any."""
         return self._request_futures.get(msg_id)
 
-    def forget_request(self, msg_id: Any, future: Future[Any]) -> None:
+    def forget_request(self, msg_id: MsgId, future: Future[object]) -> None:
         """Drop pygls' reference to ``future`` if it is still the one kept for ``msg_id``."""
         if self._request_futures.get(msg_id) is future:
             del self._request_futures[msg_id]
 
-    def pending_requests(self) -> list[Any]:
+    def pending_requests(self) -> list[MsgId]:
         """The ids of the handlers whose futures pygls still keeps."""
         return list(self._request_futures)
 

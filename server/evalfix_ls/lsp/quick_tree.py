@@ -10,7 +10,7 @@ milliseconds whatever the document's size. Runs on the event loop: it never pars
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..parser.text_view import Text
 from .documents import Snapshot
@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # the analysis core is imported by the first request, not at 
     from ..analysis import Analysis
     from ..contracts.detection import Classification
     from ..parser.tree import ParseResult
+    from .analyzer import Result
     from .diagnostics.edit_log import EditLog
     from .diagnostics.results import ResultCache
 
@@ -52,26 +53,30 @@ class QuickTrees:
 
         uri = snapshot.uri
         result = self._results.get(uri)
-        analysis = getattr(result, "analysis", None)
-        if analysis is not None and self._edits.same_text(uri, result.text, result.revision, snapshot):
+        analysis = result.analysis if result is not None else None
+        if (
+            result is not None
+            and analysis is not None
+            and self._edits.same_text(uri, result.text, result.revision, snapshot)
+        ):
             return analysis
         content = snapshot.content
         built = self._built.get(uri)
         if built is not None and built.revision == snapshot.revision:  # asked again, same text
-            return Analysis(built.kind, content, built.tree, [], classification=built.classification)  # type: ignore[arg-type]
+            return Analysis(built.kind, content, built.tree, [], classification=built.classification)
         for base in self._bases(uri, result, analysis):
             if self._edits.same_text(uri, base.text, base.revision, snapshot):
-                return Analysis(base.kind, content, base.tree, [], classification=base.classification)  # type: ignore[arg-type]
+                return Analysis(base.kind, content, base.tree, [], classification=base.classification)
             edit = self._edits.between(uri, base.revision, snapshot.revision)
             if edit is None or len(base.text) + edit.new_end - edit.old_end != len(content):
                 continue
             tree = reparse_local(base.tree, content, edit.start, edit.old_end)
             if tree is not None:
                 self._built[uri] = _Built(snapshot.revision, content, tree, base.kind, base.classification)
-                return Analysis(base.kind, content, tree, [], classification=base.classification)  # type: ignore[arg-type]
+                return Analysis(base.kind, content, tree, [], classification=base.classification)
         return None
 
-    def _bases(self, uri: str, result: Any, analysis: Any) -> list[_Built]:
+    def _bases(self, uri: str, result: Result | None, analysis: Analysis | None) -> list[_Built]:
         """Earlier trees to start from: the analysed one first, then the last one built here.
 
         A tree built here shares the later items of its arrays lazily with the tree it came from
@@ -81,7 +86,12 @@ class QuickTrees:
         is plain, so it is the base whenever the edits since it are known and small."""
         bases = []
         built = self._built.get(uri)
-        if analysis is not None and analysis.tree is not None and result.revision is not None:
+        if (
+            result is not None
+            and analysis is not None
+            and analysis.tree is not None
+            and result.revision is not None
+        ):
             bases.append(
                 _Built(result.revision, result.text, analysis.tree, analysis.kind, analysis.classification)
             )

@@ -29,7 +29,7 @@ import asyncio
 import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pygls.exceptions import JsonRpcContentModified
 
@@ -96,7 +96,7 @@ class EncodedResult:
         return self.json
 
 
-def encoded(value: Any) -> EncodedResult:
+def encoded(value: object) -> EncodedResult:
     """``value`` (LSP types, lists, plain data) as pygls would write it; an answer the handler
     already wrote as JSON (``EncodedResult``) as it is."""
     if isinstance(value, EncodedResult):
@@ -135,7 +135,7 @@ class RequestRunner:
             executor.shutdown(wait=False, cancel_futures=True)
 
 
-def _paused(fn: Callable[[], Any]) -> Any:
+def _paused(fn: Callable[[], T]) -> T:
     # The collector is paused while a handler runs: a few thousand small allocations next to a
     # million-node tree otherwise trigger full collections that walk the whole tree (document
     # symbols of a 10 MB suite: 1.25 s with the collector, 10 ms without).

@@ -17,11 +17,10 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
-from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..parser.line_index import Encoding, LineIndex
@@ -32,6 +31,7 @@ from .context import FeatureContext, WorkspaceContext, document_view
 from .diagnostics.manager import DiagnosticsManager
 from .documents import DocumentStore, Snapshot, UnknownDocument
 from .file_lines import file_lines
+from .host import Host
 from .log import forward_logs_to_client
 from .protocol import EvalfixProtocol
 from .quick_tree import QuickTrees
@@ -39,6 +39,11 @@ from .requests import RequestRunner
 from .settings import Settings
 from .transport import serve_stdio, serve_tcp
 from .workspace_index import WorkspaceIndex
+
+if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at start-up
+    from pygls.server import ServerErrors
+
+    from ..analysis import Analysis
 
 logger = logging.getLogger("evalfix_ls")
 
@@ -53,7 +58,7 @@ PYGLS_WORKERS = 4  # pygls runs thread handlers here (stdin has its own reader t
 SWITCH_INTERVAL_SECONDS = 0.0005
 
 
-class EvalfixServer(LanguageServer):
+class EvalfixServer(Host):
     protocol: EvalfixProtocol
 
     def __init__(self) -> None:
@@ -73,7 +78,7 @@ class EvalfixServer(LanguageServer):
             max_workers=ANALYSIS_WORKERS, thread_name_prefix="evalfix-analysis"
         )
         self.requests = RequestRunner()  # feature handlers run there (see features/__init__.py)
-        self.diagnostics = DiagnosticsManager(self)
+        self.diagnostics: DiagnosticsManager = DiagnosticsManager(self)
         self.quick_trees = QuickTrees(self.diagnostics.cache, self.diagnostics.edits)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._error_popup_shown = False
@@ -132,11 +137,11 @@ class EvalfixServer(LanguageServer):
             return await self.feature_context(uri)
         return self._feature_context(snapshot, analysis, snapshot.content)
 
-    def _feature_context(self, snapshot: Snapshot, analysis: Any, text: Text) -> FeatureContext:
+    def _feature_context(self, snapshot: Snapshot, analysis: Analysis, text: Text) -> FeatureContext:
         repo = None
         if snapshot.path is not None:
             config = self.settings.config_for(snapshot.path)
-            repo = self.workspace_index.repo(self.workspace_index.repo_root_for(snapshot.path, config.root))
+            repo = self.workspace_index.repo_for(snapshot.path, config)
         return FeatureContext(
             snapshot=snapshot,
             document=document_view(snapshot, analysis, repo.root if repo else None, text=text),
@@ -186,7 +191,7 @@ class EvalfixServer(LanguageServer):
         found = file_lines(path, root, self.documents.for_path)
         return found[1] if found is not None else None
 
-    async def analysis_for(self, uri: str) -> tuple[Snapshot, Any]:
+    async def analysis_for(self, uri: str) -> tuple[Snapshot, Analysis]:
         """The current snapshot and the core's ``Analysis`` of its text (the one diagnostics use:
         a version is parsed once for every feature)."""
         snapshot = self.snapshot_for(uri)
@@ -197,7 +202,7 @@ class EvalfixServer(LanguageServer):
 
     # -- errors ----------------------------------------------------------------------------------
 
-    def report_server_error(self, error: Exception, source: Any) -> None:
+    def report_server_error(self, error: Exception, source: ServerErrors) -> None:
         """A failed request was already logged by pygls and answered with an error response.
         A failed notification handler (a bug of ours) is logged here and shown once per session;
         anything else (a message that could not be sent) is only logged: what a client sends

@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from ..config import Config, ProjectConfigs, parse_settings
 from .workspace_index import WorkspaceIndex
@@ -16,8 +15,9 @@ logger = logging.getLogger(__name__)
 SECTION = "evalfix"
 
 
-def section_of(value: Any) -> Any:
-    """Our section of a settings object: ``{"evalfix": {...}}`` or the section itself."""
+def section_of(value: object) -> object:
+    """Our section of a settings object: ``{"evalfix": {...}}`` or the section itself (client JSON,
+    checked by ``parse_settings``)."""
     if isinstance(value, Mapping) and SECTION in value:
         return value[SECTION]
     return value
@@ -28,9 +28,10 @@ class Settings:
 
     def __init__(self, workspace: WorkspaceIndex) -> None:
         self.workspace = workspace
-        self.init_options: Any = None
-        self.global_settings: Any = None
-        self.folder_settings: dict[Path, Any] = {}
+        # What the client sent (JSON of any shape: ``parse_settings`` reports what it cannot use).
+        self.init_options: object = None
+        self.global_settings: object = None
+        self.folder_settings: dict[Path, object] = {}
         self.generation = 0
         self._configs: dict[tuple[Path | None, Path | None], Config] = {}
         self._projects = ProjectConfigs()
@@ -42,7 +43,7 @@ class Settings:
         self._configs.clear()
         self._projects = ProjectConfigs()
 
-    def set_client_settings(self, global_settings: Any, per_folder: dict[Path, Any]) -> None:
+    def set_client_settings(self, global_settings: object, per_folder: dict[Path, object]) -> None:
         self.global_settings = section_of(global_settings)
         self.folder_settings = {folder: section_of(value) for folder, value in per_folder.items()}
         self.changed()

@@ -19,9 +19,20 @@ import logging
 import os
 import threading
 from collections.abc import Awaitable, Callable
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from .framing import Body, Framer, Rejected, Skipped
+
+if TYPE_CHECKING:
+    from .protocol import EvalfixProtocol
+
+
+class Served(Protocol):
+    """What serving needs of the server: its protocol, which reads the bodies and writes answers."""
+
+    @property
+    def protocol(self) -> EvalfixProtocol: ...
+
 
 logger = logging.getLogger(__name__)
 
@@ -97,7 +108,7 @@ def _read_stdin(fd: int, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[b
 class Connection:
     """Reads one client's messages until ``exit``, end of input, or the client going away."""
 
-    def __init__(self, protocol: Any, read: Callable[[], Awaitable[bytes]]) -> None:
+    def __init__(self, protocol: EvalfixProtocol, read: Callable[[], Awaitable[bytes]]) -> None:
         self.protocol = protocol
         self._read = read
         self._framer = Framer()
@@ -172,6 +183,7 @@ async def _cancel_pending() -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
+# Any: asyncio's exception context (``message``, ``exception``, ``future`` … of any type)
 def _quiet_exception_handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
     """Late failures of callbacks go to the log, not to stderr."""
     exc = context.get("exception")
@@ -180,7 +192,7 @@ def _quiet_exception_handler(loop: asyncio.AbstractEventLoop, context: dict[str,
     logger.error("event loop: %s", context.get("message"), exc_info=exc)
 
 
-def serve_stdio(server: Any, stdin: BinaryIO, stdout: BinaryIO) -> str | None:
+def serve_stdio(server: Served, stdin: BinaryIO, stdout: BinaryIO) -> str | None:
     """Serve LSP over the process's stdin/stdout until the session ends."""
 
     async def main() -> str | None:
@@ -213,7 +225,7 @@ def _discard_output(stdout: BinaryIO) -> None:
         os.close(devnull)
 
 
-def serve_tcp(server: Any, host: str, port: int) -> str | None:
+def serve_tcp(server: Served, host: str, port: int) -> str | None:
     """Serve one client over TCP (the first connection) until the session ends."""
 
     async def main() -> str | None:

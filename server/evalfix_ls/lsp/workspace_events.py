@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -108,7 +108,7 @@ def register(server: Host) -> None:
         ls.diagnostics.everything_changed()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
-    async def did_change_workspace_folders(ls: Host, params: Any) -> None:
+    async def did_change_workspace_folders(ls: Host, params: types.DidChangeWorkspaceFoldersParams) -> None:
         folders = [path for uri in ls.workspace.folders if (path := uri_to_path(uri)) is not None]
         ls.workspace_index.set_folders(folders)
         ls.settings.changed()

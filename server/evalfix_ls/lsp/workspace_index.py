@@ -9,6 +9,7 @@ submitted. Cached results are keyed by the generations, so a queued fact invalid
 
 from __future__ import annotations
 
+import enum
 import logging
 import re
 import threading
@@ -16,11 +17,16 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from ..contracts.detection import is_evals_suite_path, is_workflow_path
+from ..contracts.detection import Walk, is_evals_suite_path, is_workflow_path
 from ..parser.text_view import Text, as_str
 from ..workspace.view import FileSystemView, find_repo_root, relative_posix
+
+if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at start-up
+    from ..config import Config
+    from ..contracts.workflow.index import WorkflowIndex
+    from .documents import Edit
 
 logger = logging.getLogger(__name__)
 
@@ -28,8 +34,12 @@ logger = logging.getLogger(__name__)
 # Without file events, facts read from the disk are trusted for this long (seconds).
 UNWATCHED_TTL = 1.0
 
-_RELOAD = object()  # queued "read this file from disk again" (buffer closed, file changed on disk)
-_DELETED = object()  # queued "this file no longer exists"
+
+class _Queued(enum.Enum):
+    """A queued fact about a fixture file other than its new text."""
+
+    RELOAD = "reload"  # read this file from disk again (buffer closed, file changed on disk)
+    DELETED = "deleted"  # this file no longer exists
 
 
 def unwatched_epoch() -> int:
@@ -64,10 +74,14 @@ class RepoState:
         self.fs_generation = 0  # bumped (on the loop) for every file-system fact queued
         self.index_generation = 0  # bumped (on the loop) for every fixture text queued
         self._pending_lock = threading.Lock()  # short: guards the queues below only
-        self._pending_texts: dict[str, Any] = {}  # rel path -> text | _RELOAD | _DELETED
+        self._pending_texts: dict[str, Text | _Queued] = {}  # rel path -> its text or what else
         self._pending_fs: list[Path] = []
         self._reload_all = False
-        self._index: Any = None
+        self._index: WorkflowIndex | None = None
+        # The configuration's ``workflow_walk`` (None: the normalizer's presence decides): set on
+        # the loop where the configuration is read (``WorkspaceIndex.repo_for``), taken by the
+        # index when it loads and at every ``sync``, so every analysis classifies the same way.
+        self._walk: Walk | None = None
         self._index_loaded = False
         self._watching = watching
         self._disk_epoch = unwatched_epoch()
@@ -77,12 +91,12 @@ class RepoState:
     def queue_text(self, rel_path: str, text: Text | None) -> None:
         """The current text of a fixture file (None: read it from disk again)."""
         with self._pending_lock:
-            self._pending_texts[rel_path] = _RELOAD if text is None else text
+            self._pending_texts[rel_path] = _Queued.RELOAD if text is None else text
         self.index_generation += 1
 
     def queue_deleted(self, rel_path: str) -> None:
         with self._pending_lock:
-            self._pending_texts[rel_path] = _DELETED
+            self._pending_texts[rel_path] = _Queued.DELETED
         self.index_generation += 1
 
     def queue_full_reload(self) -> None:
@@ -90,6 +104,10 @@ class RepoState:
         with self._pending_lock:
             self._reload_all = True
         self.index_generation += 1
+
+    def configure(self, walk: Walk | None) -> None:
+        """The repository's ``workflow_walk`` setting (the index takes it at its next ``sync``)."""
+        self._walk = walk
 
     def queue_fs_change(self, path: Path) -> None:
         with self._pending_lock:
@@ -110,6 +128,7 @@ class RepoState:
         index = self.workflow_index()
         if index is None:
             return set()
+        index.force_walk(self._walk)  # duplicate ids and readiness: the configured classification
         if not self._watching and self._disk_epoch != unwatched_epoch():
             # No file events: closed siblings may have changed on disk. Results expire on their
             # own in this mode (their keys hold the epoch), so nothing is reported as affected.
@@ -124,16 +143,16 @@ class RepoState:
             return affected
         for rel_path, value in texts.items():
             affected.update(index.dependents(rel_path))
-            if value is _DELETED:
+            if value is _Queued.DELETED:
                 index.remove(rel_path)
-            elif value is _RELOAD:
+            elif value is _Queued.RELOAD:
                 index.reload(rel_path)
             else:
                 index.update(rel_path, as_str(value))  # an edited buffer's str is built here
             affected.update(index.dependents(rel_path))
         return affected - set(texts)
 
-    def workflow_index(self) -> Any:
+    def workflow_index(self) -> WorkflowIndex | None:
         """The repository's ``WorkflowIndex``, loaded from disk on first use (None until the
         module exists or when loading failed)."""
         if not self._index_loaded:
@@ -142,7 +161,7 @@ class RepoState:
                 try:
                     from ..contracts.workflow.index import WorkflowIndex
 
-                    index = WorkflowIndex(self.root, self.fs)
+                    index = WorkflowIndex(self.root, self.fs, self._walk)
                     index.load_from_disk()
                     self._index = index
                     self._disk_epoch = unwatched_epoch()
@@ -216,6 +235,13 @@ class WorkspaceIndex:
             root = self._repo_root_cache[path] = find_repo_root(path, self.folders)
         return root
 
+    def repo_for(self, path: Path, config: Config) -> RepoState:
+        """The repository state of ``path`` under its configuration (which may name the root),
+        told the configuration's ``workflow_walk``."""
+        state = self.repo(self.repo_root_for(path, config.root))
+        state.configure(config.walk)
+        return state
+
     def repo(self, root: Path) -> RepoState:
         state = self._repos.get(root)
         if state is None:
@@ -224,7 +250,7 @@ class WorkspaceIndex:
 
     # -- facts from the editor -------------------------------------------------------------------
 
-    def note_text(self, path: Path, repo_root: Path, text: Text | None, edit: Any = None) -> bool:
+    def note_text(self, path: Path, repo_root: Path, text: Text | None, edit: Edit | None = None) -> bool:
         """Queue the buffer text (None: back to disk) of ``path``; True when it is a fixture file
         of the repository's cross-file set. ``edit`` (the ``Edit`` since the previous text, when
         known) lets a suite already known to hold no cases be re-checked around the edit only."""
@@ -281,7 +307,7 @@ class WorkspaceIndex:
 
     # -- discovery (worker side) -----------------------------------------------------------------
 
-    def discover(self, configs: Any) -> list[Path]:
+    def discover(self, configs: Callable[[Path], Config]) -> list[Path]:
         """Every fixture file of the workspace folders: the fixture walk plus files mapped by a
         ``files`` glob. ``configs(folder)`` gives a folder's configuration. Cached until a file
         is created or deleted, or the folders or configuration change."""

@@ -16,9 +16,9 @@ import json
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 import attrs
+from cattrs import Converter
 from lsprotocol import types
 
 BATCH = 256  # diagnostics per json.dumps call
@@ -83,7 +83,7 @@ _FIELDS |= {"related_information", "data"}
 _HAND_WRITTEN = set(attrs.fields_dict(types.Diagnostic)) <= _FIELDS
 
 
-def _range(rng: types.Range) -> dict[str, Any]:
+def _range(rng: types.Range) -> dict[str, dict[str, int]]:
     start, end = rng.start, rng.end
     return {
         "start": {"line": start.line, "character": start.character},
@@ -91,8 +91,8 @@ def _range(rng: types.Range) -> dict[str, Any]:
     }
 
 
-def _diagnostic(d: types.Diagnostic) -> dict[str, Any]:
-    out: dict[str, Any] = {"range": _range(d.range), "message": d.message}
+def _diagnostic(d: types.Diagnostic) -> dict[str, object]:
+    out: dict[str, object] = {"range": _range(d.range), "message": d.message}
     if d.severity is not None:
         out["severity"] = int(d.severity)
     if d.code is not None:
@@ -114,7 +114,7 @@ def _diagnostic(d: types.Diagnostic) -> dict[str, Any]:
 
 
 @functools.cache
-def lsp_converter() -> Any:
+def lsp_converter() -> Converter:
     """lsprotocol's converter: LSP types to plain JSON data, fields named and omitted as pygls
     writes them (pygls' own converter extends it only for its message envelopes)."""
     from lsprotocol.converters import get_converter

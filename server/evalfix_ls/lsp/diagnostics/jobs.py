@@ -10,12 +10,13 @@ import asyncio
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ...contracts.detection import is_workflow_path
 from ...workspace.view import relative_posix
 from ..analyzer import Job, Result, run_job
 from ..documents import Snapshot, path_to_uri
+from ..file_lines import OpenLookup
 from ..workspace_index import RepoState, unwatched_epoch
 from .edit_log import EditLog
 from .results import ResultCache
@@ -46,7 +47,7 @@ class JobRunner:
         # the manager decides who is re-checked.
         self._on_affected = on_affected
         # uri -> (snapshot revision, key, the running analysis): shared by identical requests
-        self.inflight: dict[str, tuple[int, tuple[Any, ...], asyncio.Future[Result]]] = {}
+        self.inflight: dict[str, tuple[int, tuple[int, ...], asyncio.Future[Result]]] = {}
 
     # -- jobs ------------------------------------------------------------------------------------
 
@@ -54,15 +55,14 @@ class JobRunner:
         """The repository state of ``path`` and whether its workflow index applies."""
         if path is None:
             return None, False
-        config = self.server.settings.config_for(path)
-        root = self.server.workspace_index.repo_root_for(path, config.root)
-        rel = relative_posix(path, root)
-        return self.server.workspace_index.repo(root), rel is not None and is_workflow_path(rel)
+        repo = self.server.workspace_index.repo_for(path, self.server.settings.config_for(path))
+        rel = relative_posix(path, repo.root)
+        return repo, rel is not None and is_workflow_path(rel)
 
     def job(self, uri: str, path: Path | None, snapshot: Snapshot | None) -> Job:
         repo, use_index = self._repo_for(path)
         settings = self.server.settings
-        key: tuple[Any, ...] = (
+        key: tuple[int, ...] = (
             settings.generation,
             repo.fs_generation if repo else 0,
             repo.index_generation if repo and use_index else 0,
@@ -90,7 +90,7 @@ class JobRunner:
         assert snapshot is not None
         case_cache = self.cache.case_caches.get(uri)
         base = self.cache.open.get(uri)
-        tree = getattr(base.analysis, "tree", None) if base is not None else None
+        tree = base.analysis.tree if base is not None and base.analysis is not None else None
         if tree is None or base is None or base.revision is None:
             return replace(job, case_cache=case_cache)
         if self.edits.same_text(uri, base.text, base.revision, snapshot):
@@ -103,7 +103,7 @@ class JobRunner:
     # -- running ---------------------------------------------------------------------------------
 
     async def syncing_call(
-        self, affected_of: Callable[[T], Iterable[Path]], fn: Callable[..., T], *args: Any
+        self, affected_of: Callable[[T], Iterable[Path]], fn: Callable[..., T], *args: object
     ) -> T:
         """``fn(*args)`` on a worker, for a call that applies a repository's queued facts
         (``repo.sync()``); ``affected_of(its result)``, the other files those facts may change,
@@ -123,7 +123,7 @@ class JobRunner:
             call.cancel()  # not started yet: it never ran; running: it ends and propagates
             raise
 
-    def _propagate(self, affected_of: Callable[[Any], Iterable[Path]], done: asyncio.Future[Any]) -> None:
+    def _propagate(self, affected_of: Callable[[T], Iterable[Path]], done: asyncio.Future[T]) -> None:
         if self.tasks.closed or done.cancelled() or done.exception() is not None:
             return  # an exception reaches the awaiting coroutine (or died with it)
         if affected := set(affected_of(done.result())):
@@ -190,15 +190,15 @@ class JobRunner:
         """Results for closed files, from the cache when nothing they depend on changed."""
         jobs = [self.job(path_to_uri(path), path, None) for path in paths]
         disk = self.cache.disk
-        todo = [job for job in jobs if job.path not in disk or disk[job.path].key != job.key]  # type: ignore[index]
+        todo = [job for job in jobs if job.path not in disk or disk[job.path].key != job.key]
         for start in range(0, len(todo), SCAN_CHUNK):
             for result in await self._run(todo[start : start + SCAN_CHUNK]):
                 # Keep what the reports need, not the text and tree of every closed file.
                 self.cache.store_disk(replace(result, text="", analysis=None, memo=None))
-        return [disk[job.path] for job in jobs if job.path in disk]  # type: ignore[index]
+        return [disk[job.path] for job in jobs if job.path in disk]
 
 
-def _run_jobs(jobs: list[Job], lookup: Any) -> list[Result]:
+def _run_jobs(jobs: list[Job], lookup: OpenLookup) -> list[Result]:
     return [run_job(job, lookup) for job in jobs]
 
 

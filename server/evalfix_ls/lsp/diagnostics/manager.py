@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -144,7 +144,7 @@ class DiagnosticsManager:
 
     # -- pull ------------------------------------------------------------------------------------
 
-    async def pull_document(self, params: types.DocumentDiagnosticParams) -> Any:
+    async def pull_document(self, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
         return await self.pull.handlers.document(params)
 
     async def pull_workspace(
@@ -165,7 +165,9 @@ def register(server: Host) -> None:
     )
 
     @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, options)
-    async def document_diagnostic(ls: Host, params: types.DocumentDiagnosticParams) -> Any:
+    async def document_diagnostic(
+        ls: Host, params: types.DocumentDiagnosticParams
+    ) -> types.DocumentDiagnosticReport:
         return await ls.diagnostics.pull_document(params)
 
     @server.feature(types.WORKSPACE_DIAGNOSTIC)

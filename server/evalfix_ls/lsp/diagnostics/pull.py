@@ -7,7 +7,7 @@ seconds after every answer) is held open while nothing changed ("long polling").
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
@@ -29,11 +29,11 @@ class PullHandlers:
         self.runner = runner
         self.cache = runner.cache
         self._workspace_reported: set[str] = set()  # uris in the last workspace/diagnostic answer
-        self._last_workspace_answer: dict[str, str] | None = None
+        self._last_workspace_answer: dict[str, str | None] | None = None
         # Per open document: the diagnostics list last answered and its JSON (see encoded.py).
         self._encoded: dict[str, tuple[list[types.Diagnostic], EncodedItems]] = {}
 
-    async def document(self, params: types.DocumentDiagnosticParams) -> Any:
+    async def document(self, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
         await self.runner.tasks.wait_for_settings()
         uri = params.text_document.uri
         if self.server.documents.get(uri) is None:
@@ -78,10 +78,12 @@ class PullHandlers:
                 return types.WorkspaceDiagnosticReport(items=items)
             await changed.wait()  # nothing new: hold the request until something changes
 
-    async def _workspace_items(self, previous: dict[str, str]) -> list[Any]:
+    async def _workspace_items(
+        self, previous: dict[str, str]
+    ) -> list[types.WorkspaceDocumentDiagnosticReport]:
         paths = await self.runner.workspace_files()
         path_set = set(paths)
-        items: list[Any] = []
+        items: list[types.WorkspaceDocumentDiagnosticReport] = []
         seen: set[str] = set()
         closed = []
         for path in paths:
@@ -108,7 +110,9 @@ class PullHandlers:
         self._workspace_reported = seen
         return items
 
-    def _workspace_item(self, result: Result, previous: dict[str, str]) -> Any:
+    def _workspace_item(
+        self, result: Result, previous: dict[str, str]
+    ) -> types.WorkspaceDocumentDiagnosticReport:
         result_id = self.cache.result_id(result.uri, result.fingerprint)
         if previous.get(result.uri) == result_id:
             return types.WorkspaceUnchangedDocumentDiagnosticReport(

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from ..convert import Fingerprint
 from ..documents import Snapshot
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ class PushScheduler:
         self.server = server
         self.runner = runner
         self._push: dict[str, _PushState] = {}
-        self.published: dict[str, tuple[Any, ...]] = {}  # uri -> fingerprint last pushed
+        self.published: dict[str, Fingerprint] = {}  # uri -> fingerprint last pushed
 
     def _debounce_seconds(self, path: Path | None) -> float:
         return self.server.settings.config_for(path).debounce_ms / 1000
@@ -109,7 +110,7 @@ class PushScheduler:
         diagnostics: list[types.Diagnostic],
         version: int | None,
         *,
-        fingerprint: tuple[Any, ...],
+        fingerprint: Fingerprint,
     ) -> None:
         self.server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
@@ -127,7 +128,7 @@ class PushScheduler:
                 continue  # opened meanwhile: the buffer's pipeline owns it
             self._publish_if_changed(result.uri, result.diagnostics, result.fingerprint)
 
-    def _publish_if_changed(self, uri: str, diagnostics: list[types.Diagnostic], fp: tuple[Any, ...]) -> None:
+    def _publish_if_changed(self, uri: str, diagnostics: list[types.Diagnostic], fp: Fingerprint) -> None:
         previous = self.published.get(uri)
         if previous == fp or (previous is None and not diagnostics):
             return

@@ -9,18 +9,22 @@ from __future__ import annotations
 import asyncio
 import itertools
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..analyzer import Result
+from ..convert import Fingerprint
+
+if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at start-up
+    from ...contracts.case_cache import CaseCache
 
 
 class ResultCache:
     def __init__(self) -> None:
         self.open: dict[str, Result] = {}  # open documents: the latest result of the current text
         self.disk: dict[Path, Result] = {}  # closed workspace files, without text and tree
-        # Per open document: findings of unchanged cases (a contracts.case_cache.CaseCache).
-        self.case_caches: dict[str, Any] = {}
-        self._result_ids: dict[str, tuple[tuple[Any, ...], str]] = {}
+        # Per open document: findings of unchanged cases.
+        self.case_caches: dict[str, CaseCache] = {}
+        self._result_ids: dict[str, tuple[Fingerprint, str]] = {}
         self._id_counter = itertools.count(1)
         self.changed = asyncio.Event()
 
@@ -52,7 +56,7 @@ class ResultCache:
         self.changed.set()
         self.changed = asyncio.Event()
 
-    def result_id(self, uri: str, fingerprint: tuple[Any, ...]) -> str:
+    def result_id(self, uri: str, fingerprint: Fingerprint) -> str:
         """The same id as long as the findings are the same, a new one when they change."""
         entry = self._result_ids.get(uri)
         if entry is not None and entry[0] == fingerprint:

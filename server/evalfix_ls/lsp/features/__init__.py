@@ -31,28 +31,81 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from ..context import FeatureContext
-from ..requests import DOCUMENT, POINT, RequestToken, encoded
+from ...parser.line_index import Encoding
+from ..capabilities import ClientFeatures
+from ..context import FeatureContext, WorkspaceContext
+from ..documents import DocumentStore
+from ..requests import DOCUMENT, POINT, RequestRunner, RequestToken, encoded
+from ..settings import Settings
+from ..workspace_index import WorkspaceIndex
 
-Handler = Callable[[FeatureContext, Any], Any]
+if TYPE_CHECKING:
+    from ..host import Diagnostics
+
+F = TypeVar("F", bound=Callable[..., object])
+# A feature handler: ``(ctx, params)``, its params as pygls structures them for its method (the
+# lsprotocol type the handler annotates, or plain JSON for a custom request), hence ``Any`` here.
+Handler = TypeVar("Handler", bound=Callable[[FeatureContext, Any], object])
 
 
-def text_document_uri(params: Any) -> str:
+class FeatureServer(Protocol):
+    """What the feature modules need of the server: pygls' registration, the document store,
+    the contexts handlers run on, and the state the few handlers on the event loop read."""
+
+    @property
+    def documents(self) -> DocumentStore: ...
+    @property
+    def requests(self) -> RequestRunner: ...
+    @property
+    def executor(self) -> Executor: ...
+    @property
+    def workspace_index(self) -> WorkspaceIndex: ...
+    @property
+    def settings(self) -> Settings: ...
+    @property
+    def encoding(self) -> Encoding: ...
+    @property
+    def client_features(self) -> ClientFeatures: ...
+    @property
+    def diagnostics(self) -> Diagnostics: ...
+
+    def feature(self, feature_name: str, options: object = None) -> Callable[[F], F]: ...
+    def command(self, command_name: str) -> Callable[[F], F]: ...
+    def feature_context(self, uri: str) -> Awaitable[FeatureContext]: ...
+    def feature_context_now(self, uri: str) -> Awaitable[FeatureContext]: ...
+    def workspace_context(self) -> WorkspaceContext: ...
+    def workspace_code_lens_refresh_async(self, params: None) -> Awaitable[None]: ...
+
+
+class _Uri(Protocol):
+    @property
+    def uri(self) -> str: ...
+
+
+class DocumentParams(Protocol):
+    """The params of a request about one document."""
+
+    @property
+    def text_document(self) -> _Uri: ...
+
+
+def text_document_uri(params: DocumentParams) -> str:
     return params.text_document.uri
 
 
 def feature(
-    server: Any,
+    server: FeatureServer,
     method: str,
-    options: Any = None,
+    options: object = None,
     *,
     wait_for_analysis: bool = True,
     whole_text: bool = True,
-    uri_of: Callable[[Any], str] = text_document_uri,
+    uri_of: Callable[[Any], str] = text_document_uri,  # Any: the params, as for ``Handler``
     point: bool = False,
     null_when_closed: bool = False,
 ) -> Callable[[Handler], Handler]:
@@ -78,7 +131,7 @@ def feature(
         if inspect.iscoroutinefunction(handler):
             raise TypeError(f"{handler.__name__}: a feature handler runs on a worker, it cannot be async")
 
-        async def run(ls: Any, params: Any) -> Any:
+        async def run(ls: FeatureServer, params: Any) -> object:
             uri = uri_of(params)
             if null_when_closed and (not uri or ls.documents.get(uri) is None):
                 return None
@@ -113,7 +166,7 @@ def feature_modules() -> list[str]:
     return sorted(info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_"))
 
 
-def register_all(server: Any) -> None:
+def register_all(server: FeatureServer) -> None:
     for name in feature_modules():
         module = importlib.import_module(f"{__name__}.{name}")
         if hasattr(module, "register"):

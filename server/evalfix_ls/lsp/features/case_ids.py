@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 from ..context import FeatureContext
-from . import feature
+from . import FeatureServer, feature
 
 
 class RenameRefusedError(JsonRpcException):
@@ -17,7 +15,7 @@ class RenameRefusedError(JsonRpcException):
     CODE = -32803
 
 
-def register(server: Any) -> None:
+def register(server: FeatureServer) -> None:
     feature(server, types.TEXT_DOCUMENT_REFERENCES)(find_references)
     feature(server, types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)(highlight)
     feature(server, types.TEXT_DOCUMENT_PREPARE_RENAME)(prepare)
@@ -48,7 +46,7 @@ def highlight(ctx: FeatureContext, params: types.DocumentHighlightParams) -> lis
     ]
 
 
-def prepare(ctx: FeatureContext, params: types.PrepareRenameParams) -> Any:
+def prepare(ctx: FeatureContext, params: types.PrepareRenameParams) -> types.PrepareRenamePlaceholder:
     from ...services.case_ids import RenameRefused, prepare_rename
 
     try:

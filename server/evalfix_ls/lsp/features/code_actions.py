@@ -18,17 +18,18 @@ module only matches diagnostics to findings and converts offsets to the client's
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from ..context import FeatureContext
-from . import feature
+from . import FeatureServer, feature
 
 if TYPE_CHECKING:
     from ...findings import Finding
+    from ...services.document import DocumentView
     from ...services.fixes import Fix
     from ...services.fixes.edits import TextEdit
 
@@ -39,7 +40,7 @@ FIX_ALL_TITLE = "Fix all safe evalfix problems"
 MIGRATE_TITLE = "Migrate to spec-first.workflow-eval-fixtures.v1"
 
 
-def register(server: Any) -> None:
+def register(server: FeatureServer) -> None:
     options = types.CodeActionOptions(code_action_kinds=KINDS, resolve_provider=True)
 
     @feature(server, types.TEXT_DOCUMENT_CODE_ACTION, options)
@@ -73,16 +74,15 @@ def actions(ctx: FeatureContext, params: types.CodeActionParams) -> list[types.C
     from ...services.migrate import migration_applies
 
     only = params.context.only
-    out: list[types.CodeAction] = []
+    out: list[types.CodeAction | None] = []
     if wanted(types.CodeActionKind.QuickFix, only):
         out.extend(quick_fixes(ctx, params.context.diagnostics))
     lazy = resolves_edits(ctx)
-    if not (lazy or only):  # computing them costs a whole document: only when asked for
-        return out
-    if wanted(FIX_ALL, only) and _has_safe_fix(ctx):
-        out.append(_lazy(ctx, FIX_ALL_TITLE, FIX_ALL) if lazy else _fix_all_action(ctx))
-    if wanted(MIGRATE, only) and migration_applies(ctx.document):
-        out.append(_lazy(ctx, MIGRATE_TITLE, MIGRATE) if lazy else _migrate_action(ctx))
+    if lazy or only:  # computing them costs a whole document: only when asked for
+        if wanted(FIX_ALL, only) and _has_safe_fix(ctx):
+            out.append(_lazy(ctx, FIX_ALL_TITLE, FIX_ALL) if lazy else _fix_all_action(ctx))
+        if wanted(MIGRATE, only) and migration_applies(ctx.document):
+            out.append(_lazy(ctx, MIGRATE_TITLE, MIGRATE) if lazy else _migrate_action(ctx))
     return [action for action in out if action is not None]
 
 
@@ -90,7 +90,7 @@ def _lazy(ctx: FeatureContext, title: str, kind: str) -> types.CodeAction:
     return types.CodeAction(title=title, kind=kind, data={"uri": ctx.uri, "version": ctx.snapshot.version})
 
 
-def resolve_uri(action: Any) -> str:
+def resolve_uri(action: types.CodeAction) -> str:
     """The document a code action to resolve belongs to (from the ``data`` we gave it)."""
     data = getattr(action, "data", None)
     uri = data.get("uri") if isinstance(data, dict) else None
@@ -184,7 +184,7 @@ def workspace_edit(ctx: FeatureContext, edits: Sequence[TextEdit]) -> types.Work
     return types.WorkspaceEdit(changes={ctx.uri: text_edits})
 
 
-def _reanalyze(ctx: FeatureContext) -> Any:
+def _reanalyze(ctx: FeatureContext) -> Callable[[str], DocumentView]:
     from ...services.fixes import reanalyzer
 
     repo = ctx.repo

@@ -8,13 +8,11 @@ snippet syntax only for clients that declare ``snippetSupport``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from lsprotocol import types
 
 from ...services.suggestion import ENUM, FILE, FOLDER, KEYWORD, PROPERTY, SNIPPET, TAG, VALUE, Suggestion
 from ..context import FeatureContext
-from . import feature
+from . import FeatureServer, feature
 
 # '"' opens a key or value, ':' starts a value, '/' the next path segment, '#' a heading anchor.
 TRIGGER_CHARACTERS = ['"', ":", "/", "#"]
@@ -32,7 +30,7 @@ _KIND = {
 _RETRIGGER = types.Command(title="Suggest", command="editor.action.triggerSuggest")
 
 
-def register(server: Any) -> None:
+def register(server: FeatureServer) -> None:
     options = types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS, resolve_provider=False)
 
     @feature(
@@ -47,9 +45,10 @@ def register(server: Any) -> None:
 
 
 def to_item(ctx: FeatureContext, suggestion: Suggestion) -> types.CompletionItem:
-    documentation: types.MarkupContent | str | None = suggestion.documentation or None
-    if documentation and ctx.client.completion_markdown:
-        documentation = types.MarkupContent(kind=types.MarkupKind.Markdown, value=documentation)
+    text = suggestion.documentation or None
+    documentation: types.MarkupContent | str | None = text
+    if text and ctx.client.completion_markdown:
+        documentation = types.MarkupContent(kind=types.MarkupKind.Markdown, value=text)
     extra = [
         types.TextEdit(range=ctx.range(start, end), new_text=text)
         for start, end, text in suggestion.extra_edits

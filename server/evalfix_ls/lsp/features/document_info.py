@@ -6,24 +6,22 @@ server does not know (not open). The same facts are in the hover on the root obj
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..context import FeatureContext
-from . import feature
+from . import FeatureServer, feature
 
 DOCUMENT_INFO = "evalfix/documentInfo"
 
 
-def register(server: Any) -> None:
+def register(server: FeatureServer) -> None:
     # On a request worker like every feature: the case count and readiness scale with the document.
     @feature(server, DOCUMENT_INFO, uri_of=_uri, point=True, null_when_closed=True)
-    def on_document_info(ctx: FeatureContext, params: Any) -> dict[str, Any] | None:
+    def on_document_info(ctx: FeatureContext, params: object) -> dict[str, object] | None:
         from ...services.document_info import document_info
 
         return document_info(ctx.document, ctx.facts).to_json()
 
 
-def _uri(params: Any) -> str:
+def _uri(params: object) -> str:
     """``params.textDocument.uri`` (pygls hands a custom request's params over as plain JSON)."""
     document = (
         params.get("textDocument") if isinstance(params, dict) else getattr(params, "textDocument", None)

@@ -12,7 +12,7 @@ import asyncio
 import logging
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -20,6 +20,13 @@ from ...parser.line_index import LineIndex
 from ..convert import lsp_range
 from ..documents import Snapshot, path_to_uri, uri_to_path
 from ..workspace_index import FileEvent
+from . import FeatureServer
+
+if TYPE_CHECKING:
+    from ...services.file_moves import Replacement
+
+# Per fixture file to edit: its text and the replacements in it.
+Planned = dict[Path, tuple[str, list["Replacement"]]]
 
 logger = logging.getLogger(__name__)
 
@@ -31,7 +38,7 @@ FILTERS = [
 ]
 
 
-def register(server: Any) -> None:
+def register(server: FeatureServer) -> None:
     options = types.FileOperationRegistrationOptions(filters=FILTERS)
     server.feature(types.WORKSPACE_WILL_RENAME_FILES, options)(will_rename_files)
     server.feature(types.WORKSPACE_DID_RENAME_FILES, options)(did_rename_files)
@@ -58,7 +65,7 @@ def _renames(params: types.RenameFilesParams) -> list[tuple[Path, Path]]:
     return pairs
 
 
-async def will_rename_files(ls: Any, params: types.RenameFilesParams) -> types.WorkspaceEdit | None:
+async def will_rename_files(ls: FeatureServer, params: types.RenameFilesParams) -> types.WorkspaceEdit | None:
     renames = _renames(params)
     if not renames:
         return None
@@ -74,13 +81,13 @@ async def will_rename_files(ls: Any, params: types.RenameFilesParams) -> types.W
 
 
 def _edit_for(
-    ls: Any, renames: list[tuple[Path, Path]], snapshots: dict[Path, Snapshot]
+    ls: FeatureServer, renames: list[tuple[Path, Path]], snapshots: dict[Path, Snapshot]
 ) -> types.WorkspaceEdit | None:
     planned = _plan(ls, renames, snapshots)
     return _workspace_edit(ls, planned, snapshots) if planned else None
 
 
-def _plan(ls: Any, renames: list[tuple[Path, Path]], snapshots: dict[Path, Snapshot]) -> dict[Path, Any]:
+def _plan(ls: FeatureServer, renames: list[tuple[Path, Path]], snapshots: dict[Path, Snapshot]) -> Planned:
     """Per fixture file: (its text, its replacements), over every repository a move lies in."""
     from ...services.file_moves import Move, Moves, fixture_files, plan_moves
     from ...workspace.files import read_file
@@ -91,7 +98,7 @@ def _plan(ls: Any, renames: list[tuple[Path, Path]], snapshots: dict[Path, Snaps
     for old, new in renames:
         by_root[index.repo_root_for(old, ls.settings.config_for(old).root)].append(Move.of(old, new))
     discovered = index.discover(ls.settings.folder_config)
-    planned: dict[Path, Any] = {}
+    planned: Planned = {}
     for root, moves in by_root.items():
 
         def text_of(path: Path, root: Path = root) -> str | None:
@@ -119,7 +126,7 @@ def _plan(ls: Any, renames: list[tuple[Path, Path]], snapshots: dict[Path, Snaps
 
 
 def _workspace_edit(
-    ls: Any, planned: dict[Path, Any], snapshots: dict[Path, Snapshot]
+    ls: FeatureServer, planned: Planned, snapshots: dict[Path, Snapshot]
 ) -> types.WorkspaceEdit:
     """The edits in the negotiated encoding; an open document's are tied to its version (the
     client refuses them if the buffer changed since) and use the client's own URI."""
@@ -142,7 +149,7 @@ def _workspace_edit(
     return types.WorkspaceEdit(changes=changes)
 
 
-def did_rename_files(ls: Any, params: types.RenameFilesParams) -> None:
+def did_rename_files(ls: FeatureServer, params: types.RenameFilesParams) -> None:
     """The moved paths are gone and the new ones there: the same refresh as file events (which
     a client without file watchers never sends)."""
     events = []

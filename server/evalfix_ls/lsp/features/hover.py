@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from lsprotocol import types
 
 from ..context import FeatureContext
-from . import feature
+from . import FeatureServer, feature
 
 
-def register(server: Any) -> None:
+def register(server: FeatureServer) -> None:
     @feature(server, types.TEXT_DOCUMENT_HOVER, wait_for_analysis=False, point=True)  # reads no findings
     def on_hover(ctx: FeatureContext, params: types.HoverParams) -> types.Hover | None:
         from ...services.hover import hover

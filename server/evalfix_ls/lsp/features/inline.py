@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -17,7 +18,7 @@ from ...services.commands import CASE_COMMAND
 from .. import json_text
 from ..context import FeatureContext
 from ..requests import EncodedResult
-from . import feature
+from . import FeatureServer, feature
 
 if TYPE_CHECKING:
     from ...services.inline_facts import CodeLens
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger("evalfix_ls")
 
 
-def register(server: Any) -> None:
+def register(server: FeatureServer) -> None:
     # Neither reads findings: answered from the current text's tree without waiting for its analysis.
     hint_options = types.InlayHintOptions(resolve_provider=False)
     feature(server, types.TEXT_DOCUMENT_INLAY_HINT, hint_options, wait_for_analysis=False)(hints)
@@ -35,24 +36,25 @@ def register(server: Any) -> None:
     server.diagnostics.index_listeners.append(_lens_refresher(server))
 
     @server.command(CASE_COMMAND)
-    def case_command(ls: Any, *arguments: Any) -> str:
+    def case_command(ls: FeatureServer, *arguments: object) -> str:
         """``[skill dir, case id]`` → the command line that runs that case alone."""
         args = list(arguments)
         if len(args) == 1 and isinstance(args[0], list):  # some clients wrap the argument list
             args = args[0]
-        if len(args) != 2 or not all(isinstance(a, str) for a in args):
-            from pygls.exceptions import JsonRpcInvalidParams
+        match args:
+            case [str() as skill_dir, str() as case_id]:
+                from ...services.inline_facts import case_command_line
 
-            raise JsonRpcInvalidParams(message=f"{CASE_COMMAND} takes [skill directory, case id]")
-        from ...services.inline_facts import case_command_line
+                return case_command_line(skill_dir, case_id)
+        from pygls.exceptions import JsonRpcInvalidParams
 
-        return case_command_line(args[0], args[1])
+        raise JsonRpcInvalidParams(message=f"{CASE_COMMAND} takes [skill directory, case id]")
 
 
 LENS_REFRESH_DELAY = 0.5  # seconds: a burst of keystrokes in a sibling file is one refresh
 
 
-def _lens_refresher(server: Any):
+def _lens_refresher(server: FeatureServer) -> Callable[[], None]:
     """A listener that asks the client to re-request code lenses (readiness may have changed),
     at most once per ``LENS_REFRESH_DELAY``, when the client supports the refresh request."""
     pending: list[asyncio.TimerHandle] = []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -10,13 +10,13 @@ from .. import json_text
 from ..context import FeatureContext
 from ..documents import path_to_uri
 from ..requests import EncodedResult
-from . import feature
+from . import FeatureServer, feature
 
 if TYPE_CHECKING:
     from ...services.links import Link
 
 
-def register(server: Any) -> None:
+def register(server: FeatureServer) -> None:
     # Neither reads findings: answered from the current text's tree without waiting for its analysis.
     link_options = types.DocumentLinkOptions(resolve_provider=False)
     feature(server, types.TEXT_DOCUMENT_DOCUMENT_LINK, link_options, wait_for_analysis=False)(links)

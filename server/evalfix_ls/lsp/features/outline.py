@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from .. import json_text
 from ..context import FeatureContext, WorkspaceContext
 from ..requests import EncodedResult, RequestToken
-from . import feature
+from . import FeatureServer, feature
 
 if TYPE_CHECKING:
     from ...services.outline import Symbol
@@ -26,7 +26,7 @@ SYMBOL_KIND = {  # LSP's SymbolKind, as JSON text
 }
 
 
-def register(server: Any) -> None:
+def register(server: FeatureServer) -> None:
     # None of them reads findings: answered from the current text's tree, never waiting for its
     # analysis (their cost does not depend on the findings of the suite).
     feature(server, types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, wait_for_analysis=False)(symbols)
@@ -34,7 +34,9 @@ def register(server: Any) -> None:
     feature(server, types.TEXT_DOCUMENT_SELECTION_RANGE, wait_for_analysis=False, point=True)(selection)
 
     @server.feature(types.WORKSPACE_SYMBOL)
-    async def workspace_symbol(ls: Any, params: types.WorkspaceSymbolParams) -> list[types.WorkspaceSymbol]:
+    async def workspace_symbol(
+        ls: FeatureServer, params: types.WorkspaceSymbolParams
+    ) -> list[types.WorkspaceSymbol]:
         ctx = ls.workspace_context()  # on the loop: it reads the workspace index
         # The search parses closed suites: on a request worker, off the loop (see requests.py).
         return await ls.requests.run(RequestToken(), lambda: workspace_symbol_answer(ctx, params.query))
@@ -72,8 +74,8 @@ def symbols(ctx: FeatureContext, params: types.DocumentSymbolParams) -> EncodedR
         logger.info("document symbols of %s: capped at %d", ctx.uri, len(walked))
     if ctx.client.supports("text_document", "document_symbol", "hierarchical_document_symbol_support"):
         spans = [span for s, _ in walked for span in ((s.start, s.end), (s.selection_start, s.selection_end))]
-        ranges = iter(ctx.range_texts(spans))  # in walk order: each symbol, then its children
-        return EncodedResult(json_text.array(_document_symbol(s, ranges) for s in outline.symbols))
+        in_order = iter(ctx.range_texts(spans))  # in walk order: each symbol, then its children
+        return EncodedResult(json_text.array(_document_symbol(s, in_order) for s in outline.symbols))
     ranges = ctx.range_texts([(s.start, s.end) for s, _ in walked])
     uri = json_text.string(ctx.uri)
     return EncodedResult(
@@ -106,7 +108,7 @@ def _document_symbol(symbol: Symbol, ranges: Iterator[str]) -> str:
     )
 
 
-def _walk(symbols: list[Symbol], parent: str | None = None):
+def _walk(symbols: list[Symbol], parent: str | None = None) -> Iterator[tuple[Symbol, str | None]]:
     for symbol in symbols:
         yield symbol, parent
         yield from _walk(symbol.children, symbol.name)
@@ -115,7 +117,8 @@ def _walk(symbols: list[Symbol], parent: str | None = None):
 def folding(ctx: FeatureContext, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
     from ...services.outline import folding_ranges
 
-    limit = ctx.client.supports("text_document", "folding_range", "range_limit") or 5000
+    declared = ctx.client.supports("text_document", "folding_range", "range_limit")
+    limit = declared if isinstance(declared, int) and declared else 5000
     line_only = bool(ctx.client.supports("text_document", "folding_range", "line_folding_only"))
     index = ctx.snapshot.line_index
     out = []
@@ -127,8 +130,17 @@ def folding(ctx: FeatureContext, params: types.FoldingRangeParams) -> list[types
             end_line -= 1  # keep the closing bracket's line visible
         if end_line <= start_line:
             continue
-        kwargs = {} if line_only else {"start_character": start_char + 1, "end_character": end_char}
-        out.append(types.FoldingRange(start_line=start_line, end_line=end_line, **kwargs))
+        if line_only:
+            out.append(types.FoldingRange(start_line=start_line, end_line=end_line))
+        else:
+            out.append(
+                types.FoldingRange(
+                    start_line=start_line,
+                    end_line=end_line,
+                    start_character=start_char + 1,
+                    end_character=end_char,
+                )
+            )
         if len(out) >= limit:
             logger.info("folding ranges of %s: capped at %d", ctx.uri, limit)
             break
