@@ -13,6 +13,7 @@ from typing import Any
 
 from ...js.values import js_trim
 from ...parser.tree import ARRAY, NULL, OBJECT, STRING, Node, join_pointer
+from ..node_values import array_items, object_props, string_value
 
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
@@ -58,7 +59,13 @@ class Located:
 
 def is_non_empty_string(node: Node | None) -> bool:
     """``typeof v === "string" && v.trim().length > 0`` with JavaScript's ``trim``."""
-    return node is not None and node.kind == STRING and js_trim(node.value) != ""
+    return non_empty_text(node) is not None
+
+
+def non_empty_text(node: Node | None) -> str | None:
+    """The string of ``node`` when ``is_non_empty_string`` holds (as written, untrimmed), else None."""
+    text = string_value(node)
+    return text if text is not None and js_trim(text) != "" else None
 
 
 def string_array(node: Node | None, pointer: str, *, inherited: bool = False) -> list[Located]:
@@ -68,13 +75,12 @@ def string_array(node: Node | None, pointer: str, *, inherited: bool = False) ->
         return []
     if node.kind == ARRAY:
         return [
-            Located(item.value, item, join_pointer(pointer, index), inherited)
-            for index, item in enumerate(node.items)
-            if is_non_empty_string(item)
+            Located(text, item, join_pointer(pointer, index), inherited)
+            for index, item in enumerate(array_items(node))
+            if (text := non_empty_text(item)) is not None
         ]
-    if is_non_empty_string(node):
-        return [Located(node.value, node, pointer, inherited)]
-    return []
+    text = non_empty_text(node)
+    return [] if text is None else [Located(text, node, pointer, inherited)]
 
 
 def unique(items: list[Located]) -> list[Located]:
@@ -106,12 +112,14 @@ def is_non_empty_outcome(node: Node | None) -> bool:
     while pending:
         current = pending.pop()
         if current.kind == STRING:
-            if js_trim(current.value):
+            if non_empty_text(current) is not None:
                 return True
         elif current.kind == ARRAY:
-            pending.extend(current.items)
+            pending.extend(array_items(current))
         elif current.kind == OBJECT:
-            pending.extend(member.value for member in current.props.values() if member.value is not None)
+            pending.extend(
+                member.value for member in object_props(current).values() if member.value is not None
+            )
     return False
 
 
@@ -127,7 +135,7 @@ def js_string_throws(node: Node | None) -> bool:
             if current.has("toString"):
                 return True
         elif current.kind == ARRAY:
-            pending.extend(current.items)
+            pending.extend(array_items(current))
     return False
 
 
@@ -143,9 +151,13 @@ def to_python(node: Node | None) -> Any:
     while pending:
         current, target = pending.pop()
         children = (
-            [(name, member.value) for name, member in current.props.items() if member.value is not None]
+            [
+                (name, member.value)
+                for name, member in object_props(current).items()
+                if member.value is not None
+            ]
             if current.kind == OBJECT
-            else list(enumerate(current.items))
+            else list(enumerate(array_items(current)))
         )
         for key, child in children:
             if child.kind in (OBJECT, ARRAY):
