@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from ...findings import Finding, Related
 from ...js.values import js_number_to_string, js_trim
 from ...parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
+from ..case_cache import CaseFacts
 from ..detection import is_other_tool_suite
 from ..fix_data import Replacement, WrittenPath
 from ..node_values import array_items, number_value, object_props, string_value
@@ -308,14 +309,14 @@ def _check_case_cached(scope: Scope, case: Node, paths: SuitePaths, ctx: Analysi
     key = cache.key(ctx.text, case.start, case.end, "evals", scope.index, ctx.fs.generation, ctx.path)
     hit = cache.get(key, case.start)
     if hit is not None:
-        cached_findings, (loader_issues, cached_id) = hit
+        cached_findings, facts = hit
         scope.findings.extend(cached_findings)
-        scope.loader_issues = loader_issues
-        if cached_id is None:
+        scope.loader_issues = facts.loader_issues
+        if facts.id is None:
             return None
         # The id rebuilt from the cache rather than looked up: on a case moved by an edit, the
         # lookup would copy all of its members (a lazily shifted node materialises on first use).
-        kind, value, start, end = cached_id
+        kind, value, start, end = facts.id
         return Node(kind, case.start + start, case.start + end, value)
     before = len(scope.findings)
     id_node = _check_case(scope, case, paths)
@@ -324,7 +325,7 @@ def _check_case_cached(scope: Scope, case: Node, paths: SuitePaths, ctx: Analysi
         if id_node is None
         else (id_node.kind, id_node.value, id_node.start - case.start, id_node.end - case.start)
     )
-    cache.put(key, scope.findings[before:], case.start, (scope.loader_issues, cached))
+    cache.put(key, scope.findings[before:], case.start, CaseFacts(scope.loader_issues, cached))
     return id_node
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from ...js.values import js_string, js_trim, js_truthy
 from ...parser.tree import ARRAY, NULL, OBJECT, STRING, Node, join_pointer
 from ..detection import CANONICAL_SCHEMA
+from ..fix_data import JsonValue
 from ..node_values import array_items, object_props, string_value
 from .values import (
     Anchor,
@@ -135,7 +135,7 @@ class Outcome:
     anchor: Anchor  # the winning member (for the composite: its first present starter), else C
     non_empty: bool
 
-    def value(self) -> Any:
+    def value(self) -> JsonValue:
         if self.winner is None:
             return None
         if self.winner == "composite":
@@ -167,7 +167,7 @@ class NormalizedCase:
     boundary_note_from: Anchor | None
     forbidden_signals: list[Located]
     source_file: str | None
-    source_schema_version: Any
+    source_schema_version: JsonValue
     normalized_from: str
     missing_anchor: Anchor  # C, for "no such member" findings
 
@@ -186,7 +186,7 @@ class NormalizedCase:
     def member(self, name: str) -> Node | None:
         return self.node.get(name) if self.node.kind == OBJECT else None
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, JsonValue]:
         """The reference's normalized record, as plain Python values (for hovers and reports)."""
         return {
             "schema_version": CANONICAL_SCHEMA,
@@ -208,9 +208,9 @@ class NormalizedCase:
             "extensions": self.extensions(),
         }
 
-    def extensions(self) -> dict[str, Any]:
+    def extensions(self) -> dict[str, JsonValue]:
         """``{...(entry.extensions || {})}`` then the copied members (§4.8)."""
-        out: dict[str, Any] = {}
+        out: dict[str, JsonValue] = {}
         ext = self.member("extensions")
         if ext is not None and js_truthy(ext):
             text = string_value(ext)
@@ -359,7 +359,7 @@ def _normalize_case(
     skill: Skill,
     defaults: _FileDefaults,
     rel_path: str | None,
-    source_schema: Any,
+    source_schema: JsonValue,
     normalized_from: str,
 ) -> NormalizedCase:
     def get(name: str) -> Node | None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from ...js.values import js_trim
 from ...parser.tree import ARRAY, NULL, OBJECT, STRING, Node, join_pointer
+from ..fix_data import JsonValue, is_json_value
 from ..node_values import array_items, object_props, string_value
 
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
@@ -139,15 +139,15 @@ def js_string_throws(node: Node | None) -> bool:
     return False
 
 
-def to_python(node: Node | None) -> Any:
+def to_python(node: Node | None) -> JsonValue:
     """A plain Python value for a node (objects keep the last value of a repeated name).
     Iterative, so deep nesting is safe."""
     if node is None:
         return None
     if node.kind not in (OBJECT, ARRAY):
-        return node.value
-    result: Any = {} if node.kind == OBJECT else []
-    pending: list[tuple[Node, Any]] = [(node, result)]
+        return _scalar(node)
+    result = _empty_container(node)
+    pending = [(node, result)]
     while pending:
         current, target = pending.pop()
         children = (
@@ -160,13 +160,26 @@ def to_python(node: Node | None) -> Any:
             else list(enumerate(array_items(current)))
         )
         for key, child in children:
+            value: JsonValue
             if child.kind in (OBJECT, ARRAY):
-                value: Any = {} if child.kind == OBJECT else []
-                pending.append((child, value))
+                container = _empty_container(child)
+                pending.append((child, container))
+                value = container
             else:
-                value = child.value
+                value = _scalar(child)
             if isinstance(target, dict):
-                target[key] = value
+                target[str(key)] = value  # (a member name: already a str)
             else:
                 target.append(value)
     return result
+
+
+def _empty_container(node: Node) -> dict[str, JsonValue] | list[JsonValue]:
+    return {} if node.kind == OBJECT else []
+
+
+def _scalar(node: Node) -> JsonValue:
+    """The decoded value of a string, number, literal or invalid token (the parser's values are
+    all JSON scalars; anything else would be written as its text, like ``String(value)``)."""
+    value = node.value
+    return value if is_json_value(value) else str(value)
