@@ -11,24 +11,14 @@ several) and reads itself back (``read``), None when the data does not hold it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TypeAlias, TypeGuard
+from typing import TypeAlias
 
-# A value that can be written into a JSON document (what a fix puts in place of the user's).
-JsonValue: TypeAlias = str | int | float | bool | None | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
+from .json_value import JsonValue, is_json_value
+
+# A finding's data as a fixer receives it (each value checked by the shape that reads it).
 FixData: TypeAlias = Mapping[str, object]
-
-
-def is_json_value(value: object) -> TypeGuard[JsonValue]:
-    """Whether ``value`` is made of JSON scalars, sequences and string-keyed mappings only."""
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return True
-    if isinstance(value, Mapping):
-        return all(isinstance(key, str) and is_json_value(item) for key, item in value.items())
-    if isinstance(value, (list, tuple)):
-        return all(is_json_value(item) for item in value)
-    return False
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from ...js import regex as jsregex
 from ...js.values import js_trim
 from ...parser.tree import ARRAY, BOOLEAN, OBJECT, STRING, Node
-from ..fix_data import JsonValue, OneOf, Rename, Replacement, StringAssertion
+from ..fix_data import OneOf, Rename, Replacement, StringAssertion
+from ..json_value import JsonValue
 from ..node_values import array_items, string_value
 from .paths import escapes_workspace
 from .report import (

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ...js.values import js_string, js_trim, js_truthy
 from ...parser.tree import ARRAY, NULL, OBJECT, STRING, Node, join_pointer
 from ..detection import CANONICAL_SCHEMA
-from ..fix_data import JsonValue
+from ..json_value import JsonValue
 from ..node_values import array_items, object_props, string_value
 from .values import (
     Anchor,

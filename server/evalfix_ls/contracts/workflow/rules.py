@@ -15,7 +15,8 @@ from pathlib import Path
 from ...findings import Finding
 from ...schema import WORKFLOW_SCHEMA, enum
 from ...workspace.view import FileSystemView
-from ..fix_data import JsonValue, Missing, OneOf, TagSuggestion
+from ..fix_data import Missing, OneOf, TagSuggestion
+from ..json_value import JsonValue
 from .codes import WORKFLOW_CODES
 from .normalize import INPUT_ALIASES, NormalizedCase
 from .refs import ref_errors

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ...js.values import js_trim
 from ...parser.tree import ARRAY, NULL, OBJECT, STRING, Node, join_pointer
-from ..fix_data import JsonValue, is_json_value
+from ..json_value import JsonValue, is_json_value
 from ..node_values import array_items, object_props, string_value
 
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ...contracts.fix_data import JsonValue
+from ...contracts.json_value import JsonValue
 from ...js.values import escape_lone_surrogates
 from ...parser.line_index import text_lines
 from ...parser.tree import Member, Node

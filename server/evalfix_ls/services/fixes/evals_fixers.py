@@ -9,13 +9,12 @@ from dataclasses import replace
 
 from ...contracts.fix_data import (
     EquivalentSetup,
-    JsonValue,
     OneOf,
     Replacement,
     StringAssertion,
     WrittenPath,
-    is_json_value,
 )
+from ...contracts.json_value import JsonValue, is_json_value
 from ...contracts.node_values import array_items, number_value, string_value
 from ...js.values import js_number_to_string
 from ...parser.tree import ARRAY, OBJECT, STRING, Node

@@ -7,7 +7,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from ...contracts.fix_data import FixData, JsonValue, Missing
+from ...contracts.fix_data import FixData, Missing
+from ...contracts.json_value import JsonValue
 from ...contracts.node_values import array_items, string_value
 from ...findings import Finding
 from ...parser.text_view import as_str
