@@ -14,7 +14,7 @@ from pathlib import Path, PurePath
 
 from ..parser.tree import ARRAY, OBJECT, Node
 from ..workspace.view import FileSystemView
-from .node_values import string_value
+from .node_values import string_of
 
 EVALS = "evals"
 WORKFLOW = "workflow-fixture"
@@ -81,7 +81,7 @@ def declared_schema(root: Node | None) -> str | None:
     """The root object's ``schema_version`` when it is a string."""
     if root is None or root.kind != OBJECT:
         return None
-    return string_value(root.get("schema_version"))
+    return string_of(root.get("schema_version"))
 
 
 def is_other_tool_suite(root: Node | None) -> bool:

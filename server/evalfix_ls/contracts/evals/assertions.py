@@ -11,7 +11,7 @@ from ...js.values import js_trim
 from ...parser.tree import ARRAY, BOOLEAN, OBJECT, STRING, Node
 from ..fix_data import OneOf, Rename, Replacement, StringAssertion
 from ..json_value import JsonValue
-from ..node_values import array_items, string_value
+from ..node_values import items_of, string_of
 from .paths import escapes_workspace
 from .report import (
     INTENT_KINDS,
@@ -36,7 +36,7 @@ _CLAIM_KEYS = ("text", "description", "check", "claim", "assertion", "name")
 
 def check_assertions(scope: Scope, assertions: Node) -> None:
     if assertions.kind != ARRAY:
-        claim = string_value(assertions)
+        claim = string_of(assertions)
         scope.at(
             "assertions-not-array",
             assertions,
@@ -48,9 +48,9 @@ def check_assertions(scope: Scope, assertions: Node) -> None:
             None if claim is None else Replacement([claim]).fields(),
         )
         return
-    for a, item in enumerate(array_items(assertions)):
+    for a, item in enumerate(items_of(assertions)):
         kind = item.kind
-        claim = string_value(item)
+        claim = string_of(item)
         if claim is not None:
             if claim == "" or not js_trim(claim):
                 _string_problem(scope, item, a)
@@ -149,7 +149,7 @@ def _check_target(scope: Scope, item: Node, base: tuple[str | int, ...], p: str)
         return
     replacement: JsonValue = None
     explanation = f"Got {describe(target)}."
-    written = string_value(target)
+    written = string_of(target)
     if written is not None:
         if written.startswith("assistant") or written in ("text", "output", "response"):
             replacement = _ASSISTANT_TEXT
@@ -167,7 +167,7 @@ def _check_target(scope: Scope, item: Node, base: tuple[str | int, ...], p: str)
 
 
 def _check_path_escape(scope: Scope, node: Node, tokens: tuple[str | int, ...]) -> None:
-    path = string_value(node)
+    path = string_of(node)
     if path is not None and escapes_workspace(path):
         scope.at(
             "assertion-path-escapes",
@@ -206,8 +206,8 @@ def check_regex_members(
         f"{p}{flags_label}, if present, must be a string",
         'write the flags as a string such as "i" or "im".',
     )
-    flags_text = string_value(flags) or ""
-    pattern_text = string_value(pattern)
+    flags_text = string_of(flags) or ""
+    pattern_text = string_of(pattern)
     if pattern is None or pattern_text is None:
         return
     verdict = jsregex.check_regex(pattern_text, flags_text)
@@ -391,7 +391,7 @@ def _intent_kind_invalid(
 def _claim_text(item: Node) -> str | None:
     """The claim of a skill-creator style object ({text}, {name, description}, {check, name}, …)."""
     for key in _CLAIM_KEYS:
-        text = string_value(item.get(key))
+        text = string_of(item.get(key))
         if text is not None and js_trim(text):
             return text
     return None

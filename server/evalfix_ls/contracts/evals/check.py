@@ -25,7 +25,7 @@ from ...parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
 from ..case_cache import CaseFacts
 from ..detection import is_other_tool_suite
 from ..fix_data import Replacement, WrittenPath
-from ..node_values import array_items, number_value, object_props, string_value
+from ..node_values import items_of, number_of, props_of, string_of
 from .assertions import check_assertions
 from .metadata import check_metadata, check_sandbox
 from .paths import SuitePaths, discovery_problems, skill_md_name
@@ -131,14 +131,14 @@ def _root_not_object(top: Scope, root: Node) -> None:
 def _looks_like_trigger_evals(root: Node) -> bool:
     return any(
         item.kind == OBJECT and item.has("should_trigger") and (item.has("query") or item.has("prompt"))
-        for item in array_items(root)
+        for item in items_of(root)
     )
 
 
 def _check_top_members(top: Scope, root: Node) -> None:
     version = root.get("version")
     if version is not None and version.kind != STRING:
-        number = number_value(version)
+        number = number_of(version)
         top.at(
             "version-type",
             version,
@@ -157,7 +157,7 @@ def _check_top_members(top: Scope, root: Node) -> None:
         "`skill_name` must be a non-empty string.",
         "Name the skill under test (the `name` in its SKILL.md)",
     )
-    for name, member in object_props(root).items():
+    for name, member in props_of(root).items():
         if name not in ROOT_KEYS:
             top.at_key(
                 "key-ignored",
@@ -175,7 +175,7 @@ def _check_other_tool_suite(top: Scope, root: Node, rel_path: str | None) -> Non
     if not is_other_tool_suite(root):
         return
     array = "cases" if root.has("cases") else "examples"
-    count = len(array_items(root.get(array)))
+    count = len(items_of(root.get(array)))
     glob = rel_path or "path/to/evals/evals.json"
     top.emit(
         "other-tool-suite",
@@ -220,7 +220,7 @@ def _check_discovery(top: Scope, root: Node, path: Path, ctx: AnalysisContext) -
 
 def _check_skill_name(top: Scope, root: Node, path: Path, ctx: AnalysisContext) -> None:
     skill_name = root.get("skill_name")
-    name = string_value(skill_name)
+    name = string_of(skill_name)
     if skill_name is None or name is None or name == "":
         return
     declared = skill_md_name(path.parent.parent, ctx.fs, ctx.repo_root)
@@ -242,7 +242,7 @@ def _check_cases(findings: list[Finding], evals: Node, paths: SuitePaths, ctx: A
     registered: dict[str, tuple[int, Node]] = {}  # String(id) → first clean case (the loader's set)
     seen: dict[str, tuple[int, Node]] = {}  # String(id) → first case with a string or number id
     folders: dict[str, tuple[str, int | None, Node]] = {}  # artifact folder (lowercase) → first id using it
-    for i, case in enumerate(array_items(evals)):
+    for i, case in enumerate(items_of(evals)):
         scope = Scope(findings, i, ("evals", i))
         if case.kind != OBJECT:
             scope.at(
@@ -297,8 +297,8 @@ def _check_cases(findings: list[Finding], evals: Node, paths: SuitePaths, ctx: A
 
 def _id_key(id_node: Node | None) -> str | None:
     """``String(id)`` of a string or number id (None for any other)."""
-    number = number_value(id_node)
-    return string_value(id_node) if number is None else js_number_to_string(number)
+    number = number_of(id_node)
+    return string_of(id_node) if number is None else js_number_to_string(number)
 
 
 def _check_case_cached(scope: Scope, case: Node, paths: SuitePaths, ctx: AnalysisContext) -> Node | None:
@@ -369,7 +369,7 @@ def _check_case_members(scope: Scope, case: Node, paths: SuitePaths) -> Node | N
         f"{p}`prompt` must be a non-empty string",
         "The prompt is the user message the agent receives",
     )
-    prompt_text = string_value(prompt)
+    prompt_text = string_of(prompt)
     if prompt is not None and prompt_text is not None and not js_trim(prompt_text):
         scope.at(
             "prompt-blank",
@@ -400,7 +400,7 @@ def _check_case_members(scope: Scope, case: Node, paths: SuitePaths) -> Node | N
         check_metadata(scope, metadata)
     if case.has("sandbox") or case.has("sandboxMocks"):
         check_sandbox(scope, case)
-    for name, member in object_props(case).items():
+    for name, member in props_of(case).items():
         if name in CASE_KEYS:
             continue
         if name == EXPECTATIONS:
@@ -418,7 +418,7 @@ def _check_case_members(scope: Scope, case: Node, paths: SuitePaths) -> Node | N
 
 
 def _expectations(scope: Scope, value: Node, has_assertions: bool) -> None:
-    strings = [text for item in array_items(value) if (text := string_value(item)) is not None]
+    strings = [text for item in items_of(value) if (text := string_of(item)) is not None]
     scope.at(
         "expectations-not-graded",
         value,
@@ -431,7 +431,7 @@ def _expectations(scope: Scope, value: Node, has_assertions: bool) -> None:
 
 
 def _check_id_style(scope: Scope, id_node: Node) -> None:
-    value = string_value(id_node)
+    value = string_of(id_node)
     if value is not None:
         if _KEBAB.fullmatch(value):
             return
@@ -446,7 +446,7 @@ def _check_id_style(scope: Scope, id_node: Node) -> None:
             Replacement(slug).fields() if slug else None,
         )
         return
-    number = number_value(id_node)
+    number = number_of(id_node)
     if number is None:
         return
     if math.isfinite(number) and number.is_integer() and 0 <= number <= _MAX_SAFE_INTEGER:

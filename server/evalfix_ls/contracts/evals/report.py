@@ -19,7 +19,7 @@ from ...js.values import js_number_to_string
 from ...parser.tree import ARRAY, BOOLEAN, NULL, OBJECT, STRING, Member, Node, join_pointer
 from ..fix_data import Missing, OneOf
 from ..json_value import JsonValue
-from ..node_values import number_value, string_value
+from ..node_values import number_of, string_of
 
 ERR, WARN, INFO, HINT = Severity.ERROR, Severity.WARNING, Severity.INFORMATION, Severity.HINT
 
@@ -160,10 +160,10 @@ TOOL_MODES = _enum("ToolMode")
 def describe(node: Node) -> str:
     """A short human description of a JSON value: ``'Empty'``, ``the number 3``, ``null``, …"""
     kind = node.kind
-    text = string_value(node)
+    text = string_of(node)
     if text is not None:
         return "an empty string" if text == "" else quote(text)
-    number = number_value(node)
+    number = number_of(node)
     if number is not None:
         return f"the number {js_number_to_string(number)}"
     if kind == BOOLEAN:
@@ -209,7 +209,7 @@ def enum_problem(node: Node | None, allowed: tuple[str, ...], what: str) -> tupl
     subject = what[0].upper() + what[1:]
     if node is None:
         return f"{subject} is missing; expected one of {one_of(allowed)}.", OneOf(allowed).fields()
-    written = string_value(node)
+    written = string_of(node)
     if written is not None:
         text = f"Unknown {what} {describe(node)}; expected one of {one_of(allowed)}"
         guess = suggest(written, allowed)

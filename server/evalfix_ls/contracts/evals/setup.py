@@ -7,7 +7,7 @@ import json
 from ...findings import Severity
 from ...parser.tree import ARRAY, BOOLEAN, OBJECT, STRING, Node
 from ..fix_data import EquivalentSetup, OneOf, Replacement, WrittenPath
-from ..node_values import array_items, object_props, string_value
+from ..node_values import items_of, props_of, string_of
 from .paths import SuitePaths, escapes_workspace, leaves_directory
 from .report import (
     FIXTURE_KINDS,
@@ -63,7 +63,7 @@ def check_setup(scope: Scope, setup: Node, paths: SuitePaths) -> None:
     elif kind == "fixture":
         _check_fixture(scope, setup)
     used = _USED_BY_KIND.get(kind, frozenset({"kind"}))
-    for name, member in object_props(setup).items():
+    for name, member in props_of(setup).items():
         if name not in used:
             scope.at_key(
                 "setup-key-unused",
@@ -138,14 +138,14 @@ def _check_seeded(scope: Scope, setup: Node, paths: SuitePaths) -> None:
             '`setup.sources` is empty: nothing is copied. Use {"kind": "empty"} if that is intended.',
             Replacement({"kind": "empty"}).fields(),
         )
-    for j, source in enumerate(array_items(sources)):
+    for j, source in enumerate(items_of(sources)):
         _check_source(scope, source, j, mode, paths)
 
 
 def _check_source(scope: Scope, source: Node, j: int, mode: str, paths: SuitePaths) -> None:
     p = scope.prefix
     tokens = ("setup", "sources", j)
-    written = string_value(source)
+    written = string_of(source)
     if written is not None:
         scope.at(
             "sources-string-form",
@@ -199,11 +199,11 @@ def _check_source(scope: Scope, source: Node, j: int, mode: str, paths: SuitePat
         f"{p}`setup.sources[{j}].to`, if present, must be a string",
         "`to` is a path relative to the workspace (omit it for the default).",
     )
-    from_path = string_value(from_node)
+    from_path = string_of(from_node)
     if from_node is None or from_path is None:
         return
     if to_node is not None:
-        to_path = string_value(to_node)
+        to_path = string_of(to_node)
         if to_path is not None and escapes_workspace(to_path):
             _destination_escapes(scope, to_node, (*tokens, "to"), to_path)
         check_copy_paths(scope, from_node, (*tokens, "from"), from_path, None, paths)
@@ -320,7 +320,7 @@ def _check_fixture(scope: Scope, setup: Node) -> None:
 def check_files(scope: Scope, files: Node, has_setup: bool, paths: SuitePaths) -> None:
     p = scope.prefix
     if files.kind != ARRAY:
-        written = string_value(files)
+        written = string_of(files)
         scope.at(
             "files-not-array",
             files,
@@ -332,14 +332,14 @@ def check_files(scope: Scope, files: Node, has_setup: bool, paths: SuitePaths) -
             None if written is None else Replacement([written]).fields(),
         )
         return
-    items = array_items(files)
+    items = items_of(files)
     if not items:
         return
     strings: list[str] = []
     for f, item in enumerate(items):
-        entry = string_value(item)
+        entry = string_of(item)
         if entry is None:
-            path = string_value(item.get("path")) if item.kind == OBJECT else None
+            path = string_of(item.get("path")) if item.kind == OBJECT else None
             scope.at(
                 "files-item-type",
                 item,

@@ -15,7 +15,7 @@ from ...js.values import js_string, js_trim, js_truthy
 from ...parser.tree import ARRAY, BOOLEAN, NUMBER, OBJECT, STRING, Node, join_pointer
 from ...workspace.view import FileSystemView
 from ..fix_data import Rename, TagSuggestion
-from ..node_values import array_items, string_value
+from ..node_values import items_of, string_of
 from .hint_collector import Hints
 from .normalize import (
     CASE_LIST_MEMBERS,
@@ -89,7 +89,7 @@ def file_hints(nf: NormalizedFile, root: Path | None, fs: FileSystemView) -> lis
 def _case_array_hints(nf: NormalizedFile, top: Node, hints: Hints) -> None:
     """``top``: the file's root object."""
     cases, examples = top.get("cases"), top.get("examples")
-    if nf.case_member == "cases" and examples is not None and array_items(examples):
+    if nf.case_member == "cases" and examples is not None and items_of(examples):
         hints.add(
             "case_array_shadowed",
             "examples is ignored: cases is an array, so the normalizer reads only cases",
@@ -177,7 +177,7 @@ def _list_shape(node: Node | None, pointer: str, case: int | None, hints: Hints)
         return
     member = pointer.rsplit("/", 1)[-1]
     if node.kind == ARRAY:
-        for index, item in enumerate(array_items(node)):
+        for index, item in enumerate(items_of(node)):
             if not is_non_empty_string(item):
                 hints.add(
                     "list_item_dropped",
@@ -377,7 +377,7 @@ def _case_of(pointer: str, case: int | None) -> int | None:
 
 def _is_blank(node: Node) -> bool:
     """A string that JavaScript's ``trim`` empties."""
-    text = string_value(node)
+    text = string_of(node)
     return text is not None and not js_trim(text)
 
 

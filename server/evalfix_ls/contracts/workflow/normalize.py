@@ -17,7 +17,7 @@ from ...js.values import js_string, js_trim, js_truthy
 from ...parser.tree import ARRAY, NULL, OBJECT, STRING, Node, join_pointer
 from ..detection import CANONICAL_SCHEMA
 from ..json_value import JsonValue
-from ..node_values import array_items, object_props, string_value
+from ..node_values import items_of, props_of, string_of
 from .values import (
     Anchor,
     Located,
@@ -82,7 +82,7 @@ class Skill:
     def value(self) -> str | None:
         """The effective skill when it is a string (None for a non-string or no skill at all)."""
         if self.declared:
-            return string_value(self.node)
+            return string_of(self.node)
         return self.inferred
 
     @property
@@ -213,9 +213,9 @@ class NormalizedCase:
         out: dict[str, JsonValue] = {}
         ext = self.member("extensions")
         if ext is not None and js_truthy(ext):
-            text = string_value(ext)
+            text = string_of(ext)
             if ext.kind == OBJECT:
-                out.update({name: to_python(member.value) for name, member in object_props(ext).items()})
+                out.update({name: to_python(member.value) for name, member in props_of(ext).items()})
             elif text is not None:  # spreading a string gives its UTF-16 units by index
                 units = text.encode("utf-16-le", "surrogatepass")
                 out.update(
@@ -225,7 +225,7 @@ class NormalizedCase:
                     }
                 )
             elif ext.kind == ARRAY:
-                out.update({str(i): to_python(item) for i, item in enumerate(array_items(ext))})
+                out.update({str(i): to_python(item) for i, item in enumerate(items_of(ext))})
         for name in EXTENSION_COPIES:
             node = self.member(name)
             if node is not None:
@@ -285,7 +285,7 @@ def normalize_file(root: Node | None, rel_path: str | None) -> NormalizedFile:
     if result.case_member is None:
         return result
 
-    elements = array_items(root.get(result.case_member))
+    elements = items_of(root.get(result.case_member))
     base = "/" + result.case_member
     for index, element in enumerate(elements):
         if element.kind == NULL:

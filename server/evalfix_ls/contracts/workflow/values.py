@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ...js.values import js_trim
 from ...parser.tree import ARRAY, NULL, OBJECT, STRING, Node, join_pointer
 from ..json_value import JsonValue, is_json_value
-from ..node_values import array_items, object_props, string_value
+from ..node_values import items_of, props_of, string_of
 
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
@@ -64,7 +64,7 @@ def is_non_empty_string(node: Node | None) -> bool:
 
 def non_empty_text(node: Node | None) -> str | None:
     """The string of ``node`` when ``is_non_empty_string`` holds (as written, untrimmed), else None."""
-    text = string_value(node)
+    text = string_of(node)
     return text if text is not None and js_trim(text) != "" else None
 
 
@@ -76,7 +76,7 @@ def string_array(node: Node | None, pointer: str, *, inherited: bool = False) ->
     if node.kind == ARRAY:
         return [
             Located(text, item, join_pointer(pointer, index), inherited)
-            for index, item in enumerate(array_items(node))
+            for index, item in enumerate(items_of(node))
             if (text := non_empty_text(item)) is not None
         ]
     text = non_empty_text(node)
@@ -115,11 +115,9 @@ def is_non_empty_outcome(node: Node | None) -> bool:
             if non_empty_text(current) is not None:
                 return True
         elif current.kind == ARRAY:
-            pending.extend(array_items(current))
+            pending.extend(items_of(current))
         elif current.kind == OBJECT:
-            pending.extend(
-                member.value for member in object_props(current).values() if member.value is not None
-            )
+            pending.extend(member.value for member in props_of(current).values() if member.value is not None)
     return False
 
 
@@ -135,7 +133,7 @@ def js_string_throws(node: Node | None) -> bool:
             if current.has("toString"):
                 return True
         elif current.kind == ARRAY:
-            pending.extend(array_items(current))
+            pending.extend(items_of(current))
     return False
 
 
@@ -151,13 +149,9 @@ def to_python(node: Node | None) -> JsonValue:
     while pending:
         current, target = pending.pop()
         children = (
-            [
-                (name, member.value)
-                for name, member in object_props(current).items()
-                if member.value is not None
-            ]
+            [(name, member.value) for name, member in props_of(current).items() if member.value is not None]
             if current.kind == OBJECT
-            else list(enumerate(array_items(current)))
+            else list(enumerate(items_of(current)))
         )
         for key, child in children:
             value: JsonValue

@@ -15,7 +15,7 @@ from ...contracts.fix_data import (
     WrittenPath,
 )
 from ...contracts.json_value import JsonValue, is_json_value
-from ...contracts.node_values import array_items, number_value, string_value
+from ...contracts.node_values import items_of, number_of, string_of
 from ...js.values import js_number_to_string
 from ...parser.tree import ARRAY, OBJECT, STRING, Node
 from .edits import TextEdit, json_text, remove_member, replace_node
@@ -172,7 +172,7 @@ def skill_root_path(ctx: FixContext) -> list[Fix]:
 
 @fixer("metadata-tags-type")
 def tag_list(ctx: FixContext) -> list[Fix]:
-    tag = string_value(ctx.node())
+    tag = string_of(ctx.node())
     node = ctx.node()
     if node is None or tag is None:
         return []
@@ -196,7 +196,7 @@ def string_expected(ctx: FixContext) -> list[Fix]:
     if node is None or obj is None or member is None:
         return []
     fixes = []
-    number = number_value(node)
+    number = number_of(node)
     if number is not None:
         fixes.append(ctx.change_to(node, js_number_to_string(number), safe=True))
     title = f"Remove {json_text(member.key)}"
@@ -209,7 +209,7 @@ def boolean_value(ctx: FixContext) -> list[Fix]:
     node = ctx.node()
     if node is None:
         return []
-    answer = string_value(node)
+    answer = string_of(node)
     word = answer.strip().lower() if answer is not None else None
     truthy = word in ("yes", "true", "1", "y", "on")
     falsy = word in ("no", "false", "0", "n", "off")
@@ -242,7 +242,7 @@ def missing_id(ctx: FixContext) -> list[Fix]:
         return []
     siblings, _ = ctx.parent(_pointer_of_container(ctx, obj))
     taken = _ids_in(siblings)
-    base = "case" if ctx.finding.code == "id-required" else str(string_value(obj.get("kind")) or "assertion")
+    base = "case" if ctx.finding.code == "id-required" else str(string_of(obj.get("kind")) or "assertion")
     new_id = unique_name(f"{base}-{len(taken) + 1}", taken)
     return [ctx.fix(f'Set "id" to "{new_id}"', ctx.set_member(obj, "id", new_id), safe=False, preferred=True)]
 
@@ -256,11 +256,9 @@ def duplicate_id(ctx: FixContext) -> list[Fix]:
         return []
     taken = _ids_in(cases)
     written = node.value  # a string or a number (the rule's duplicate ids)
-    old = string_value(node) or json_text(written if is_json_value(written) else None)
+    old = string_of(node) or json_text(written if is_json_value(written) else None)
     new_id = unique_name(f"{old}-2", taken)
-    referred = _mentions(ctx.text, old) > sum(
-        1 for i in array_items(cases) if string_value(i.get("id")) == old
-    )
+    referred = _mentions(ctx.text, old) > sum(1 for i in items_of(cases) if string_of(i.get("id")) == old)
     return [
         ctx.fix(
             f'Rename this case to "{new_id}"', replace_node(node, new_id), safe=not referred, preferred=True
@@ -279,11 +277,7 @@ def _pointer_of_container(ctx: FixContext, obj: Node) -> str:
 
 
 def _ids_in(array: Node | None) -> set[str]:
-    return {
-        value
-        for item in array_items(array)
-        if item.kind == OBJECT and (value := string_value(item.get("id")))
-    }
+    return {value for item in items_of(array) if item.kind == OBJECT and (value := string_of(item.get("id")))}
 
 
 def _mentions(text: str, value: str) -> int:

@@ -9,7 +9,7 @@ from functools import cached_property
 
 from ...contracts.fix_data import FixData, Missing
 from ...contracts.json_value import JsonValue
-from ...contracts.node_values import array_items, string_value
+from ...contracts.node_values import items_of, string_of
 from ...findings import Finding
 from ...parser.text_view import as_str
 from ...parser.tree import ARRAY, OBJECT, Member, Node, resolve_pointer, split_pointer
@@ -137,7 +137,7 @@ def enum_fixes(
     """Replace ``node`` by each close allowed value (all of them when none is close); a case-only
     difference (``"Empty"`` → ``"empty"``) is safe, any other choice unsafe."""
     choices: list[JsonValue] = []
-    written = string_value(node)
+    written = string_of(node)
     if written is not None:
         choices = list(close_values(written, allowed))
     if best is not None and best in allowed:
@@ -171,4 +171,4 @@ def unique_name(base: str, taken: set[str]) -> str:
 
 def string_items(node: Node | None) -> list[tuple[Node, str]]:
     """The string elements of an array, each with its text (none for anything else)."""
-    return [(item, text) for item in array_items(node) if (text := string_value(item)) is not None]
+    return [(item, text) for item in items_of(node) if (text := string_of(item)) is not None]

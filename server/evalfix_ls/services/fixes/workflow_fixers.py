@@ -4,7 +4,7 @@ findings both contracts share (a duplicate member name)."""
 from __future__ import annotations
 
 from ...contracts.fix_data import Missing, OneOf, Rename, RepeatedKey, TagSuggestion
-from ...contracts.node_values import number_value, string_value
+from ...contracts.node_values import number_of, string_of
 from ...contracts.workflow.normalize import EXTENSION_COPIES, NormalizedCase
 from ...contracts.workflow.rules import is_valid_tag, readiness_buckets
 from ...js.values import js_number_to_string
@@ -48,7 +48,7 @@ def duplicate_key(ctx: FixContext) -> list[Fix]:
 @fixer("invalid_coverage_tag", "coverage_tag_near_miss")
 def coverage_tag(ctx: FixContext) -> list[Fix]:
     node = ctx.node()
-    written = string_value(node)
+    written = string_of(node)
     tag = TagSuggestion.read(ctx.data)
     suggestion = tag.suggestion if tag is not None else None
     if node is None or written is None:
@@ -141,7 +141,7 @@ def missing_case_value(ctx: FixContext) -> list[Fix]:
     if name == "expected_outcome":
         fixes.extend(_unshadow(ctx, case))
     present = case.node.get(name)
-    number = number_value(present)
+    number = number_of(present)
     if present is not None and number is not None:  # a number where a string is needed
         fixes.append(ctx.change_to(present, js_number_to_string(number), safe=False, preferred=not fixes))
     fixes.append(
@@ -209,7 +209,7 @@ def source_ref(ctx: FixContext) -> list[Fix]:
             ctx.fix('Set the case\'s source_ref_authority to "historical"', edit, safe=False, preferred=True)
         )
     node = ctx.node()
-    ref = string_value(node)
+    ref = string_of(node)
     repo_root = ctx.facts.repo_root
     if (
         ctx.finding.code == "source_ref_missing"
@@ -277,5 +277,5 @@ def _id_members(ctx: FixContext, value: str) -> int:
     return sum(
         1
         for case in cases
-        if string_value(case.member("id")) == value or string_value(case.member("name")) == value
+        if string_of(case.member("id")) == value or string_of(case.member("name")) == value
     )
