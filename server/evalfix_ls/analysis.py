@@ -22,6 +22,7 @@ from .contracts.detection import (
     declared_schema,
     walking_repository,
 )
+from .contracts.fix_data import RepeatedKey
 from .findings import Finding
 from .parser import parse
 from .parser.gcpause import gc_paused
@@ -326,7 +327,7 @@ def _duplicate_key_findings(tree: ParseResult, codes: FileCodes) -> list[Finding
                     pointer_of(steps),
                     start,
                     end,
-                    data={"key": dup.key, "last": last},
+                    data=RepeatedKey(dup.key, last).fields(),
                 )
             )
     return findings

@@ -60,3 +60,23 @@ async def test_workflow_case_shows_its_effective_values(session: Session, tmp_pa
     assert as_tuple(found.range) == as_tuple(
         lsp_range(session.texts[uri], start, start + 4, session.encoding)
     )
+
+
+async def test_workflow_case_while_a_top_level_member_has_no_value_yet(
+    session: Session, tmp_path: Path
+) -> None:
+    """Mid-typing (``"coverage_tags": ,``) the recovered tree holds the member without a value: the
+    case still answers, its inherited lists read as absent (the normalizer crashed on it)."""
+    make_repo(tmp_path)
+    await session.initialize([tmp_path])
+    marked = (
+        '{"schema_version": "spec-first.workflow-eval-fixtures.v1", "skill": "demo", '
+        '"coverage_tags": , "source_refs": , "cases": [{"id": "c|1", "input": "做 😀"}]}'
+    )
+    uri, offset = open_marked(session, tmp_path / "skills/demo/evals/trigger.json", marked)
+    found = await hover_at(session, uri, offset)
+    assert found is not None and "c1" in found.contents.value
+    start = session.texts[uri].index('"c1"')
+    assert as_tuple(found.range) == as_tuple(
+        lsp_range(session.texts[uri], start, start + 4, session.encoding)
+    )

@@ -11,34 +11,46 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
-from typing import Any
 
 from ..findings import Finding, Related
+
+CaseKey = tuple[Hashable, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CaseFacts:
+    """What the rules learnt of a case besides its findings, for the rules that follow it: how many
+    of its findings stand for loader issues, and its id (kind, value, start and end relative to the
+    case) when the id is one the later rules compare."""
+
+    loader_issues: int
+    id: tuple[str, object, int, int] | None
 
 
 @dataclass(frozen=True, slots=True)
 class CachedCase:
     findings: tuple[Finding, ...]  # offsets relative to the case's first character
-    extra: Any  # contract-specific facts needed after the case (e.g. loader-issue count)
+    facts: CaseFacts
 
 
 class CaseCache:
     """A bounded, thread-safe LRU map from case keys to relative findings."""
 
     def __init__(self, max_entries: int = 50_000) -> None:
-        self._entries: OrderedDict[tuple[Any, ...], CachedCase] = OrderedDict()
+        self._entries: OrderedDict[CaseKey, CachedCase] = OrderedDict()
         self._lock = threading.Lock()
         self._max = max_entries
         self.hits = 0
         self.misses = 0
 
     @staticmethod
-    def key(text: str, start: int, end: int, *context: Any) -> tuple[Any, ...]:
+    def key(text: str, start: int, end: int, *context: Hashable) -> CaseKey:
         piece = text[start:end]
         return (end - start, hash(piece), *context)
 
-    def get(self, key: tuple[Any, ...], base: int) -> tuple[list[Finding], Any] | None:
+    def get(self, key: CaseKey, base: int) -> tuple[list[Finding], CaseFacts] | None:
         with self._lock:
             cached = self._entries.get(key)
             if cached is None:
@@ -46,10 +58,10 @@ class CaseCache:
                 return None
             self._entries.move_to_end(key)
             self.hits += 1
-        return [_shift(f, base) for f in cached.findings], cached.extra
+        return [_shift(f, base) for f in cached.findings], cached.facts
 
-    def put(self, key: tuple[Any, ...], findings: list[Finding], base: int, extra: Any) -> None:
-        entry = CachedCase(tuple(_shift(f, -base) for f in findings), extra)
+    def put(self, key: CaseKey, findings: list[Finding], base: int, facts: CaseFacts) -> None:
+        entry = CachedCase(tuple(_shift(f, -base) for f in findings), facts)
         with self._lock:
             self._entries[key] = entry
             self._entries.move_to_end(key)

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..parser.tree import ParseResult
 from ..workspace.view import FileSystemView
+from .case_cache import CaseCache
+from .workflow.index import WorkflowIndex
 
 
 @dataclass(slots=True)
@@ -24,5 +25,5 @@ class AnalysisContext:
     rel_path: str | None
     repo_root: Path | None
     fs: FileSystemView
-    workspace: Any = None  # the workspace index for cross-file rules (contract-specific use)
-    case_cache: Any = None  # a contracts.case_cache.CaseCache kept by the caller across versions
+    workspace: WorkflowIndex | None = None  # the repository's fixtures, for cross-file rules
+    case_cache: CaseCache | None = None  # kept by the caller across versions

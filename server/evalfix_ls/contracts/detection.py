@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
-from ..parser.tree import ARRAY, OBJECT, STRING, Node
+from ..parser.tree import ARRAY, OBJECT, Node
 from ..workspace.view import FileSystemView
+from .node_values import string_of
 
 EVALS = "evals"
 WORKFLOW = "workflow-fixture"
@@ -80,14 +81,15 @@ def declared_schema(root: Node | None) -> str | None:
     """The root object's ``schema_version`` when it is a string."""
     if root is None or root.kind != OBJECT:
         return None
-    schema = root.get("schema_version")
-    return schema.value if schema is not None and schema.kind == STRING else None
+    return string_of(root.get("schema_version"))
 
 
 def is_other_tool_suite(root: Node | None) -> bool:
     """``{skill, cases: […]}``: a case array and neither ``evals`` nor ``skill_name`` — what other
     eval tools write in ``evals/evals.json`` (arc-skill-eval's loader rejects it)."""
-    return _has_case_array(root) and not root.has("evals") and not root.has("skill_name")  # type: ignore[union-attr]
+    if root is None or not _has_case_array(root):
+        return False
+    return not root.has("evals") and not root.has("skill_name")
 
 
 def _regime(walk: Walk) -> str:

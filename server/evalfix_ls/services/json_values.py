@@ -4,23 +4,11 @@ and gives a type the checker can follow (``Node.value`` is any decoded scalar)."
 
 from __future__ import annotations
 
-from ..parser.tree import ARRAY, OBJECT, STRING, Member, Node
+from ..contracts.node_values import items_of, string_of
+from ..parser.tree import OBJECT, Member, Node
 
-
-def string_of(node: Node | None) -> str | None:
-    """The decoded text of a string node; None for anything else."""
-    if node is None or node.kind != STRING:
-        return None
-    value = node.value
-    return value if isinstance(value, str) else None
-
-
-def items_of(node: Node | None) -> list[Node]:
-    """The items of an array node; none for anything else (an object, a scalar, nothing)."""
-    if node is None or node.kind != ARRAY:
-        return []
-    items = node.items
-    return [] if items is None else items
+# The reads the contracts' rules use too, from the layer below (one definition each).
+__all__ = ["items_of", "member_value", "members_of", "string_of"]
 
 
 def members_of(node: Node | None) -> list[Member]:

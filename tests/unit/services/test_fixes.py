@@ -168,6 +168,44 @@ EVALS_CASES = [
         True,
     ),
     (
+        "regex-target-invalid",
+        evals_doc(
+            '{"id": "a", '
+            + P
+            + ', "assertions": [{"type": "regex-match", "pattern": "v1", "target": "assistant"}]}'
+        ),
+        'Change to "assistant-text"',
+        '"assistant"',
+        '"assistant-text"',
+        False,
+    ),
+    (
+        "regex-flags-invalid",
+        evals_doc(
+            '{"id": "a", ' + P + ', "assertions": [{"type": "regex-match", "pattern": "v1", "flags": "iqi"}]}'
+        ),
+        'Change to "i"',
+        '"iqi"',
+        '"i"',
+        False,
+    ),
+    (
+        "files-item-type",
+        evals_doc('{"id": "a", ' + P + ', "files": [{"path": "files/sample-repo", "purpose": "样例 🧪"}]}'),
+        'Change to "files/sample-repo"',
+        '{"path": "files/sample-repo", "purpose": "样例 🧪"}',
+        '"files/sample-repo"',
+        False,
+    ),
+    (
+        "intent-kind-invalid",
+        evals_doc('{"id": "a", ' + P + ', "assertions": [{"text": "列出 v1 🧾"}]}'),
+        "Write the claim as a plain string assertion",
+        '{"text": "列出 v1 🧾"}',
+        '"列出 v1 🧾"',
+        False,
+    ),
+    (
         "prompt-required",
         evals_doc('{"id": "a", "description": "整理 🧹"}'),
         'Set "prompt" to a placeholder',

@@ -6,12 +6,12 @@ even ``null``) is a script assertion; any other object is an intent assertion; a
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...js import regex as jsregex
 from ...js.values import js_trim
 from ...parser.tree import ARRAY, BOOLEAN, OBJECT, STRING, Node
-from ..fix_data import OneOf
+from ..fix_data import OneOf, Rename, Replacement, StringAssertion
+from ..json_value import JsonValue
+from ..node_values import items_of, string_of
 from .paths import escapes_workspace
 from .report import (
     INTENT_KINDS,
@@ -36,7 +36,7 @@ _CLAIM_KEYS = ("text", "description", "check", "claim", "assertion", "name")
 
 def check_assertions(scope: Scope, assertions: Node) -> None:
     if assertions.kind != ARRAY:
-        data = {"replacement": [assertions.value]} if assertions.kind == STRING else None
+        claim = string_of(assertions)
         scope.at(
             "assertions-not-array",
             assertions,
@@ -45,13 +45,14 @@ def check_assertions(scope: Scope, assertions: Node) -> None:
                 f"{scope.prefix}`assertions`, if present, must be an array",
                 f"Got {describe(assertions)}; list judged claims (strings) and assertion objects.",
             ),
-            data,
+            None if claim is None else Replacement([claim]).fields(),
         )
         return
-    for a, item in enumerate(assertions.items):
+    for a, item in enumerate(items_of(assertions)):
         kind = item.kind
-        if kind == STRING:
-            if item.value == "" or not js_trim(item.value):
+        claim = string_of(item)
+        if claim is not None:
+            if claim == "" or not js_trim(claim):
                 _string_problem(scope, item, a)
         elif kind == OBJECT:
             if item.has("type"):
@@ -146,15 +147,16 @@ def _check_target(scope: Scope, item: Node, base: tuple[str | int, ...], p: str)
         else:
             _check_path_escape(scope, file_node, tokens)
         return
-    replacement: Any = None
+    replacement: JsonValue = None
     explanation = f"Got {describe(target)}."
-    if target.kind == STRING:
-        if target.value.startswith("assistant") or target.value in ("text", "output", "response"):
+    written = string_of(target)
+    if written is not None:
+        if written.startswith("assistant") or written in ("text", "output", "response"):
             replacement = _ASSISTANT_TEXT
             explanation = f'Got {describe(target)}; write "{_ASSISTANT_TEXT}".'
         else:
-            replacement = {"file": target.value}
-            explanation = f'Got {describe(target)}; a file target is written {{"file": "{target.value}"}}.'
+            replacement = {"file": written}
+            explanation = f'Got {describe(target)}; a file target is written {{"file": "{written}"}}.'
     scope.at(
         "regex-target-invalid",
         target,
@@ -165,12 +167,13 @@ def _check_target(scope: Scope, item: Node, base: tuple[str | int, ...], p: str)
 
 
 def _check_path_escape(scope: Scope, node: Node, tokens: tuple[str | int, ...]) -> None:
-    if escapes_workspace(node.value):
+    path = string_of(node)
+    if path is not None and escapes_workspace(path):
         scope.at(
             "assertion-path-escapes",
             node,
             tokens,
-            f"{quote(node.value)} is absolute or starts with '..': arc-skill-eval refuses it as "
+            f"{quote(path)} is absolute or starts with '..': arc-skill-eval refuses it as "
             "'Path escapes workspace', so this assertion always fails. Use a workspace-relative path.",
         )
 
@@ -203,20 +206,22 @@ def check_regex_members(
         f"{p}{flags_label}, if present, must be a string",
         'write the flags as a string such as "i" or "im".',
     )
-    flags_text = "" if flags is None else flags.value
-    if pattern is None:
+    flags_text = string_of(flags) or ""
+    pattern_text = string_of(pattern)
+    if pattern is None or pattern_text is None:
         return
-    verdict = jsregex.check_regex(pattern.value, flags_text)
+    verdict = jsregex.check_regex(pattern_text, flags_text)
     invalid = f"{p}{who} pattern is not a valid regular expression"
     status = verdict.status
     if status == jsregex.FLAGS:
-        scope.at(
-            "regex-flags-invalid",
-            flags,
-            (*base, "flags"),
-            sentence(invalid, f"The flags {quote(flags_text)} are invalid: {verdict.detail}."),
-            OneOf(tuple(jsregex.VALID_FLAGS), _repair_flags(flags_text)).fields(),
-        )
+        if flags is not None:  # no flags are never invalid ones
+            scope.at(
+                "regex-flags-invalid",
+                flags,
+                (*base, "flags"),
+                sentence(invalid, f"The flags {quote(flags_text)} are invalid: {verdict.detail}."),
+                OneOf(tuple(jsregex.VALID_FLAGS), _repair_flags(flags_text)).fields(),
+            )
         return
     if status == jsregex.PATTERN:
         scope.at(
@@ -256,7 +261,7 @@ def check_regex_members(
                 flags,
                 (*base, "flags"),
                 "The 'g' flag has no effect: the pattern is applied once, with exec from position 0.",
-                {"replacement": flags_text.replace("g", "")},
+                Replacement(flags_text.replace("g", "")).fields(),
             )
         if "y" in flags_text:
             scope.at(
@@ -265,7 +270,7 @@ def check_regex_members(
                 (*base, "flags"),
                 "The 'y' flag makes the match start at position 0 (like a leading ^); "
                 "drop it unless that is intended.",
-                {"replacement": flags_text.replace("y", "")},
+                Replacement(flags_text.replace("y", "")).fields(),
             )
 
 
@@ -370,7 +375,7 @@ def _intent_kind_invalid(
         )
         claim = _claim_text(item)
         if claim is not None:
-            data["string_assertion"] = claim
+            data = {**data, **StringAssertion(claim).fields()}
             explanation += f" If it is a claim for the judge, write it as a plain string: {quote(claim)}."
     scope.at_member(
         "intent-kind-invalid",
@@ -386,9 +391,9 @@ def _intent_kind_invalid(
 def _claim_text(item: Node) -> str | None:
     """The claim of a skill-creator style object ({text}, {name, description}, {check, name}, …)."""
     for key in _CLAIM_KEYS:
-        node = item.get(key)
-        if node is not None and node.kind == STRING and js_trim(node.value):
-            return node.value
+        text = string_of(item.get(key))
+        if text is not None and js_trim(text):
+            return text
     return None
 
 
@@ -406,7 +411,7 @@ def _check_output(scope: Scope, item: Node, base: tuple[str | int, ...], p: str,
         prompt = item.get("prompt")
         claim = item.member("claim")
         if claim is not None:
-            data = {"rename_to": "prompt"} if prompt is None else None
+            data = Rename("prompt").fields() if prompt is None else None
             scope.at_key(
                 "judge-claim-ignored",
                 claim,
@@ -442,15 +447,17 @@ def _check_output(scope: Scope, item: Node, base: tuple[str | int, ...], p: str,
 def _check_workspace(
     scope: Scope, item: Node, base: tuple[str | int, ...], p: str, method: str | None
 ) -> None:
+    method_node = item.get("method")
     if method == _SNAPSHOT_DIFF:
-        scope.at(
-            "assertion-never-passes",
-            item.get("method"),
-            (*base, "method"),
-            "workspace snapshot-diff is not implemented yet in arc-skill-eval: this assertion is graded "
-            "as failed on every run.",
-            {"method": _SNAPSHOT_DIFF},
-        )
+        if method_node is not None:  # a method read from the item is there
+            scope.at(
+                "assertion-never-passes",
+                method_node,
+                (*base, "method"),
+                "workspace snapshot-diff is not implemented yet in arc-skill-eval: this assertion is "
+                "graded as failed on every run.",
+                {"method": _SNAPSHOT_DIFF},
+            )
     else:  # every other method, a missing or an invalid one included, needs a path
         path = scope.require_string(
             "intent-path-required",

@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...findings import Finding, Related
 from ...js.values import js_number_to_string, js_trim
 from ...parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
+from ..case_cache import CaseFacts
 from ..detection import is_other_tool_suite
+from ..fix_data import Replacement, WrittenPath
+from ..node_values import items_of, number_of, props_of, string_of
 from .assertions import check_assertions
 from .metadata import check_metadata, check_sandbox
 from .paths import SuitePaths, discovery_problems, skill_md_name
@@ -61,15 +65,16 @@ def check(ctx: AnalysisContext) -> list[Finding]:
     if root is None:
         return findings
     top = Scope(findings, None, ())
-    if ctx.path is not None:
-        _check_discovery(top, root, ctx)
+    path = ctx.path
+    if path is not None:
+        _check_discovery(top, root, path, ctx)
     if root.kind != OBJECT:
         _root_not_object(top, root)
         return findings
     _check_top_members(top, root)
     _check_other_tool_suite(top, root, ctx.rel_path)
-    if ctx.path is not None:
-        _check_skill_name(top, root, ctx)
+    if path is not None:
+        _check_skill_name(top, root, path, ctx)
     evals = root.get("evals")
     if evals is None or evals.kind != ARRAY:
         top.at_member(
@@ -126,13 +131,14 @@ def _root_not_object(top: Scope, root: Node) -> None:
 def _looks_like_trigger_evals(root: Node) -> bool:
     return any(
         item.kind == OBJECT and item.has("should_trigger") and (item.has("query") or item.has("prompt"))
-        for item in root.items
+        for item in items_of(root)
     )
 
 
 def _check_top_members(top: Scope, root: Node) -> None:
     version = root.get("version")
     if version is not None and version.kind != STRING:
+        number = number_of(version)
         top.at(
             "version-type",
             version,
@@ -141,7 +147,7 @@ def _check_top_members(top: Scope, root: Node) -> None:
                 "`version`, if present, must be a string.",
                 f'Got {describe(version)}; write it as a string (e.g. "1") or remove it.',
             ),
-            {"replacement": js_number_to_string(version.value)} if version.kind == NUMBER else None,
+            None if number is None else Replacement(js_number_to_string(number)).fields(),
         )
     top.require_string(
         "skill-name-required",
@@ -151,7 +157,7 @@ def _check_top_members(top: Scope, root: Node) -> None:
         "`skill_name` must be a non-empty string.",
         "Name the skill under test (the `name` in its SKILL.md)",
     )
-    for name, member in root.props.items():
+    for name, member in props_of(root).items():
         if name not in ROOT_KEYS:
             top.at_key(
                 "key-ignored",
@@ -169,7 +175,7 @@ def _check_other_tool_suite(top: Scope, root: Node, rel_path: str | None) -> Non
     if not is_other_tool_suite(root):
         return
     array = "cases" if root.has("cases") else "examples"
-    count = len(root.get(array).items)  # type: ignore[union-attr]
+    count = len(items_of(root.get(array)))
     glob = rel_path or "path/to/evals/evals.json"
     top.emit(
         "other-tool-suite",
@@ -185,9 +191,9 @@ def _check_other_tool_suite(top: Scope, root: Node, rel_path: str | None) -> Non
     )
 
 
-def _check_discovery(top: Scope, root: Node, ctx: AnalysisContext) -> None:
-    skill_md = ctx.path.parent.parent / "SKILL.md"
-    if ctx.path.parent.name == "evals" and ctx.fs.leaves(skill_md, ctx.repo_root):
+def _check_discovery(top: Scope, root: Node, path: Path, ctx: AnalysisContext) -> None:
+    skill_md = path.parent.parent / "SKILL.md"
+    if path.parent.name == "evals" and ctx.fs.leaves(skill_md, ctx.repo_root):
         top.emit(
             "path-outside-repository",
             root.start,
@@ -196,9 +202,9 @@ def _check_discovery(top: Scope, root: Node, ctx: AnalysisContext) -> None:
             "The SKILL.md beside evals/ leaves the repository: it is a symbolic link to a path outside the "
             "repository root, so it was not read (nor whether it exists tested): discovery and the "
             "skill name are not checked against it.",
-            {"path": "../SKILL.md"},
+            WrittenPath("../SKILL.md").fields(),
         )
-    problems = discovery_problems(ctx.path, ctx.repo_root, ctx.fs)
+    problems = discovery_problems(path, ctx.repo_root, ctx.fs)
     if problems:
         top.emit(
             "not-discovered",
@@ -212,19 +218,20 @@ def _check_discovery(top: Scope, root: Node, ctx: AnalysisContext) -> None:
         )
 
 
-def _check_skill_name(top: Scope, root: Node, ctx: AnalysisContext) -> None:
+def _check_skill_name(top: Scope, root: Node, path: Path, ctx: AnalysisContext) -> None:
     skill_name = root.get("skill_name")
-    if skill_name is None or skill_name.kind != STRING or skill_name.value == "":
+    name = string_of(skill_name)
+    if skill_name is None or name is None or name == "":
         return
-    declared = skill_md_name(ctx.path.parent.parent, ctx.fs, ctx.repo_root)
-    if declared is not None and declared != skill_name.value:
+    declared = skill_md_name(path.parent.parent, ctx.fs, ctx.repo_root)
+    if declared is not None and declared != name:
         top.at(
             "skill-name-mismatch",
             skill_name,
             ("skill_name",),
-            f"`skill_name` is {quote(skill_name.value)} but SKILL.md names the skill {quote(declared)}; "
+            f"`skill_name` is {quote(name)} but SKILL.md names the skill {quote(declared)}; "
             "they should match (arc-skill-eval does not compare them).",
-            {"replacement": declared},
+            Replacement(declared).fields(),
         )
 
 
@@ -234,8 +241,8 @@ def _check_skill_name(top: Scope, root: Node, ctx: AnalysisContext) -> None:
 def _check_cases(findings: list[Finding], evals: Node, paths: SuitePaths, ctx: AnalysisContext) -> None:
     registered: dict[str, tuple[int, Node]] = {}  # String(id) → first clean case (the loader's set)
     seen: dict[str, tuple[int, Node]] = {}  # String(id) → first case with a string or number id
-    folders: dict[str, tuple[str, int, Node]] = {}  # artifact folder (lowercase) → first id using it
-    for i, case in enumerate(evals.items):
+    folders: dict[str, tuple[str, int | None, Node]] = {}  # artifact folder (lowercase) → first id using it
+    for i, case in enumerate(items_of(evals)):
         scope = Scope(findings, i, ("evals", i))
         if case.kind != OBJECT:
             scope.at(
@@ -249,9 +256,9 @@ def _check_cases(findings: list[Finding], evals: Node, paths: SuitePaths, ctx: A
             )
             continue
         id_node = _check_case_cached(scope, case, paths, ctx)
-        if id_node is None:
+        key = _id_key(id_node)
+        if id_node is None or key is None:
             continue
-        key = id_node.value if id_node.kind == STRING else js_number_to_string(id_node.value)
         reported = False
         if scope.loader_issues == 0:
             first = registered.get(key)
@@ -288,6 +295,12 @@ def _check_cases(findings: list[Finding], evals: Node, paths: SuitePaths, ctx: A
         _check_artifact_folder(scope, id_node, key, folders)
 
 
+def _id_key(id_node: Node | None) -> str | None:
+    """``String(id)`` of a string or number id (None for any other)."""
+    number = number_of(id_node)
+    return string_of(id_node) if number is None else js_number_to_string(number)
+
+
 def _check_case_cached(scope: Scope, case: Node, paths: SuitePaths, ctx: AnalysisContext) -> Node | None:
     """``_check_case``, reusing the findings of an identical case from a previous version."""
     cache = ctx.case_cache
@@ -296,14 +309,14 @@ def _check_case_cached(scope: Scope, case: Node, paths: SuitePaths, ctx: Analysi
     key = cache.key(ctx.text, case.start, case.end, "evals", scope.index, ctx.fs.generation, ctx.path)
     hit = cache.get(key, case.start)
     if hit is not None:
-        cached_findings, (loader_issues, cached_id) = hit
+        cached_findings, facts = hit
         scope.findings.extend(cached_findings)
-        scope.loader_issues = loader_issues
-        if cached_id is None:
+        scope.loader_issues = facts.loader_issues
+        if facts.id is None:
             return None
         # The id rebuilt from the cache rather than looked up: on a case moved by an edit, the
         # lookup would copy all of its members (a lazily shifted node materialises on first use).
-        kind, value, start, end = cached_id
+        kind, value, start, end = facts.id
         return Node(kind, case.start + start, case.start + end, value)
     before = len(scope.findings)
     id_node = _check_case(scope, case, paths)
@@ -312,7 +325,7 @@ def _check_case_cached(scope: Scope, case: Node, paths: SuitePaths, ctx: Analysi
         if id_node is None
         else (id_node.kind, id_node.value, id_node.start - case.start, id_node.end - case.start)
     )
-    cache.put(key, scope.findings[before:], case.start, (scope.loader_issues, cached))
+    cache.put(key, scope.findings[before:], case.start, CaseFacts(scope.loader_issues, cached))
     return id_node
 
 
@@ -356,7 +369,8 @@ def _check_case_members(scope: Scope, case: Node, paths: SuitePaths) -> Node | N
         f"{p}`prompt` must be a non-empty string",
         "The prompt is the user message the agent receives",
     )
-    if prompt is not None and not js_trim(prompt.value):
+    prompt_text = string_of(prompt)
+    if prompt is not None and prompt_text is not None and not js_trim(prompt_text):
         scope.at(
             "prompt-blank",
             prompt,
@@ -386,11 +400,12 @@ def _check_case_members(scope: Scope, case: Node, paths: SuitePaths) -> Node | N
         check_metadata(scope, metadata)
     if case.has("sandbox") or case.has("sandboxMocks"):
         check_sandbox(scope, case)
-    for name, member in case.props.items():
+    for name, member in props_of(case).items():
         if name in CASE_KEYS:
             continue
         if name == EXPECTATIONS:
-            _expectations(scope, member.value, assertions is not None)
+            if member.value is not None:  # recovery found no value: nothing to turn into assertions
+                _expectations(scope, member.value, assertions is not None)
         else:
             scope.at_key(
                 "key-ignored",
@@ -403,7 +418,7 @@ def _check_case_members(scope: Scope, case: Node, paths: SuitePaths) -> Node | N
 
 
 def _expectations(scope: Scope, value: Node, has_assertions: bool) -> None:
-    strings = [item.value for item in value.items if item.kind == STRING] if value.kind == ARRAY else []
+    strings = [text for item in items_of(value) if (text := string_of(item)) is not None]
     scope.at(
         "expectations-not-graded",
         value,
@@ -416,8 +431,8 @@ def _expectations(scope: Scope, value: Node, has_assertions: bool) -> None:
 
 
 def _check_id_style(scope: Scope, id_node: Node) -> None:
-    value = id_node.value
-    if id_node.kind == STRING:
+    value = string_of(id_node)
+    if value is not None:
         if _KEBAB.fullmatch(value):
             return
         reason = "is empty" if value == "" else "is not lowercase kebab-case"
@@ -428,17 +443,20 @@ def _check_id_style(scope: Scope, id_node: Node) -> None:
             ("id",),
             f"The id {quote(value)} {reason}: readable kebab-case slugs (e.g. 'default-world') make the "
             "artifact folders eval-<id>/ self-documenting.",
-            {"replacement": slug} if slug else None,
+            Replacement(slug).fields() if slug else None,
         )
         return
-    if math.isfinite(value) and value.is_integer() and 0 <= value <= _MAX_SAFE_INTEGER:
-        if math.copysign(1.0, value) > 0:  # -0 prints as 0 but is not what the author wrote
+    number = number_of(id_node)
+    if number is None:
+        return
+    if math.isfinite(number) and number.is_integer() and 0 <= number <= _MAX_SAFE_INTEGER:
+        if math.copysign(1.0, number) > 0:  # -0 prints as 0 but is not what the author wrote
             return
     scope.at(
         "id-style",
         id_node,
         ("id",),
-        f"The numeric id {js_number_to_string(value)} is not a non-negative integer up to 2^53-1 "
+        f"The numeric id {js_number_to_string(number)} is not a non-negative integer up to 2^53-1 "
         "(negative, fractional, -0, imprecise or Infinity); use a whole number or a kebab-case string.",
     )
 
@@ -452,7 +470,7 @@ def _check_artifact_folder(
     scope: Scope,
     id_node: Node,
     key: str,
-    folders: dict[str, tuple[str, int, Node]],
+    folders: dict[str, tuple[str, int | None, Node]],
 ) -> None:
     folder = _artifact_folder(key)
     slot = folder.lower()  # case-insensitive file systems (macOS, Windows) merge letter case

@@ -8,6 +8,7 @@ spec's alone (the reference loader ignores them): warnings and hints only.
 from __future__ import annotations
 
 from ...parser.tree import ARRAY, BOOLEAN, NUMBER, OBJECT, STRING, Node
+from ..node_values import items_of, string_of
 from .report import (
     DIFFICULTIES,
     NETWORK_MODES,
@@ -39,7 +40,7 @@ def check_metadata(scope: Scope, metadata: Node) -> None:
         return
     tokens = ("metadata",)
     tags = metadata.get("tags")
-    if tags is not None and (tags.kind != ARRAY or any(item.kind != STRING for item in tags.items)):
+    if tags is not None and (tags.kind != ARRAY or any(item.kind != STRING for item in items_of(tags))):
         scope.at(
             "metadata-tags-type",
             tags,
@@ -155,7 +156,7 @@ class _Environment:
         if node.kind != ARRAY:
             self.report(node, env, t, f".{name}", "must be an array")
             return
-        for k, element in enumerate(node.items):
+        for k, element in enumerate(items_of(node)):
             et = (*t, k)
             label = f".{name}[{k}]"
             if element.kind != OBJECT:
@@ -222,7 +223,7 @@ def check_sandbox(scope: Scope, case: Node) -> None:
             {"replacement_sandbox": "just-bash"},
         )
     seen: dict[str, int] = {}
-    for k, mock in enumerate(mocks.items):
+    for k, mock in enumerate(items_of(mocks)):
         _check_mock(scope, mock, k, seen)
 
 
@@ -236,7 +237,8 @@ def _check_mock(scope: Scope, mock: Node, k: int, seen: dict[str, int]) -> None:
         _mock_problem(scope, mock, t, f"`sandboxMocks[{k}]` must be an object {{command, stdout?, …}}")
         return
     command = mock.get("command")
-    if not is_nonempty_string(command):
+    name = string_of(command)
+    if command is None or not name:  # absent, not a string, or empty
         text = f"`sandboxMocks[{k}].command` must be a non-empty string"
         if command is None:
             scope.missing(
@@ -249,7 +251,6 @@ def _check_mock(scope: Scope, mock: Node, k: int, seen: dict[str, int]) -> None:
         else:
             _mock_problem(scope, command, (*t, "command"), text)
     else:
-        name = command.value
         if any(ch.isspace() for ch in name):
             scope.at(
                 "sandbox-mock-command-spaces",
@@ -286,7 +287,7 @@ def _check_mock(scope: Scope, mock: Node, k: int, seen: dict[str, int]) -> None:
     if files.kind != ARRAY:
         _mock_problem(scope, files, (*t, "files"), f"`sandboxMocks[{k}].files`, if present, must be an array")
         return
-    for f, entry in enumerate(files.items):
+    for f, entry in enumerate(items_of(files)):
         ft = (*t, "files", f)
         label = f"`sandboxMocks[{k}].files[{f}]"
         if entry.kind != OBJECT:

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from ... import schema
 from ...findings import Finding, Related, Severity
 from ...js.values import js_number_to_string
-from ...parser.tree import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Member, Node, join_pointer
+from ...parser.tree import ARRAY, BOOLEAN, NULL, OBJECT, STRING, Member, Node, join_pointer
 from ..fix_data import Missing, OneOf
+from ..json_value import JsonValue
+from ..node_values import number_of, string_of
 
 ERR, WARN, INFO, HINT = Severity.ERROR, Severity.WARNING, Severity.INFORMATION, Severity.HINT
 
@@ -159,10 +160,12 @@ TOOL_MODES = _enum("ToolMode")
 def describe(node: Node) -> str:
     """A short human description of a JSON value: ``'Empty'``, ``the number 3``, ``null``, …"""
     kind = node.kind
-    if kind == STRING:
-        return "an empty string" if node.value == "" else quote(node.value)
-    if kind == NUMBER:
-        return f"the number {js_number_to_string(node.value)}"
+    text = string_of(node)
+    if text is not None:
+        return "an empty string" if text == "" else quote(text)
+    number = number_of(node)
+    if number is not None:
+        return f"the number {js_number_to_string(number)}"
     if kind == BOOLEAN:
         return "true" if node.value else "false"
     if kind == NULL:
@@ -201,14 +204,15 @@ def sentence(issue: str, explanation: str) -> str:
     return f"{issue}{'' if issue.endswith('.') else '.'} {explanation}"
 
 
-def enum_problem(node: Node | None, allowed: tuple[str, ...], what: str) -> tuple[str, dict[str, Any]]:
+def enum_problem(node: Node | None, allowed: tuple[str, ...], what: str) -> tuple[str, dict[str, JsonValue]]:
     """Explanation and quick-fix data for a value that is not one of ``allowed``."""
     subject = what[0].upper() + what[1:]
     if node is None:
         return f"{subject} is missing; expected one of {one_of(allowed)}.", OneOf(allowed).fields()
-    if node.kind == STRING:
+    written = string_of(node)
+    if written is not None:
         text = f"Unknown {what} {describe(node)}; expected one of {one_of(allowed)}"
-        guess = suggest(node.value, allowed)
+        guess = suggest(written, allowed)
         if guess is not None:
             text += f" (did you mean '{guess}'?)"
         return text + ".", OneOf(allowed, guess).fields()
@@ -253,7 +257,7 @@ class Scope:
         end: int,
         tokens: tuple[str | int, ...],
         message: str,
-        data: Mapping[str, Any] | None = None,
+        data: Mapping[str, JsonValue] | None = None,
         related: tuple[Related, ...] = (),
         severity: Severity | None = None,
     ) -> None:
@@ -282,7 +286,7 @@ class Scope:
         node: Node,
         tokens: tuple[str | int, ...],
         message: str,
-        data: Mapping[str, Any] | None = None,
+        data: Mapping[str, JsonValue] | None = None,
         related: tuple[Related, ...] = (),
         severity: Severity | None = None,
     ) -> None:
@@ -296,7 +300,7 @@ class Scope:
         tokens: tuple[str | int, ...],
         member: str,
         message: str,
-        data: Mapping[str, Any] | None = None,
+        data: Mapping[str, JsonValue] | None = None,
     ) -> None:
         """A finding for member ``member`` absent from ``parent`` (at ``tokens``): the pointer is the
         parent and the range its opening brace."""
@@ -313,7 +317,7 @@ class Scope:
         tokens: tuple[str | int, ...],
         name: str,
         message: str,
-        data: Mapping[str, Any] | None = None,
+        data: Mapping[str, JsonValue] | None = None,
     ) -> None:
         """At member ``name``'s value (``tokens`` + name), or at ``parent`` when it is absent."""
         if value is None:
@@ -327,7 +331,7 @@ class Scope:
         member: Member,
         tokens: tuple[str | int, ...],
         message: str,
-        data: Mapping[str, Any] | None = None,
+        data: Mapping[str, JsonValue] | None = None,
     ) -> None:
         """A finding anchored at a member name (``tokens`` point at the member)."""
         self.emit(code, member.key_start, member.key_end, tokens, message, data)
@@ -391,7 +395,7 @@ class Scope:
         kind: str,
         issue: str,
         advice: str = "",
-        data: Mapping[str, Any] | None = None,
+        data: Mapping[str, JsonValue] | None = None,
     ) -> Node | None:
         """ "``name``, if present, must be a <kind>": the member's node when it is present and of
         ``kind``, None when it is absent, and a finding (plus None) otherwise."""

@@ -6,7 +6,8 @@ import json
 
 from ...findings import Severity
 from ...parser.tree import ARRAY, BOOLEAN, OBJECT, STRING, Node
-from ..fix_data import OneOf
+from ..fix_data import EquivalentSetup, OneOf, Replacement, WrittenPath
+from ..node_values import items_of, props_of, string_of
 from .paths import SuitePaths, escapes_workspace, leaves_directory
 from .report import (
     FIXTURE_KINDS,
@@ -62,7 +63,7 @@ def check_setup(scope: Scope, setup: Node, paths: SuitePaths) -> None:
     elif kind == "fixture":
         _check_fixture(scope, setup)
     used = _USED_BY_KIND.get(kind, frozenset({"kind"}))
-    for name, member in setup.props.items():
+    for name, member in props_of(setup).items():
         if name not in used:
             scope.at_key(
                 "setup-key-unused",
@@ -100,7 +101,7 @@ def _check_seeded(scope: Scope, setup: Node, paths: SuitePaths) -> None:
                         issue,
                         "The spec allows 'flatten', but arc-skill-eval rejects it: use 'flatten-contents'.",
                     ),
-                    {"replacement": _FLATTEN_CONTENTS},
+                    Replacement(_FLATTEN_CONTENTS).fields(),
                 )
             else:
                 explanation, data = enum_problem(mode_node, LOADER_MOUNT_MODES, "mount mode")
@@ -135,16 +136,17 @@ def _check_seeded(scope: Scope, setup: Node, paths: SuitePaths) -> None:
             sources,
             ("setup", "sources"),
             '`setup.sources` is empty: nothing is copied. Use {"kind": "empty"} if that is intended.',
-            {"replacement": {"kind": "empty"}},
+            Replacement({"kind": "empty"}).fields(),
         )
-    for j, source in enumerate(sources.items):
+    for j, source in enumerate(items_of(sources)):
         _check_source(scope, source, j, mode, paths)
 
 
 def _check_source(scope: Scope, source: Node, j: int, mode: str, paths: SuitePaths) -> None:
     p = scope.prefix
     tokens = ("setup", "sources", j)
-    if source.kind == STRING:
+    written = string_of(source)
+    if written is not None:
         scope.at(
             "sources-string-form",
             source,
@@ -152,13 +154,13 @@ def _check_source(scope: Scope, source: Node, j: int, mode: str, paths: SuitePat
             sentence(
                 f"{p}`setup.sources[{j}]` must be an object",
                 "The spec writes sources as strings, but arc-skill-eval rejects them: "
-                f'use {{"from": {json.dumps(source.value, ensure_ascii=False)}}}.',
+                f'use {{"from": {json.dumps(written, ensure_ascii=False)}}}.',
             ),
-            {"replacement": {"from": source.value}},
+            Replacement({"from": written}).fields(),
         )
         # As the spec means it: preserve-path copies the path to the same place, flatten to the root.
-        dest = source.value if mode != SPEC_ONLY_MOUNT_MODE else "."
-        check_copy_paths(scope, source, tokens, source.value, dest, paths)
+        dest = written if mode != SPEC_ONLY_MOUNT_MODE else "."
+        check_copy_paths(scope, source, tokens, written, dest, paths)
         return
     if source.kind != OBJECT:
         scope.at(
@@ -197,12 +199,13 @@ def _check_source(scope: Scope, source: Node, j: int, mode: str, paths: SuitePat
         f"{p}`setup.sources[{j}].to`, if present, must be a string",
         "`to` is a path relative to the workspace (omit it for the default).",
     )
-    if from_node is None:
+    from_path = string_of(from_node)
+    if from_node is None or from_path is None:
         return
-    from_path = from_node.value
     if to_node is not None:
-        if to_node.kind == STRING and escapes_workspace(to_node.value):
-            _destination_escapes(scope, to_node, (*tokens, "to"), to_node.value)
+        to_path = string_of(to_node)
+        if to_path is not None and escapes_workspace(to_path):
+            _destination_escapes(scope, to_node, (*tokens, "to"), to_path)
         check_copy_paths(scope, from_node, (*tokens, "from"), from_path, None, paths)
     else:
         dest = from_path if mode == _PRESERVE_PATH else "."
@@ -241,7 +244,7 @@ def check_copy_paths(
             f"{quote(source)} leaves the repository: it resolves (through '..', an absolute path or a "
             "symbolic link) outside the repository root, so evalfix-ls neither reads it nor tests whether "
             "it exists. Copy what the case needs below evals/.",
-            {"path": source},
+            WrittenPath(source).fields(),
         )
     elif not paths.exists_in_evals(source):
         scope.at(
@@ -249,7 +252,7 @@ def check_copy_paths(
             node,
             tokens,
             f"{quote(source)} does not exist relative to the evals/ directory: the copy fails at run time.",
-            {"path": source},
+            WrittenPath(source).fields(),
         )
 
 
@@ -317,7 +320,7 @@ def _check_fixture(scope: Scope, setup: Node) -> None:
 def check_files(scope: Scope, files: Node, has_setup: bool, paths: SuitePaths) -> None:
     p = scope.prefix
     if files.kind != ARRAY:
-        data = {"replacement": [files.value]} if files.kind == STRING else None
+        written = string_of(files)
         scope.at(
             "files-not-array",
             files,
@@ -326,19 +329,17 @@ def check_files(scope: Scope, files: Node, has_setup: bool, paths: SuitePaths) -
                 f"{p}`files`, if present, must be an array of strings",
                 f'Got {describe(files)}; write paths relative to evals/, e.g. ["files/input"].',
             ),
-            data,
+            None if written is None else Replacement([written]).fields(),
         )
         return
-    items = files.items
+    items = items_of(files)
     if not items:
         return
     strings: list[str] = []
     for f, item in enumerate(items):
-        if item.kind != STRING:
-            data = None
-            path = item.get("path") if item.kind == OBJECT else None
-            if path is not None and path.kind == STRING:  # skill-creator's {path, purpose}
-                data = {"replacement": path.value}
+        entry = string_of(item)
+        if entry is None:
+            path = string_of(item.get("path")) if item.kind == OBJECT else None
             scope.at(
                 "files-item-type",
                 item,
@@ -347,18 +348,18 @@ def check_files(scope: Scope, files: Node, has_setup: bool, paths: SuitePaths) -
                     f"{p}files[{f}] must be a string",
                     f"Got {describe(item)}; each entry is a path relative to the evals/ directory.",
                 ),
-                data,
+                None if path is None else Replacement(path).fields(),  # skill-creator's {path, purpose}
             )
             continue
-        strings.append(item.value)
-        _check_file_entry(scope, item, f, paths)
+        strings.append(entry)
+        _check_file_entry(scope, item, entry, f, paths)
     scope.at(
         "files-legacy",
         files,
         ("files",),
         "`files` is the legacy shorthand for a seeded setup; the spec prefers `setup` for new cases "
         '(equivalent: "setup": {"kind": "seeded", "sources": [{"from": f, "to": f}, …]}).',
-        {"setup": {"kind": "seeded", "sources": [{"from": s, "to": s} for s in strings]}},
+        EquivalentSetup({"kind": "seeded", "sources": [{"from": s, "to": s} for s in strings]}).fields(),
     )
     if has_setup:
         scope.at(
@@ -370,8 +371,7 @@ def check_files(scope: Scope, files: Node, has_setup: bool, paths: SuitePaths) -
         )
 
 
-def _check_file_entry(scope: Scope, item: Node, f: int, paths: SuitePaths) -> None:
-    entry = item.value
+def _check_file_entry(scope: Scope, item: Node, entry: str, f: int, paths: SuitePaths) -> None:
     tokens = ("files", f)
     skill_relative = entry.startswith("evals/")
     if skill_relative and paths.checkable:
@@ -383,7 +383,7 @@ def _check_file_entry(scope: Scope, item: Node, f: int, paths: SuitePaths) -> No
                 f"{quote(entry)} is relative to the skill root (skill-creator's convention), but "
                 f"arc-skill-eval resolves `files` against evals/, i.e. evals/{entry}, which does not exist. "
                 f"Write {quote(entry[len('evals/') :])}.",
-                {"replacement": entry[len("evals/") :]},
+                Replacement(entry[len("evals/") :]).fields(),
             )
             return
     elif skill_relative:
@@ -394,7 +394,7 @@ def _check_file_entry(scope: Scope, item: Node, f: int, paths: SuitePaths) -> No
             f"{quote(entry)} starts with evals/: arc-skill-eval resolves `files` against the evals/ "
             f"directory, so this names evals/{entry}. If it is relative to the skill root, write "
             f"{quote(entry[len('evals/') :])}.",
-            {"replacement": entry[len("evals/") :]},
+            Replacement(entry[len("evals/") :]).fields(),
             severity=Severity.HINT,  # unverifiable without a file on disk
         )
     # A files entry is both the source and the destination (preserve-path).

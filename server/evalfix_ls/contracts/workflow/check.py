@@ -60,20 +60,22 @@ class _DuplicateIds:
     fixture), then the cases of this file in order."""
 
     def __init__(self, ctx: AnalysisContext) -> None:
-        self.rel_path = ctx.rel_path
+        rel_path = self.rel_path = ctx.rel_path
         index = ctx.workspace
-        cross_file = (
-            index is not None
-            and hasattr(index, "earlier_site")
-            and ctx.rel_path is not None
-            and is_workflow_path(ctx.rel_path)
+        # The index and this file's path, when the file is a discovered fixture with an index.
+        self.cross_file = (
+            (index, rel_path)
+            if index is not None and rel_path is not None and is_workflow_path(rel_path)
+            else None
         )
-        self.index = index if cross_file else None
         self.seen: dict[str, NormalizedCase] = {}
 
     def check(self, case: NormalizedCase) -> Finding | None:
         key = case.key
-        earlier = self.index.earlier_site(self.rel_path, key) if self.index is not None else None
+        earlier = None
+        if self.cross_file is not None:
+            index, rel_path = self.cross_file
+            earlier = index.earlier_site(rel_path, key)
         if earlier is not None:
             related = Related(f"first occurrence of {key}", earlier.start, earlier.end, earlier.path)
             return _duplicate(case, earlier.path, earlier.case, related)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ...findings import Finding, Related
+from ..json_value import JsonValue
 from .codes import WORKFLOW_CODES
 from .values import Anchor
 
@@ -20,7 +23,7 @@ class Hints:
         message: str,
         anchor: Anchor,
         case: int | None,
-        data: dict | None = None,
+        data: Mapping[str, JsonValue] | None = None,
         related: tuple[Related, ...] = (),
     ) -> None:
         slot = (code, anchor.pointer, anchor.start)

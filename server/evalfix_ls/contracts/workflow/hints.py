@@ -14,6 +14,8 @@ from ...findings import Finding, Related
 from ...js.values import js_string, js_trim, js_truthy
 from ...parser.tree import ARRAY, BOOLEAN, NUMBER, OBJECT, STRING, Node, join_pointer
 from ...workspace.view import FileSystemView
+from ..fix_data import Rename, TagSuggestion
+from ..node_values import items_of, string_of
 from .hint_collector import Hints
 from .normalize import (
     CASE_LIST_MEMBERS,
@@ -27,7 +29,14 @@ from .normalize import (
 )
 from .ref_hints import historical_without_anchor, ref_hints
 from .rules import is_valid_tag, readiness_buckets
-from .values import Located, anchor_at, is_non_empty_outcome, is_non_empty_string, string_array
+from .values import (
+    Located,
+    anchor_at,
+    is_non_empty_outcome,
+    is_non_empty_string,
+    non_empty_text,
+    string_array,
+)
 
 # Members that feed a validated field when written on the case, and count for nothing inside
 # ``extensions`` (§14, extensions_field_ignored).
@@ -64,8 +73,8 @@ def file_hints(nf: NormalizedFile, root: Path | None, fs: FileSystemView) -> lis
     top = nf.root
     if top is None or top.kind != OBJECT:
         return []
-    _case_array_hints(nf, hints)
-    _tags_without_cases(nf, hints)
+    _case_array_hints(nf, top, hints)
+    _tags_without_cases(nf, top, hints)
     if nf.cases:
         for name in TOP_LIST_MEMBERS:
             _list_shape(top.get(name), "/" + name, None, hints)
@@ -77,10 +86,10 @@ def file_hints(nf: NormalizedFile, root: Path | None, fs: FileSystemView) -> lis
     return hints.findings
 
 
-def _case_array_hints(nf: NormalizedFile, hints: Hints) -> None:
-    top = nf.root
+def _case_array_hints(nf: NormalizedFile, top: Node, hints: Hints) -> None:
+    """``top``: the file's root object."""
     cases, examples = top.get("cases"), top.get("examples")
-    if nf.case_member == "cases" and examples is not None and examples.kind == ARRAY and examples.items:
+    if nf.case_member == "cases" and examples is not None and items_of(examples):
         hints.add(
             "case_array_shadowed",
             "examples is ignored: cases is an array, so the normalizer reads only cases",
@@ -96,19 +105,20 @@ def _case_array_hints(nf: NormalizedFile, hints: Hints) -> None:
             None,
             {"member": "cases", "used": "examples"},
         )
-    if nf.canonical and nf.case_member == "examples":
+    member = top.member("examples")
+    if nf.canonical and nf.case_member == "examples" and member is not None and member.value is not None:
         hints.add(
             "legacy_alias_in_canonical",
             "canonical fixtures name the case array cases; examples is the legacy name",
-            anchor_at(top.get("examples"), "/examples"),
+            anchor_at(member.value, "/examples"),
             None,
-            _rename_data(top.member("examples"), "cases"),
+            Rename("cases", member.key_start, member.key_end).fields(),
         )
 
 
-def _tags_without_cases(nf: NormalizedFile, hints: Hints) -> None:
-    tags = nf.root.get("coverage_tags")
-    if nf.case_member is None and string_array(tags, "/coverage_tags"):
+def _tags_without_cases(nf: NormalizedFile, top: Node, hints: Hints) -> None:
+    tags = top.get("coverage_tags")
+    if tags is not None and nf.case_member is None and string_array(tags, "/coverage_tags"):
         hints.add(
             "tags_without_cases",
             "top-level coverage_tags count for nothing: the file has no cases or examples array, so it "
@@ -120,13 +130,14 @@ def _tags_without_cases(nf: NormalizedFile, hints: Hints) -> None:
 
 def _skill_dir_mismatch(nf: NormalizedFile, hints: Hints) -> None:
     skill = nf.skill
-    if not (skill.declared and is_non_empty_string(skill.node)) or skill.inferred is None:
+    declared = non_empty_text(skill.node) if skill is not None and skill.declared else None
+    if skill is None or declared is None or skill.inferred is None:
         return
-    if skill.node.value != skill.inferred:
+    if declared != skill.inferred:
         hints.add(
             "skill_dir_mismatch",
-            f"skill '{skill.node.value}' differs from the directory skills/{skill.inferred}/: its ids "
-            f"collide with {skill.node.value}'s, while readiness counts its cases under {skill.inferred}",
+            f"skill '{declared}' differs from the directory skills/{skill.inferred}/: its ids "
+            f"collide with {declared}'s, while readiness counts its cases under {skill.inferred}",
             skill.anchor,
             None,
             {"directory": skill.inferred},
@@ -166,7 +177,7 @@ def _list_shape(node: Node | None, pointer: str, case: int | None, hints: Hints)
         return
     member = pointer.rsplit("/", 1)[-1]
     if node.kind == ARRAY:
-        for index, item in enumerate(node.items):
+        for index, item in enumerate(items_of(node)):
             if not is_non_empty_string(item):
                 hints.add(
                     "list_item_dropped",
@@ -176,7 +187,7 @@ def _list_shape(node: Node | None, pointer: str, case: int | None, hints: Hints)
                     _case_of(pointer, case),
                     {"member": member},
                 )
-    elif node.kind in (NUMBER, BOOLEAN, OBJECT) or (node.kind == STRING and not js_trim(node.value)):
+    elif node.kind in (NUMBER, BOOLEAN, OBJECT) or _is_blank(node):
         hints.add(
             "list_value_ignored",
             f"{member} is {_kind_word(node)}: the normalizer treats it as an empty list",
@@ -226,14 +237,15 @@ def _authority_override(nf: NormalizedFile, case: NormalizedCase, file_has_refs:
         return
     top = nf.top_authority
     file_value = top if js_truthy(top) else None
-    if _same_value(authority.node, file_value):
-        return
+    case_value, anchor = authority.node, authority.anchor
+    if case_value is None or anchor is None or _same_value(case_value, file_value):
+        return  # (a case's own authority always has a node and an anchor)
     file_word = js_string(file_value) if file_value is not None else DEFAULT_AUTHORITY
     hints.add(
         "authority_overrides_inherited",
         f"this case's source_ref_authority '{authority.value}' replaces the file's '{file_word}' and also "
         "governs the inherited top-level source_refs",
-        authority.anchor,
+        anchor,
         case.index,
     )
 
@@ -280,7 +292,7 @@ def _legacy_members(case: NormalizedCase, hints: Hints) -> None:
             f"{name} is a legacy name; canonical fixtures use {canonical}",
             anchor_at(member.value, join_pointer(case.pointer, name)),
             case.index,
-            _rename_data(member, canonical),
+            Rename(canonical, member.key_start, member.key_end).fields(),
         )
 
 
@@ -307,7 +319,7 @@ def _near_miss(case: NormalizedCase, tag: Located, hints: Hints) -> None:
             f"coverage tag '{tag.value}' is close to '{close}' but counts for no readiness bucket",
             tag.anchor,
             None if tag.inherited else case.index,
-            {"tag": tag.value, "suggestion": close},
+            TagSuggestion(tag.value, close).fields(),
         )
 
 
@@ -363,13 +375,15 @@ def _case_of(pointer: str, case: int | None) -> int | None:
     return case if case is not None and pointer.startswith(("/cases/", "/examples/")) else None
 
 
-def _rename_data(member, new_name: str) -> dict:  # noqa: ANN001 - a parser.tree Member
-    return {"rename_to": new_name, "key_start": member.key_start, "key_end": member.key_end}
+def _is_blank(node: Node) -> bool:
+    """A string that JavaScript's ``trim`` empties."""
+    text = string_of(node)
+    return text is not None and not js_trim(text)
 
 
 def _kind_word(node: Node) -> str:
     if node.kind == STRING:
-        return "a blank string" if not js_trim(node.value) else "a string"
+        return "a blank string" if _is_blank(node) else "a string"
     return {
         NUMBER: "a number",
         BOOLEAN: "a boolean",

@@ -10,12 +10,14 @@ comments.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from ...js.values import js_string, js_trim, js_truthy
 from ...parser.tree import ARRAY, NULL, OBJECT, STRING, Node, join_pointer
 from ..detection import CANONICAL_SCHEMA
+from ..json_value import JsonValue
+from ..node_values import items_of, props_of, string_of
 from .values import (
     Anchor,
     Located,
@@ -24,6 +26,7 @@ from .values import (
     is_non_empty_outcome,
     is_non_empty_string,
     js_string_throws,
+    non_empty_text,
     slugify,
     string_array,
     to_python,
@@ -54,6 +57,8 @@ TOP_LIST_MEMBERS = ("coverage_tags", "source_refs")
 CASE_LIST_MEMBERS = ("coverage_tags", "source_refs", "forbidden_signals", "negative_signal")
 DEFAULT_AUTHORITY = "source"
 _SKILL_FROM_PATH = re.compile(r"^skills/([^/]+)/")
+# A case's member by name (None when absent or when the case is not an object).
+MemberOf = Callable[[str], "Node | None"]
 
 
 def infer_skill(rel_path: str | None) -> str | None:
@@ -77,7 +82,7 @@ class Skill:
     def value(self) -> str | None:
         """The effective skill when it is a string (None for a non-string or no skill at all)."""
         if self.declared:
-            return self.node.value if self.node.kind == STRING else None
+            return string_of(self.node)
         return self.inferred
 
     @property
@@ -118,7 +123,7 @@ class Authority:
 
     @property
     def anchor(self) -> Anchor | None:
-        return None if self.node is None else anchor_at(self.node, self.pointer)
+        return None if self.node is None or self.pointer is None else anchor_at(self.node, self.pointer)
 
 
 @dataclass(slots=True)
@@ -130,7 +135,7 @@ class Outcome:
     anchor: Anchor  # the winning member (for the composite: its first present starter), else C
     non_empty: bool
 
-    def value(self) -> Any:
+    def value(self) -> JsonValue:
         if self.winner is None:
             return None
         if self.winner == "composite":
@@ -162,7 +167,7 @@ class NormalizedCase:
     boundary_note_from: Anchor | None
     forbidden_signals: list[Located]
     source_file: str | None
-    source_schema_version: Any
+    source_schema_version: JsonValue
     normalized_from: str
     missing_anchor: Anchor  # C, for "no such member" findings
 
@@ -181,7 +186,7 @@ class NormalizedCase:
     def member(self, name: str) -> Node | None:
         return self.node.get(name) if self.node.kind == OBJECT else None
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, JsonValue]:
         """The reference's normalized record, as plain Python values (for hovers and reports)."""
         return {
             "schema_version": CANONICAL_SCHEMA,
@@ -203,15 +208,16 @@ class NormalizedCase:
             "extensions": self.extensions(),
         }
 
-    def extensions(self) -> dict[str, Any]:
+    def extensions(self) -> dict[str, JsonValue]:
         """``{...(entry.extensions || {})}`` then the copied members (§4.8)."""
-        out: dict[str, Any] = {}
+        out: dict[str, JsonValue] = {}
         ext = self.member("extensions")
-        if js_truthy(ext):
+        if ext is not None and js_truthy(ext):
+            text = string_of(ext)
             if ext.kind == OBJECT:
-                out.update({name: to_python(member.value) for name, member in ext.props.items()})
-            elif ext.kind == STRING:  # spreading a string gives its UTF-16 units by index
-                units = ext.value.encode("utf-16-le", "surrogatepass")
+                out.update({name: to_python(member.value) for name, member in props_of(ext).items()})
+            elif text is not None:  # spreading a string gives its UTF-16 units by index
+                units = text.encode("utf-16-le", "surrogatepass")
                 out.update(
                     {
                         str(i): units[2 * i : 2 * i + 2].decode("utf-16-le", "surrogatepass")
@@ -219,7 +225,7 @@ class NormalizedCase:
                     }
                 )
             elif ext.kind == ARRAY:
-                out.update({str(i): to_python(item) for i, item in enumerate(ext.items)})
+                out.update({str(i): to_python(item) for i, item in enumerate(items_of(ext))})
         for name in EXTENSION_COPIES:
             node = self.member(name)
             if node is not None:
@@ -244,11 +250,8 @@ class NormalizedFile:
 
     @property
     def top_authority(self) -> Node | None:
-        return self.root.get("source_ref_authority") if self._object_root else None
-
-    @property
-    def _object_root(self) -> bool:
-        return self.root is not None and self.root.kind == OBJECT
+        root = self.root
+        return root.get("source_ref_authority") if root is not None and root.kind == OBJECT else None
 
 
 def normalize_file(root: Node | None, rel_path: str | None) -> NormalizedFile:
@@ -282,7 +285,7 @@ def normalize_file(root: Node | None, rel_path: str | None) -> NormalizedFile:
     if result.case_member is None:
         return result
 
-    elements = root.get(result.case_member).items
+    elements = items_of(root.get(result.case_member))
     base = "/" + result.case_member
     for index, element in enumerate(elements):
         if element.kind == NULL:
@@ -315,8 +318,9 @@ def _mark_unconvertible(result: NormalizedFile) -> None:
     authority for its message; a value whose conversion throws makes the whole run throw."""
     if not result.cases:
         return
-    if result.skill.declared and js_string_throws(result.skill.node):
-        result.unreadable = result.skill.anchor
+    skill = result.skill
+    if skill is not None and skill.declared and js_string_throws(skill.node):
+        result.unreadable = skill.anchor
         result.unreadable_reason = "String(skill) throws: the object has its own toString member"
     else:
         for case in result.cases:
@@ -355,17 +359,19 @@ def _normalize_case(
     skill: Skill,
     defaults: _FileDefaults,
     rel_path: str | None,
-    source_schema: Any,
+    source_schema: JsonValue,
     normalized_from: str,
 ) -> NormalizedCase:
     def get(name: str) -> Node | None:
         return element.get(name) if element.kind == OBJECT else None
 
     def list_anchor(name: str) -> Anchor:
-        if get(name) is not None:
-            return anchor_at(get(name), join_pointer(pointer, name))
-        if defaults.root.has(name):
-            return anchor_at(defaults.root.get(name), "/" + name)
+        own = get(name)
+        if own is not None:
+            return anchor_at(own, join_pointer(pointer, name))
+        inherited = defaults.root.get(name)  # None also for a member recovery found no value for
+        if inherited is not None:
+            return anchor_at(inherited, "/" + name)
         return missing
 
     missing = anchor_missing(element, pointer)
@@ -378,6 +384,7 @@ def _normalize_case(
         + string_array(get("negative_signal"), join_pointer(pointer, "negative_signal"))
     )
     note = get("boundary_note")
+    note_text = non_empty_text(note)
     return NormalizedCase(
         index=index,
         pointer=pointer,
@@ -395,9 +402,9 @@ def _normalize_case(
         source_refs=refs,
         refs_anchor=list_anchor("source_refs"),
         authority=_authority(get("source_ref_authority"), pointer, defaults.authority),
-        boundary_note=note.value if is_non_empty_string(note) else "",
+        boundary_note=note_text or "",
         boundary_note_from=anchor_at(note, join_pointer(pointer, "boundary_note"))
-        if is_non_empty_string(note)
+        if note is not None and note_text is not None
         else None,
         forbidden_signals=signals,
         source_file=rel_path,
@@ -407,17 +414,19 @@ def _normalize_case(
     )
 
 
-def _case_id(get, index: int, pointer: str, missing: Anchor) -> tuple[str, str, Anchor]:  # noqa: ANN001
+def _case_id(get: MemberOf, index: int, pointer: str, missing: Anchor) -> tuple[str, str, Anchor]:
     explicit = get("id")
-    if is_non_empty_string(explicit):
-        return explicit.value, "id", anchor_at(explicit, join_pointer(pointer, "id"))
+    explicit_text = non_empty_text(explicit)
+    if explicit is not None and explicit_text is not None:
+        return explicit_text, "id", anchor_at(explicit, join_pointer(pointer, "id"))
     name = get("name")
-    if is_non_empty_string(name):
-        return slugify(name.value), "name", anchor_at(name, join_pointer(pointer, "name"))
+    name_text = non_empty_text(name)
+    if name is not None and name_text is not None:
+        return slugify(name_text), "name", anchor_at(name, join_pointer(pointer, "name"))
     return f"case-{index + 1}", "position", missing
 
 
-def _input(get, pointer: str, missing: Anchor) -> tuple[str, Anchor, Anchor | None]:  # noqa: ANN001
+def _input(get: MemberOf, pointer: str, missing: Anchor) -> tuple[str, Anchor, Anchor | None]:
     """``firstPresentString``: (value, the first alias present at all (§5 #3), the winning alias)."""
     anchor = None
     for name in INPUT_ALIASES:
@@ -426,12 +435,13 @@ def _input(get, pointer: str, missing: Anchor) -> tuple[str, Anchor, Anchor | No
             continue
         here = anchor_at(node, join_pointer(pointer, name))
         anchor = anchor or here
-        if is_non_empty_string(node):
-            return node.value, anchor, here
+        text = non_empty_text(node)
+        if text is not None:
+            return text, anchor, here
     return "", anchor or missing, None
 
 
-def _outcome(get, pointer: str, missing: Anchor) -> Outcome:  # noqa: ANN001
+def _outcome(get: MemberOf, pointer: str, missing: Anchor) -> Outcome:
     for name in OUTCOME_ALIASES:
         node = get(name)
         if node is not None:
@@ -439,7 +449,7 @@ def _outcome(get, pointer: str, missing: Anchor) -> Outcome:  # noqa: ANN001
                 name, {name: node}, anchor_at(node, join_pointer(pointer, name)), is_non_empty_outcome(node)
             )
     if any(get(name) is not None for name in COMPOSITE_STARTERS):
-        nodes = {name: get(name) for name in COMPOSITE_MEMBERS if get(name) is not None}
+        nodes = {name: node for name in COMPOSITE_MEMBERS if (node := get(name)) is not None}
         first = next(name for name in COMPOSITE_STARTERS if name in nodes)
         return Outcome(
             "composite",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypeAlias
 
 from ...workspace.view import FileSystemView
 from .index import WorkflowIndex
@@ -29,6 +29,9 @@ _MISSING_WORDS = {
     "failure": "failure cases",
     "expected": "expected behavior",
 }
+# One skill directory's ``--check --readiness`` entry: each bucket's case count, ``status`` and
+# ``fallback`` (the buckets counted through the filename fallback).
+ReadinessSummary: TypeAlias = "dict[str, int | str | list[str]]"
 
 
 @dataclass(slots=True)
@@ -71,9 +74,9 @@ class SkillReadiness:
             if name not in REQUIRED_BUCKETS and not self.buckets[name].present
         ]
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> ReadinessSummary:
         """The ``--check --readiness`` JSON entry (§11.1a)."""
-        out: dict[str, Any] = {name: len(bucket.case_ids) for name, bucket in self.buckets.items()}
+        out: ReadinessSummary = {name: len(bucket.case_ids) for name, bucket in self.buckets.items()}
         out["status"] = self.readiness
         out["fallback"] = [name for name, bucket in self.buckets.items() if FALLBACK in bucket.coverage_basis]
         return out
@@ -139,12 +142,12 @@ def skill_dir_of(rel_path: str) -> str | None:
 
 def readiness_report(
     checked: list[tuple[Path, str | None]], indexes: dict[Path, WorkflowIndex], fs: FileSystemView
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, ReadinessSummary]:
     """``--check --readiness``: one entry per ``skills/<dir>`` holding a checked workflow fixture
     (``checked`` lists (repository root, repository-relative path) of those), counted over all
     fixture files of that directory. Keys are directory names; when two repositories share one, the
     later gets ``<repository root>/skills/<dir>`` as its key."""
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, ReadinessSummary] = {}
     done: set[tuple[Path, str]] = set()
     for root, rel in checked:
         skill_dir = skill_dir_of(rel) if rel is not None else None
@@ -157,7 +160,7 @@ def readiness_report(
     return dict(sorted(out.items()))
 
 
-def readiness_table(readiness: dict[str, dict[str, Any]]) -> list[str]:
+def readiness_table(readiness: dict[str, ReadinessSummary]) -> list[str]:
     """Text mode: one row per skill directory."""
     if not readiness:
         return ["readiness: no workflow fixture checked"]
@@ -167,6 +170,7 @@ def readiness_table(readiness: dict[str, dict[str, Any]]) -> list[str]:
     rows = ["readiness:", header]
     for name, entry in readiness.items():
         counts = "  ".join(f"{entry[bucket]:>8}" for bucket in buckets)
-        fallback = ",".join(entry["fallback"]) or "-"
+        buckets_by_filename = entry["fallback"]
+        fallback = (",".join(buckets_by_filename) if isinstance(buckets_by_filename, list) else "") or "-"
         rows.append(f"{name:<{width}}  {counts}  {entry['status']:<7}  {fallback}")
     return rows

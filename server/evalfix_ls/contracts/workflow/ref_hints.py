@@ -75,7 +75,8 @@ def historical_without_anchor(
     case: NormalizedCase, root: Path | None, fs: FileSystemView, hints: Hints
 ) -> None:
     authority = case.authority
-    if root is None or authority.node is None or authority.node.kind != STRING:
+    anchor = authority.anchor
+    if root is None or authority.node is None or anchor is None or authority.node.kind != STRING:
         return
     if authority.node.value not in ("historical", "advisory"):
         return
@@ -89,6 +90,6 @@ def historical_without_anchor(
         "historical_without_source_anchor",
         f"a {authority.node.value} case still needs a current source anchor: none of its source_refs is an "
         "existing path outside generated or historical locations",
-        authority.anchor,
+        anchor,
         case.index if authority.from_case else None,
     )

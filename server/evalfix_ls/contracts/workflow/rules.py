@@ -15,7 +15,8 @@ from pathlib import Path
 from ...findings import Finding
 from ...schema import WORKFLOW_SCHEMA, enum
 from ...workspace.view import FileSystemView
-from ..fix_data import Missing, OneOf
+from ..fix_data import Missing, OneOf, TagSuggestion
+from ..json_value import JsonValue
 from .codes import WORKFLOW_CODES
 from .normalize import INPUT_ALIASES, NormalizedCase
 from .refs import ref_errors
@@ -53,7 +54,7 @@ def is_valid_tag(tag: str) -> bool:
     return TAG_PATTERN.fullmatch(tag) is not None
 
 
-def error(code: str, message: str, anchor: Anchor, case: NormalizedCase, **data: object) -> Finding:
+def error(code: str, message: str, anchor: Anchor, case: NormalizedCase, **data: JsonValue) -> Finding:
     return Finding(
         code,
         WORKFLOW_CODES[code],
@@ -119,8 +120,7 @@ def _case_errors(
                     f"invalid coverage tag: {tag.value}",
                     tag.anchor,
                     case,
-                    tag=tag.value,
-                    suggestion=_tag_suggestion(tag.value),
+                    **TagSuggestion(tag.value, _tag_suggestion(tag.value)).fields(),
                 )
     if not case.source_refs:
         yield error(
@@ -132,7 +132,8 @@ def _case_errors(
         )
     authority = case.authority
     authority_valid = authority.is_string and authority.value in authorities()
-    if not authority_valid:
+    # Only a written authority can be invalid (a defaulted one is "source"): it has an anchor.
+    if not authority_valid and authority.anchor is not None:
         yield error(
             INVALID_AUTHORITY,
             f"invalid source_ref_authority: {authority.value}",
@@ -145,11 +146,11 @@ def _case_errors(
             yield error(code, message, ref.anchor, case, ref=ref.value)
     outcome = case.outcome
     if not outcome.non_empty:
-        for tag in ("trigger", "expected"):
-            if tag in tags:
+        for bucket in ("trigger", "expected"):
+            if bucket in tags:
                 yield error(
                     MISSING_EXPECTED_OUTCOME,
-                    f"{tag} cases require expected_outcome",
+                    f"{bucket} cases require expected_outcome",
                     outcome.anchor,
                     case,
                     **Missing("expected_outcome").fields(),

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from ...js.values import js_trim
 from ...parser.tree import ARRAY, NULL, OBJECT, STRING, Node, join_pointer
+from ..json_value import JsonValue, is_json_value
+from ..node_values import items_of, props_of, string_of
 
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
@@ -58,7 +59,13 @@ class Located:
 
 def is_non_empty_string(node: Node | None) -> bool:
     """``typeof v === "string" && v.trim().length > 0`` with JavaScript's ``trim``."""
-    return node is not None and node.kind == STRING and js_trim(node.value) != ""
+    return non_empty_text(node) is not None
+
+
+def non_empty_text(node: Node | None) -> str | None:
+    """The string of ``node`` when ``is_non_empty_string`` holds (as written, untrimmed), else None."""
+    text = string_of(node)
+    return text if text is not None and js_trim(text) != "" else None
 
 
 def string_array(node: Node | None, pointer: str, *, inherited: bool = False) -> list[Located]:
@@ -68,13 +75,12 @@ def string_array(node: Node | None, pointer: str, *, inherited: bool = False) ->
         return []
     if node.kind == ARRAY:
         return [
-            Located(item.value, item, join_pointer(pointer, index), inherited)
-            for index, item in enumerate(node.items)
-            if is_non_empty_string(item)
+            Located(text, item, join_pointer(pointer, index), inherited)
+            for index, item in enumerate(items_of(node))
+            if (text := non_empty_text(item)) is not None
         ]
-    if is_non_empty_string(node):
-        return [Located(node.value, node, pointer, inherited)]
-    return []
+    text = non_empty_text(node)
+    return [] if text is None else [Located(text, node, pointer, inherited)]
 
 
 def unique(items: list[Located]) -> list[Located]:
@@ -106,12 +112,12 @@ def is_non_empty_outcome(node: Node | None) -> bool:
     while pending:
         current = pending.pop()
         if current.kind == STRING:
-            if js_trim(current.value):
+            if non_empty_text(current) is not None:
                 return True
         elif current.kind == ARRAY:
-            pending.extend(current.items)
+            pending.extend(items_of(current))
         elif current.kind == OBJECT:
-            pending.extend(member.value for member in current.props.values() if member.value is not None)
+            pending.extend(member.value for member in props_of(current).values() if member.value is not None)
     return False
 
 
@@ -127,34 +133,47 @@ def js_string_throws(node: Node | None) -> bool:
             if current.has("toString"):
                 return True
         elif current.kind == ARRAY:
-            pending.extend(current.items)
+            pending.extend(items_of(current))
     return False
 
 
-def to_python(node: Node | None) -> Any:
+def to_python(node: Node | None) -> JsonValue:
     """A plain Python value for a node (objects keep the last value of a repeated name).
     Iterative, so deep nesting is safe."""
     if node is None:
         return None
     if node.kind not in (OBJECT, ARRAY):
-        return node.value
-    result: Any = {} if node.kind == OBJECT else []
-    pending: list[tuple[Node, Any]] = [(node, result)]
+        return _scalar(node)
+    result = _empty_container(node)
+    pending = [(node, result)]
     while pending:
         current, target = pending.pop()
         children = (
-            [(name, member.value) for name, member in current.props.items() if member.value is not None]
+            [(name, member.value) for name, member in props_of(current).items() if member.value is not None]
             if current.kind == OBJECT
-            else list(enumerate(current.items))
+            else list(enumerate(items_of(current)))
         )
         for key, child in children:
+            value: JsonValue
             if child.kind in (OBJECT, ARRAY):
-                value: Any = {} if child.kind == OBJECT else []
-                pending.append((child, value))
+                container = _empty_container(child)
+                pending.append((child, container))
+                value = container
             else:
-                value = child.value
+                value = _scalar(child)
             if isinstance(target, dict):
-                target[key] = value
+                target[str(key)] = value  # (a member name: already a str)
             else:
                 target.append(value)
     return result
+
+
+def _empty_container(node: Node) -> dict[str, JsonValue] | list[JsonValue]:
+    return {} if node.kind == OBJECT else []
+
+
+def _scalar(node: Node) -> JsonValue:
+    """The decoded value of a string, number, literal or invalid token (the parser's values are
+    all JSON scalars; anything else would be written as its text, like ``String(value)``)."""
+    value = node.value
+    return value if is_json_value(value) else str(value)

@@ -46,7 +46,10 @@ class ComposedEdits:
     def apply(self, edits: Sequence[TextEdit]) -> str:
         """Apply one round of non-overlapping ``edits`` of the current text; the new text."""
         new = sorted(edits, key=lambda e: (e.start, e.end))
-        items = [(s.current_start, s.current_end, s, None) for s in self._spans]
+        # (start, end, an earlier span or None, a new edit or None), in the current text
+        items: list[tuple[int, int, _Span | None, TextEdit | None]] = [
+            (s.current_start, s.current_end, s, None) for s in self._spans
+        ]
         items += [(e.start, e.end, None, e) for e in new]
         items.sort(key=lambda item: (item[0], item[1]))
         spans: list[_Span] = []
@@ -61,8 +64,8 @@ class ComposedEdits:
                 end = max(end, items[at][1])
                 cluster.append(items[at])
                 at += 1
-            olds = [item[2] for item in cluster if item[2] is not None]
-            news = [item[3] for item in cluster if item[3] is not None]
+            olds = [span for item in cluster if (span := item[2]) is not None]
+            news = [edit for item in cluster if (edit := item[3]) is not None]
             cluster_delta = sum(span.delta for span in olds)
             if not news:  # earlier edits only: they stay as they are, moved by this round
                 for span in olds:

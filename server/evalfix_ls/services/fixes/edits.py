@@ -12,8 +12,8 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from ...contracts.json_value import JsonValue
 from ...js.values import escape_lone_surrogates
 from ...parser.line_index import text_lines
 from ...parser.tree import Member, Node
@@ -88,7 +88,7 @@ def trimmed(old: str, edit: TextEdit) -> TextEdit:
 # -- writing JSON values ---------------------------------------------------------------------------
 
 
-def json_text(value: Any) -> str:
+def json_text(value: JsonValue) -> str:
     """``value`` as compact one-line JSON (``{"from": "x"}``); non-ASCII text is written as is, like
     the fixtures themselves (CJK and emoji stay readable); a lone surrogate stays an escape, as
     UTF-8 cannot hold it."""
@@ -114,7 +114,7 @@ class Layout:
         newline = "\r\n" if "\r\n" in (head if "\n" in head else text) else "\n"
         unit = "  "
         for line in text_lines(head)[1:50]:
-            lead = _INDENT.match(line).group(0)
+            lead = _indent_at(line, 0)
             if lead and len(lead) < len(line):
                 unit = "\t" if lead.startswith("\t") else " " * min(len(lead), 8)
                 break
@@ -127,7 +127,19 @@ def line_indent(text: str, offset: int) -> str:
     # A lone CR ends a line too; look for one only after the last LF (searching the whole prefix
     # for a CR that a LF-only document never has would make every call O(document)).
     line_start = max(newline, text.rfind("\r", newline + 1, offset)) + 1
-    return _INDENT.match(text, line_start).group(0)
+    return _indent_at(text, line_start)
+
+
+def _indent_at(text: str, start: int) -> str:
+    """The spaces and tabs from ``start`` on (``_INDENT`` matches everywhere, the empty string
+    included)."""
+    match = _INDENT.match(text, start)
+    return match.group(0) if match is not None else ""
+
+
+def valued_members(obj: Node) -> list[tuple[Member, Node]]:
+    """Each member of ``obj`` with its value, leaving out any that recovery found no value for."""
+    return [(member, value) for member in obj.members or () if (value := member.value) is not None]
 
 
 def multiline(text: str, node: Node) -> bool:
@@ -157,7 +169,7 @@ def _item_separator(text: str, items: Sequence[tuple[int, int]]) -> str:
 # -- edits -----------------------------------------------------------------------------------------
 
 
-def replace_node(node: Node, value: Any) -> TextEdit:
+def replace_node(node: Node, value: JsonValue) -> TextEdit:
     return TextEdit(node.start, node.end, json_text(value))
 
 
@@ -165,16 +177,10 @@ def rename_key(member: Member, name: str) -> TextEdit:
     return TextEdit(member.key_start, member.key_end, json_text(name))
 
 
-def member_span(obj: Node, member: Member) -> tuple[int, int]:
-    """The key through the value of ``member``."""
-    end = member.value.end if member.value is not None else member.key_end
-    return member.key_start, end
-
-
 def insert_member(text: str, obj: Node, name: str, value_text: str, layout: Layout) -> TextEdit:
     """Add ``"name": value`` as the last member of ``obj``, as its siblings are written (one line
     or one member per line, with their indentation and separators)."""
-    members = [m for m in obj.members or () if m.value is not None]
+    members = valued_members(obj)
     separator = _member_separator(text, obj)
     entry = f"{json_text(name)}{separator}{value_text}"
     if not members:
@@ -182,18 +188,18 @@ def insert_member(text: str, obj: Node, name: str, value_text: str, layout: Layo
         if inner.strip() == "":
             return TextEdit(obj.start + 1, obj.end - 1, entry)
         return TextEdit(obj.start + 1, obj.start + 1, entry)
-    last = members[-1]
+    last, last_value = members[-1]
     if _starts_own_line(text, obj, members):
         indent = line_indent(text, last.key_start)
-        return TextEdit(last.value.end, last.value.end, f",{layout.newline}{indent}{entry}")
-    spans = [member_span(obj, m) for m in members]
-    return TextEdit(last.value.end, last.value.end, f"{_item_separator(text, spans)}{entry}")
+        return TextEdit(last_value.end, last_value.end, f",{layout.newline}{indent}{entry}")
+    spans = [(member.key_start, value.end) for member, value in members]
+    return TextEdit(last_value.end, last_value.end, f"{_item_separator(text, spans)}{entry}")
 
 
-def _starts_own_line(text: str, obj: Node, members: Sequence[Member]) -> bool:
+def _starts_own_line(text: str, obj: Node, members: Sequence[tuple[Member, Node]]) -> bool:
     """True when the last member begins a line of its own (one member per line)."""
-    previous_end = members[-2].value.end if len(members) > 1 else obj.start + 1
-    before = text[previous_end : members[-1].key_start]
+    previous_end = members[-2][1].end if len(members) > 1 else obj.start + 1
+    before = text[previous_end : members[-1][0].key_start]
     return "\n" in before or "\r" in before
 
 
@@ -209,9 +215,9 @@ def _entry_removal(text: str, spans: Sequence[tuple[int, int]], index: int, cont
 
 
 def remove_member(text: str, obj: Node, member: Member) -> TextEdit:
-    members = [m for m in obj.members or () if m.value is not None]
-    spans = [member_span(obj, m) for m in members]
-    return _entry_removal(text, spans, members.index(member), obj)
+    members = valued_members(obj)
+    spans = [(written.key_start, value.end) for written, value in members]
+    return _entry_removal(text, spans, [written for written, _ in members].index(member), obj)
 
 
 def remove_item(text: str, array: Node, index: int) -> TextEdit:

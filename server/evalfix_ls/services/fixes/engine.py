@@ -6,8 +6,11 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ...contracts.workflow.index import WorkflowIndex
 from ...findings import Finding, Severity
 from ...parser.gcpause import gc_paused
+from ...parser.text_view import as_str
+from ...workspace.view import FileSystemView
 from ..document import DocumentView
 from ..workspace_facts import WorkspaceFacts
 from . import evals_fixers, workflow_fixers  # noqa: F401 - importing registers their fixers
@@ -39,7 +42,8 @@ def fixes_for(document: DocumentView, finding: Finding, facts: WorkspaceFacts | 
     except Exception:  # a fixer's bug must cost its fixes, not the request or the whole --fix run
         logger.exception("the fixer for %s at %r failed", finding.code, finding.pointer)
         return []
-    return [fix for fix in fixes if fix.edits and _changes(document.text, fix.edits)]
+    text = as_str(document.text)
+    return [fix for fix in fixes if fix.edits and _changes(text, fix.edits)]
 
 
 def fixes_for_repeats(
@@ -123,20 +127,20 @@ def fix_all(
     """Apply the chosen fix of every finding, re-analyse, repeat until no fix is left. A round
     that would add an error is not applied (a fix must never make things worse)."""
     applied: list[Fix] = []
-    composed = ComposedEdits(document.text)
+    composed = ComposedEdits(as_str(document.text))
     for _ in range(max_rounds):
         fixes = round_of_fixes(document, unsafe, facts)
         if not fixes:
-            return FixAllResult(document.text, applied, True, document, composed.edits)
+            return FixAllResult(as_str(document.text), applied, True, document, composed.edits)
         before = composed.edits
         text = composed.apply([edit for fix in fixes for edit in fix.edits])
         after = reanalyze(text)
         if error_count(after) > error_count(document):
-            return FixAllResult(document.text, applied, False, document, before)
+            return FixAllResult(as_str(document.text), applied, False, document, before)
         applied.extend(fixes)
         document = after
     converged = not round_of_fixes(document, unsafe, facts)
-    return FixAllResult(document.text, applied, converged, document, composed.edits)
+    return FixAllResult(as_str(document.text), applied, converged, document, composed.edits)
 
 
 def error_count(document: DocumentView) -> int:
@@ -146,8 +150,8 @@ def error_count(document: DocumentView) -> int:
 def reanalyzer(
     document: DocumentView,
     *,
-    fs: object = None,
-    workspace: object = None,
+    fs: FileSystemView | None = None,
+    workspace: WorkflowIndex | None = None,
     apply: Callable[[list[Finding]], list[Finding]] | None = None,
 ) -> Callable[[str], DocumentView]:
     """A function analysing another text of ``document`` as the front end analysed this one (same

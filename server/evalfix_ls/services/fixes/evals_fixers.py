@@ -1,13 +1,23 @@
 """Fixes for ``evals/evals.json`` findings (codes of evals-json.md §18), from the data the rules
-attach to each finding (``expected`` values, ``replacement``, ``missing`` member, ``setup``)."""
+attach to each finding (the ``contracts.fix_data`` shapes: ``OneOf``, ``Replacement``, ``Missing``,
+``EquivalentSetup``, ``WrittenPath``, ``StringAssertion``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from ...contracts.fix_data import OneOf
+from ...contracts.fix_data import (
+    EquivalentSetup,
+    OneOf,
+    Replacement,
+    StringAssertion,
+    WrittenPath,
+)
+from ...contracts.json_value import JsonValue, is_json_value
+from ...contracts.node_values import items_of, number_of, string_of
 from ...js.values import js_number_to_string
-from ...parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
+from ...parser.tree import ARRAY, OBJECT, STRING, Node
 from .edits import TextEdit, json_text, remove_member, replace_node
 from .model import Fix, FixContext, enum_fixes, fixer, string_items, unique_name
 from .same_name import same_name_fixes
@@ -44,17 +54,19 @@ def invalid_enum(ctx: FixContext) -> list[Fix]:
     return enum_fixes(ctx, node, allowed, one_of.replacement)
 
 
-def _missing_enum(ctx: FixContext, name: str, allowed: list) -> list[Fix]:
+def _missing_enum(ctx: FixContext, name: str, allowed: Sequence[JsonValue]) -> list[Fix]:
     """An absent enum member: add it with each value (the user chooses), or — for an assertion
     object that only holds a claim — write the claim as the plain string the judge grades."""
     obj = ctx.node()
+    if obj is None:
+        return []
     fixes = []
-    claim = ctx.data.get("string_assertion")
-    if isinstance(claim, str):
+    claim = StringAssertion.read(ctx.data)
+    if claim is not None:
         fixes.append(
             ctx.fix(
                 "Write the claim as a plain string assertion",
-                replace_node(obj, claim),
+                replace_node(obj, claim.claim),
                 safe=False,
                 preferred=True,
             )
@@ -66,30 +78,41 @@ def _missing_enum(ctx: FixContext, name: str, allowed: list) -> list[Fix]:
     return fixes
 
 
-@fixer("mount-mode-flatten", "version-type", "regex-target-invalid")
+@fixer("mount-mode-flatten", "version-type")
 def only_valid_reading(ctx: FixContext) -> list[Fix]:
-    """``"flatten"`` → ``"flatten-contents"``, ``2`` → ``"2"``, a bare file name as a regex target →
-    ``{"file": …}``: each the only reading that makes the file valid."""
+    """``"flatten"`` → ``"flatten-contents"``, ``2`` → ``"2"``: each the only reading that makes
+    the file valid."""
     node = ctx.node()
-    replacement = ctx.data.get("replacement")
+    replacement = Replacement.read(ctx.data)
     if node is None or replacement is None:
         return []
-    if ctx.finding.code == "regex-target-invalid" and isinstance(replacement, str):
-        return enum_fixes(ctx, node, ["assistant-text"], replacement)
-    return [ctx.change_to(node, replacement, safe=True)]
+    return [ctx.change_to(node, replacement.value, safe=True)]
+
+
+@fixer("regex-target-invalid")
+def regex_target(ctx: FixContext) -> list[Fix]:
+    """A bare file name → ``{"file": …}`` (the only reading that makes it valid); a word for the
+    assistant's text → ``"assistant-text"``, the close value among the allowed ones."""
+    node = ctx.node()
+    one_of = OneOf.read(ctx.data)
+    if node is None or one_of is None or one_of.replacement is None:
+        return []
+    if isinstance(one_of.replacement, str):
+        return enum_fixes(ctx, node, ["assistant-text"], one_of.replacement)
+    return [ctx.change_to(node, one_of.replacement, safe=True)]
 
 
 @fixer("sources-string-form")
 def string_source(ctx: FixContext) -> list[Fix]:
     node = ctx.node()
-    replacement = ctx.data.get("replacement")
-    if node is None or not isinstance(replacement, dict):
+    replacement = Replacement.read(ctx.data)
+    if node is None or replacement is None or not isinstance(replacement.value, Mapping):
         return []
-    fixes = [ctx.change_to(node, replacement, safe=True)]
+    fixes = [ctx.change_to(node, replacement.value, safe=True)]
     array, _ = ctx.parent()
     strings = string_items(array)
     if len(strings) > 1:  # a mixed array made uniform in one step
-        edits = [replace_node(item, {"from": item.value}) for item in strings]
+        edits = [replace_node(item, {"from": text}) for item, text in strings]
         fixes.append(ctx.fix('Write every string source as {"from": …}', *edits, safe=True))
     return fixes
 
@@ -97,23 +120,33 @@ def string_source(ctx: FixContext) -> list[Fix]:
 @fixer("files-legacy")
 def legacy_files(ctx: FixContext) -> list[Fix]:
     """``files`` → the ``setup`` the loader derives from it (the exact mapping it applies)."""
-    setup = ctx.data.get("setup")
+    equivalent = EquivalentSetup.read(ctx.data)
     member = ctx.member()
     case, _ = ctx.parent()
-    if not isinstance(setup, dict) or member is None or case is None or case.has("setup"):
+    if equivalent is None or member is None or member.value is None or case is None or case.has("setup"):
         return []
-    edit = TextEdit(member.key_start, member.value.end, f'"setup": {json_text(setup)}')
+    edit = TextEdit(member.key_start, member.value.end, f'"setup": {json_text(equivalent.setup)}')
     return [ctx.fix("Replace legacy files with the equivalent setup", edit, safe=True, preferred=True)]
 
 
-@fixer("files-skill-root-relative", "files-item-type", "regex-flags-invalid")
+@fixer("files-skill-root-relative", "files-item-type")
 def suggested_value(ctx: FixContext) -> list[Fix]:
-    """A replacement the rule suggests that changes what runs (another path, fewer flags)."""
+    """A replacement the rule suggests that changes what runs (another path)."""
     node = ctx.node()
-    replacement = ctx.data.get("replacement")
+    replacement = Replacement.read(ctx.data)
     if node is None or replacement is None:
         return []
-    return [ctx.change_to(node, replacement, safe=False)]
+    return [ctx.change_to(node, replacement.value, safe=False)]
+
+
+@fixer("regex-flags-invalid")
+def repaired_flags(ctx: FixContext) -> list[Fix]:
+    """The valid flags the rule kept of the written ones: it changes what runs (fewer flags)."""
+    node = ctx.node()
+    one_of = OneOf.read(ctx.data)
+    if node is None or one_of is None or one_of.replacement is None:
+        return []
+    return [ctx.change_to(node, one_of.replacement, safe=False)]
 
 
 @fixer("path-not-found")
@@ -122,10 +155,11 @@ def skill_root_path(ctx: FixContext) -> list[Fix]:
     became ``setup``): the same path relative to evals/, when that one exists; and each file of
     the same name elsewhere in the repository (a moved file)."""
     node = ctx.node()
-    path = ctx.data.get("path")
+    written = WrittenPath.read(ctx.data)
     document_path = ctx.document.path
-    if node is None or node.kind != STRING or not isinstance(path, str) or document_path is None:
+    if node is None or node.kind != STRING or written is None or document_path is None:
         return []
+    path = written.path
     fixes = []
     candidate = path[len("evals/") :] if path.startswith("evals/") else ""
     if candidate and ctx.facts.exists(document_path.parent / candidate):
@@ -138,10 +172,11 @@ def skill_root_path(ctx: FixContext) -> list[Fix]:
 
 @fixer("metadata-tags-type")
 def tag_list(ctx: FixContext) -> list[Fix]:
+    tag = string_of(ctx.node())
     node = ctx.node()
-    if node is None or node.kind != STRING:
+    if node is None or tag is None:
         return []
-    return [ctx.change_to(node, [node.value], safe=True)]
+    return [ctx.change_to(node, [tag], safe=True)]
 
 
 @fixer(
@@ -161,8 +196,9 @@ def string_expected(ctx: FixContext) -> list[Fix]:
     if node is None or obj is None or member is None:
         return []
     fixes = []
-    if node.kind == NUMBER:
-        fixes.append(ctx.change_to(node, js_number_to_string(node.value), safe=True))
+    number = number_of(node)
+    if number is not None:
+        fixes.append(ctx.change_to(node, js_number_to_string(number), safe=True))
     title = f"Remove {json_text(member.key)}"
     fixes.append(ctx.fix(title, remove_member(ctx.text, obj, member), safe=False, preferred=not fixes))
     return fixes
@@ -173,8 +209,10 @@ def boolean_value(ctx: FixContext) -> list[Fix]:
     node = ctx.node()
     if node is None:
         return []
-    truthy = node.kind == STRING and node.value.strip().lower() in ("yes", "true", "1", "y", "on")
-    falsy = node.kind == STRING and node.value.strip().lower() in ("no", "false", "0", "n", "off")
+    answer = string_of(node)
+    word = answer.strip().lower() if answer is not None else None
+    truthy = word in ("yes", "true", "1", "y", "on")
+    falsy = word in ("no", "false", "0", "n", "off")
     return [
         ctx.change_to(node, True, safe=False, preferred=truthy),
         ctx.change_to(node, False, safe=False, preferred=falsy),
@@ -187,12 +225,12 @@ def placeholder(ctx: FixContext) -> list[Fix]:
     missing = ctx.missing_member()
     name = missing or ctx.parent()[1]
     text = PLACEHOLDERS.get(name, f"TODO: {name}")
-    if missing is not None:
-        edit = ctx.set_member(ctx.node(), missing, text)
+    node = ctx.node()
+    if node is None:
+        return []
+    if missing is not None:  # the node is the object the member is missing from
+        edit = ctx.set_member(node, missing, text)
     else:
-        node = ctx.node()
-        if node is None:
-            return []
         edit = replace_node(node, text)
     return [ctx.fix(f'Set "{name}" to a placeholder', edit, safe=False, preferred=True)]
 
@@ -204,7 +242,7 @@ def missing_id(ctx: FixContext) -> list[Fix]:
         return []
     siblings, _ = ctx.parent(_pointer_of_container(ctx, obj))
     taken = _ids_in(siblings)
-    base = "case" if ctx.finding.code == "id-required" else str(_string(obj.get("kind")) or "assertion")
+    base = "case" if ctx.finding.code == "id-required" else str(string_of(obj.get("kind")) or "assertion")
     new_id = unique_name(f"{base}-{len(taken) + 1}", taken)
     return [ctx.fix(f'Set "id" to "{new_id}"', ctx.set_member(obj, "id", new_id), safe=False, preferred=True)]
 
@@ -217,9 +255,10 @@ def duplicate_id(ctx: FixContext) -> list[Fix]:
     if node is None or cases is None or cases.kind != ARRAY:
         return []
     taken = _ids_in(cases)
-    old = _string(node) or json_text(node.value)
+    written = node.value  # a string or a number (the rule's duplicate ids)
+    old = string_of(node) or json_text(written if is_json_value(written) else None)
     new_id = unique_name(f"{old}-2", taken)
-    referred = _mentions(ctx.text, old) > sum(1 for i in cases.items if _string(i.get("id")) == old)
+    referred = _mentions(ctx.text, old) > sum(1 for i in items_of(cases) if string_of(i.get("id")) == old)
     return [
         ctx.fix(
             f'Rename this case to "{new_id}"', replace_node(node, new_id), safe=not referred, preferred=True
@@ -238,13 +277,7 @@ def _pointer_of_container(ctx: FixContext, obj: Node) -> str:
 
 
 def _ids_in(array: Node | None) -> set[str]:
-    if array is None or array.kind != ARRAY:
-        return set()
-    return {value for item in array.items if item.kind == OBJECT and (value := _string(item.get("id")))}
-
-
-def _string(node: Node | None) -> str | None:
-    return node.value if node is not None and node.kind == STRING else None
+    return {value for item in items_of(array) if item.kind == OBJECT and (value := string_of(item.get("id")))}
 
 
 def _mentions(text: str, value: str) -> int:

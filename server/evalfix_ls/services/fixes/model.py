@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
-from ...contracts.fix_data import Missing
+from ...contracts.fix_data import FixData, Missing
+from ...contracts.json_value import JsonValue
+from ...contracts.node_values import items_of, string_of
 from ...findings import Finding
-from ...parser.tree import ARRAY, OBJECT, STRING, Member, Node, resolve_pointer, split_pointer
+from ...parser.text_view import as_str
+from ...parser.tree import ARRAY, OBJECT, Member, Node, resolve_pointer, split_pointer
 from ..document import DocumentView
 from ..workspace_facts import WorkspaceFacts
 from .edits import Layout, TextEdit, insert_member, json_text, remove_item, replace_node
@@ -41,15 +43,16 @@ class FixContext:
 
     @property
     def text(self) -> str:
-        return self.document.text
+        return as_str(self.document.text)  # a document that parses holds a str already
 
     @property
-    def data(self) -> dict[str, Any]:
-        return dict(self.finding.data or {})
+    def data(self) -> FixData:
+        """What the rule handed the fix: read with the ``contracts.fix_data`` shape it wrote."""
+        return self.finding.data or {}
 
     @cached_property
     def layout(self) -> Layout:
-        return Layout.of(self.document.text)
+        return Layout.of(self.text)
 
     def node(self, pointer: str | None = None) -> Node | None:
         """The node at ``pointer`` (default: the finding's)."""
@@ -74,7 +77,7 @@ class FixContext:
             return None
         return missing.member
 
-    def set_member(self, obj: Node, name: str, value: Any) -> TextEdit:
+    def set_member(self, obj: Node, name: str, value: JsonValue) -> TextEdit:
         """Replace member ``name`` of ``obj`` by ``value``, or add it when absent."""
         existing = obj.get(name)
         if existing is not None:
@@ -84,7 +87,7 @@ class FixContext:
     def fix(self, title: str, *edits: TextEdit, safe: bool, preferred: bool = False) -> Fix:
         return Fix(title, tuple(edits), safe, preferred, self.finding.code)
 
-    def change_to(self, node: Node, value: Any, *, safe: bool, preferred: bool = True) -> Fix:
+    def change_to(self, node: Node, value: JsonValue, *, safe: bool, preferred: bool = True) -> Fix:
         """``node`` replaced by ``value``, titled as the user sees it (``Change to "seeded"``)."""
         return self.fix(
             f"Change to {json_text(value)}", replace_node(node, value), safe=safe, preferred=preferred
@@ -119,21 +122,24 @@ def fixer(*codes: str) -> Callable[[Fixer], Fixer]:
 MAX_ENUM_CHOICES = 8
 
 
-def close_values(value: str, allowed: Iterable[str]) -> list[str]:
-    """The allowed values ``value`` most likely meant: the same word in another case first, then
+def close_values(value: str, allowed: Iterable[JsonValue]) -> list[str]:
+    """The allowed strings ``value`` most likely meant: the same word in another case first, then
     spelling neighbours."""
-    allowed = [a for a in allowed if isinstance(a, str)]
-    same = [a for a in allowed if a.lower() == value.lower()]
-    near = difflib.get_close_matches(value.lower(), allowed, n=3, cutoff=0.6)
+    words = [a for a in allowed if isinstance(a, str)]
+    same = [a for a in words if a.lower() == value.lower()]
+    near = difflib.get_close_matches(value.lower(), words, n=3, cutoff=0.6)
     return list(dict.fromkeys(same + near))
 
 
-def enum_fixes(ctx: FixContext, node: Node, allowed: list[Any], best: Any = None) -> list[Fix]:
+def enum_fixes(
+    ctx: FixContext, node: Node, allowed: Sequence[JsonValue], best: JsonValue = None
+) -> list[Fix]:
     """Replace ``node`` by each close allowed value (all of them when none is close); a case-only
     difference (``"Empty"`` → ``"empty"``) is safe, any other choice unsafe."""
-    choices: list[Any] = []
-    if node.kind == STRING:
-        choices = close_values(node.value, allowed)
+    choices: list[JsonValue] = []
+    written = string_of(node)
+    if written is not None:
+        choices = list(close_values(written, allowed))
     if best is not None and best in allowed:
         choices = [best, *[c for c in choices if c != best]]
     preferred = best if best is not None else (choices[0] if choices else None)
@@ -141,7 +147,7 @@ def enum_fixes(ctx: FixContext, node: Node, allowed: list[Any], best: Any = None
         choices = list(allowed)[:MAX_ENUM_CHOICES]
     fixes = []
     for choice in choices:
-        case_only = node.kind == STRING and isinstance(choice, str) and choice.lower() == node.value.lower()
+        case_only = written is not None and isinstance(choice, str) and choice.lower() == written.lower()
         fixes.append(
             ctx.fix(
                 f"Change to {json_text(choice)}",
@@ -163,9 +169,6 @@ def unique_name(base: str, taken: set[str]) -> str:
     return f"{base}-{number}"
 
 
-def string_items(node: Node | None) -> list[Node]:
-    return (
-        [item for item in node.items or () if item.kind == STRING]
-        if node is not None and node.kind == ARRAY
-        else []
-    )
+def string_items(node: Node | None) -> list[tuple[Node, str]]:
+    """The string elements of an array, each with its text (none for anything else)."""
+    return [(item, text) for item in items_of(node) if (text := string_of(item)) is not None]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ...parser.line_index import text_lines
 from ...parser.tree import Member, Node
-from .edits import Layout, json_text, line_indent
+from .edits import Layout, json_text, line_indent, valued_members
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,21 +32,22 @@ class ObjectStyle:
 def style_of(text: str, obj: Node, layout: Layout) -> ObjectStyle:
     """How ``obj`` is written (a one-member or empty object on several lines counts as one member
     per line)."""
-    members = [m for m in obj.members or () if m.value is not None]
+    members = valued_members(obj)
     if not members:
         return ObjectStyle("", ", ", "", ": ", "")
-    first, last = members[0], members[-1]
+    first, first_value = members[0]
+    last_value = members[-1][1]
     opening = text[obj.start + 1 : first.key_start]
-    closing = text[last.value.end : obj.end - 1]
-    colon = text[first.key_end : first.value.start]
+    closing = text[last_value.end : obj.end - 1]
+    colon = text[first.key_end : first_value.start]
     if "\n" in colon or "\r" in colon:
         colon = ": "
     if len(members) > 1:
-        between = text[members[0].value.end : members[1].key_start]
+        between = text[first_value.end : members[1][0].key_start]
     else:
         between = ", " if "\n" not in opening and "\r" not in opening else "," + layout.newline
     if "\n" in between or "\r" in between:
-        indent = line_indent(text, members[1].key_start if len(members) > 1 else first.key_start)
+        indent = line_indent(text, members[1][0].key_start if len(members) > 1 else first.key_start)
         return ObjectStyle(opening, "," + layout.newline + indent, closing, colon, indent)
     return ObjectStyle(opening, between, closing, colon, "")
 
@@ -79,8 +80,14 @@ class Entry:
 
     @classmethod
     def original(cls, text: str, member: Member, value: str | None = None) -> Entry:
+        """``member`` as written, its value replaced by ``value`` when given (``null`` for a member
+        recovery found no value for: migrations and fixes run on text that parses, where every
+        member has one)."""
         key = text[member.key_start : member.key_end]
-        return cls(key, text[member.value.start : member.value.end] if value is None else value)
+        if value is None:
+            written = member.value
+            value = "null" if written is None else text[written.start : written.end]
+        return cls(key, value)
 
 
 def render(entries: Sequence[Entry], style: ObjectStyle) -> str:

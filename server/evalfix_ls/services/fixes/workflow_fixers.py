@@ -3,11 +3,12 @@ findings both contracts share (a duplicate member name)."""
 
 from __future__ import annotations
 
-from ...contracts.fix_data import Missing, OneOf
+from ...contracts.fix_data import Missing, OneOf, Rename, RepeatedKey, TagSuggestion
+from ...contracts.node_values import number_of, string_of
 from ...contracts.workflow.normalize import EXTENSION_COPIES, NormalizedCase
 from ...contracts.workflow.rules import is_valid_tag, readiness_buckets
 from ...js.values import js_number_to_string
-from ...parser.tree import NUMBER, OBJECT, STRING, Node
+from ...parser.tree import OBJECT, STRING, Node
 from .edits import json_text, member_at, remove_member, rename_key, replace_node
 from .model import Fix, FixContext, close_values, enum_fixes, fixer, unique_name
 from .same_name import same_name_fixes
@@ -31,10 +32,13 @@ def normalized_case(ctx: FixContext) -> NormalizedCase | None:
 @fixer("duplicate-key", "duplicate_json_key")
 def duplicate_key(ctx: FixContext) -> list[Fix]:
     """Remove an occurrence ``JSON.parse`` discards (the last one wins): it reads the same."""
-    if ctx.data.get("last", True):
+    repeated = RepeatedKey.read(ctx.data)
+    if repeated is None or repeated.last:
         return []
     obj, _ = ctx.parent()  # the pointer names the member; the object holds every occurrence
-    member = member_at(obj, ctx.finding.start) if obj is not None and obj.kind == OBJECT else None
+    if obj is None or obj.kind != OBJECT:
+        return []
+    member = member_at(obj, ctx.finding.start)
     if member is None or member.value is None:
         return []
     edit = remove_member(ctx.text, obj, member)
@@ -44,15 +48,15 @@ def duplicate_key(ctx: FixContext) -> list[Fix]:
 @fixer("invalid_coverage_tag", "coverage_tag_near_miss")
 def coverage_tag(ctx: FixContext) -> list[Fix]:
     node = ctx.node()
-    suggestion = ctx.data.get("suggestion")
-    if node is None or node.kind != STRING:
+    written = string_of(node)
+    tag = TagSuggestion.read(ctx.data)
+    suggestion = tag.suggestion if tag is not None else None
+    if node is None or written is None:
         return []
-    candidates = [suggestion] if isinstance(suggestion, str) else []
-    candidates += [
-        c for c in close_values(node.value, _known_tags(ctx)) if is_valid_tag(c) and c != node.value
-    ]
+    candidates = [suggestion] if suggestion is not None else []
+    candidates += [c for c in close_values(written, _known_tags(ctx)) if is_valid_tag(c) and c != written]
     choices = list(dict.fromkeys(candidates))[:4]
-    best = suggestion if isinstance(suggestion, str) else None
+    best = suggestion
     fixes = enum_fixes(ctx, node, choices, best) if choices else []
     return fixes + ctx.remove_element("Remove this tag", safe=False)
 
@@ -91,11 +95,12 @@ def defaulted_authority(ctx: FixContext) -> list[Fix]:
 def legacy_alias(ctx: FixContext) -> list[Fix]:
     """Rename a legacy member to its canonical name — safe when that name is free and the member is
     not also copied into ``extensions`` (renaming ``name``/``intent``/``input_shape`` changes them)."""
-    new_name = ctx.data.get("rename_to")
+    rename = Rename.read(ctx.data)
     obj, _ = ctx.parent()
-    if not isinstance(new_name, str) or obj is None or obj.has(new_name):
+    if rename is None or rename.key_start is None or obj is None or obj.has(rename.to):
         return []
-    member = member_at(obj, ctx.data.get("key_start", -1))
+    new_name = rename.to
+    member = member_at(obj, rename.key_start)
     if member is None:
         return []
     if member.key == "name":
@@ -136,10 +141,9 @@ def missing_case_value(ctx: FixContext) -> list[Fix]:
     if name == "expected_outcome":
         fixes.extend(_unshadow(ctx, case))
     present = case.node.get(name)
-    if present is not None and present.kind == NUMBER:  # a number where a string is needed
-        fixes.append(
-            ctx.change_to(present, js_number_to_string(present.value), safe=False, preferred=not fixes)
-        )
+    number = number_of(present)
+    if present is not None and number is not None:  # a number where a string is needed
+        fixes.append(ctx.change_to(present, js_number_to_string(number), safe=False, preferred=not fixes))
     fixes.append(
         ctx.fix(
             f'Set "{name}" to a placeholder',
@@ -205,9 +209,16 @@ def source_ref(ctx: FixContext) -> list[Fix]:
             ctx.fix('Set the case\'s source_ref_authority to "historical"', edit, safe=False, preferred=True)
         )
     node = ctx.node()
-    if ctx.finding.code == "source_ref_missing" and node is not None and node.kind == STRING:
-        path, hash_sign, anchor = node.value.partition("#")
-        fixes.extend(same_name_fixes(ctx, node, path, ctx.facts.repo_root, hash_sign + anchor))
+    ref = string_of(node)
+    repo_root = ctx.facts.repo_root
+    if (
+        ctx.finding.code == "source_ref_missing"
+        and node is not None
+        and ref is not None
+        and repo_root is not None
+    ):
+        path, hash_sign, anchor = ref.partition("#")
+        fixes.extend(same_name_fixes(ctx, node, path, repo_root, hash_sign + anchor))
     fixes.extend(ctx.remove_element("Remove this source ref", safe=False))
     array, token = ctx.parent()
     if array is not None and array.kind == OBJECT:  # a scalar string ref: the member goes
@@ -264,9 +275,7 @@ def _id_members(ctx: FixContext, value: str) -> int:
     normalized = ctx.document.analysis.workflow
     cases = normalized.cases if normalized is not None else ()
     return sum(
-        1 for case in cases if _string(case.member("id")) == value or _string(case.member("name")) == value
+        1
+        for case in cases
+        if string_of(case.member("id")) == value or string_of(case.member("name")) == value
     )
-
-
-def _string(node: Node | None) -> str | None:
-    return node.value if node is not None and node.kind == STRING else None

@@ -1,0 +1,23 @@
+"""``JsonValue``: a plain value that can be written into a JSON document — what a fix puts in
+place of the user's value, what a finding hands the editor in ``Diagnostic.data``, the normalized
+record of a workflow case. Read-only containers (``Sequence``/``Mapping``), so a ``list[str]`` or
+a ``dict[str, str]`` is one too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TypeAlias, TypeGuard
+
+JsonValue: TypeAlias = str | int | float | bool | None | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
+
+
+def is_json_value(value: object) -> TypeGuard[JsonValue]:
+    """Whether ``value`` is made of JSON scalars, sequences and string-keyed mappings only."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return True
+    if isinstance(value, Mapping):
+        return all(isinstance(key, str) and is_json_value(item) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        return all(is_json_value(item) for item in value)
+    return False
