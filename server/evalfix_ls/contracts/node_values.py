@@ -9,6 +9,8 @@ container), never by raising: the tree may be of text mid-typing.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..parser.tree import ARRAY, NUMBER, OBJECT, STRING, Member, Node
 
 
@@ -28,11 +30,11 @@ def number_of(node: Node | None) -> float | None:
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def items_of(node: Node | None) -> list[Node]:
+def items_of(node: Node | None) -> Sequence[Node]:
     """The elements of an array node; empty for anything else."""
     if node is None or node.kind != ARRAY:
-        return []
-    return node.items or []
+        return ()
+    return node.items or ()
 
 
 def props_of(node: Node | None) -> dict[str, Member]:
