@@ -15,6 +15,7 @@ if str(ROOT) not in sys.path:  # `bench` is a top-level folder of the checkout, 
 
 from bench.generate import SIZES, generate_suite  # noqa: E402
 from bench.recording import TYPED_CASE, Document, Rebase, anchor_line  # noqa: E402
+from bench.replay import Sent, wait_behind  # noqa: E402
 
 RECORDING = ROOT / "bench" / "recordings" / "vscode-typing.json"
 
@@ -78,3 +79,13 @@ def test_a_position_off_the_typed_text_is_clamped_to_its_line() -> None:
     assert document.clamp({"line": 1, "character": 40}) == {"line": 1, "character": 9}
     assert document.clamp({"line": 2, "character": 40}) == {"line": 2, "character": 13}
     assert document.clamp({"line": 9, "character": 3}) == {"line": 4, "character": 0}
+
+
+def test_a_request_waits_until_the_requests_sent_before_it_are_answered() -> None:
+    slow = Sent("textDocument/codeAction", sent_at=0.0, answered_at=5.0)
+    hover = Sent("textDocument/hover", sent_at=1.0, answered_at=6.0)
+    quick = Sent("textDocument/documentHighlight", sent_at=2.0, answered_at=3.0)
+    sent = [slow, hover, quick]
+    assert wait_behind(slow, sent) == 0.0  # nothing was in flight before it
+    assert wait_behind(hover, sent) == 4.0  # until the code action sent before it was answered
+    assert wait_behind(quick, sent) == 1.0  # at most its own latency: it was answered out of order
