@@ -17,6 +17,7 @@ own latency): the time it could not have been served on a server that answers in
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -86,7 +87,7 @@ class Samples:
 class Sent:
     method: str
     sent_at: float
-    answered_at: float = 0.0
+    answered_at: float | None = None  # None: no answer came
     right: bool = False
 
 
@@ -139,7 +140,7 @@ class Replay:
         for task in late:
             task.cancel()
         for sent in self.sent:
-            if sent.answered_at == 0.0:
+            if sent.answered_at is None:
                 self.result.samples.unanswered[sent.method] += 1
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -148,13 +149,9 @@ class Replay:
         if method in LIFECYCLE or method in NOT_REPLAYED:
             return
         if method == "textDocument/didOpen":
-            document = {
-                "uri": self.session.uri,
-                "languageId": "json",
-                "version": 1,
-                "text": self.session.text,
-            }
-            await client.notify(method, {"textDocument": document | {"version": self._version(message)}})
+            version = int(message["params"]["textDocument"].get("version", 1))
+            document = {"uri": self.session.uri, "languageId": "json", "version": version}
+            await client.notify(method, {"textDocument": document | {"text": self.session.text}})
             return
         if method == "$/cancelRequest":
             sent_id = self.ids.get(message["params"]["id"])
@@ -183,10 +180,6 @@ class Replay:
         if method.startswith("evalfix/"):  # our own requests: the peer has no such method
             return self.session.spec.name == OURS
         return self.session.offers(method)
-
-    @staticmethod
-    def _version(message: dict[str, Any]) -> int:
-        return int(message["params"]["textDocument"].get("version", 1))
 
     def remake(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """Positions clamped to the replayed text; what belongs to this server's answers."""
@@ -249,11 +242,13 @@ class Replay:
 
 def wait_behind(request: Sent, sent: list[Sent]) -> float:
     """From ``request``'s sending until the last request sent before it, and unanswered then,
-    was answered; at most its own latency."""
+    was answered (never, for one that got no answer); at most its own latency."""
+    assert request.answered_at is not None
     ahead = [
-        other.answered_at
+        math.inf if other.answered_at is None else other.answered_at
         for other in sent
-        if other.sent_at < request.sent_at and other.answered_at > request.sent_at
+        if other.sent_at < request.sent_at
+        and (other.answered_at is None or other.answered_at > request.sent_at)
     ]
     if not ahead:
         return 0.0

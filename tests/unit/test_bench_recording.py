@@ -85,7 +85,10 @@ def test_a_request_waits_until_the_requests_sent_before_it_are_answered() -> Non
     slow = Sent("textDocument/codeAction", sent_at=0.0, answered_at=5.0)
     hover = Sent("textDocument/hover", sent_at=1.0, answered_at=6.0)
     quick = Sent("textDocument/documentHighlight", sent_at=2.0, answered_at=3.0)
-    sent = [slow, hover, quick]
+    lost = Sent("textDocument/codeLens", sent_at=3.5)  # never answered
+    late = Sent("textDocument/hover", sent_at=7.0, answered_at=7.5)
+    sent = [slow, hover, quick, lost, late]
     assert wait_behind(slow, sent) == 0.0  # nothing was in flight before it
     assert wait_behind(hover, sent) == 4.0  # until the code action sent before it was answered
     assert wait_behind(quick, sent) == 1.0  # at most its own latency: it was answered out of order
+    assert wait_behind(late, sent) == 0.5  # behind one that never got an answer: all its latency
