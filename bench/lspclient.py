@@ -153,9 +153,16 @@ class LspClient:
     async def notify(self, method: str, params: Any) -> None:
         await self.send(self.encode_notification(method, params))
 
-    async def request(self, method: str, params: Any, *, timeout: float) -> Response:
+    def reserve_id(self) -> int:
+        """An id for a request sent later (``request(…, request_id=…)``), to cancel it by."""
         self._next_id += 1
-        request_id = self._next_id
+        return self._next_id
+
+    async def request(
+        self, method: str, params: Any, *, timeout: float, request_id: int | None = None
+    ) -> Response:
+        if request_id is None:
+            request_id = self.reserve_id()
         data = encode({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
         future: asyncio.Future[Response] = asyncio.get_running_loop().create_future()
         sent_at = time.perf_counter()

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,39 @@ def _peer_version() -> str:
         except (OSError, ValueError, KeyError):
             continue
     return ", ".join(parts)
+
+
+# The server capability that offers each request method (an empty options object offers it too:
+# the peer answers ``documentLinkProvider: {}``).
+PROVIDERS = {
+    "textDocument/diagnostic": "diagnosticProvider",
+    "textDocument/documentSymbol": "documentSymbolProvider",
+    "textDocument/foldingRange": "foldingRangeProvider",
+    "textDocument/codeLens": "codeLensProvider",
+    "textDocument/inlayHint": "inlayHintProvider",
+    "textDocument/documentLink": "documentLinkProvider",
+    "textDocument/codeAction": "codeActionProvider",
+    "textDocument/hover": "hoverProvider",
+    "textDocument/completion": "completionProvider",
+    "textDocument/documentHighlight": "documentHighlightProvider",
+    "textDocument/selectionRange": "selectionRangeProvider",
+    "textDocument/semanticTokens/full": "semanticTokensProvider",
+    "textDocument/semanticTokens/full/delta": "semanticTokensProvider",
+    "textDocument/semanticTokens/range": "semanticTokensProvider",
+    "textDocument/formatting": "documentFormattingProvider",
+    "textDocument/definition": "definitionProvider",
+    "textDocument/references": "referencesProvider",
+    "textDocument/documentColor": "colorProvider",
+}
+
+
+def offers(capabilities: dict[str, Any], method: str) -> bool:
+    """Whether a server's ``initialize`` capabilities offer ``method``."""
+    if method == "workspace/diagnostic":
+        provider = capabilities.get("diagnosticProvider")
+        return isinstance(provider, dict) and bool(provider.get("workspaceDiagnostics"))
+    key = PROVIDERS.get(method)
+    return key is not None and capabilities.get(key) not in (None, False)
 
 
 def client_capabilities(*, pull: bool, watch_files: bool = True) -> dict[str, Any]:
@@ -197,20 +231,30 @@ class Session:
         )
         self.sampler: RssSampler | None = None
         self.open_timeout, self.edit_timeout = timeouts_for(suite.size)
+        self.server_capabilities: dict[str, Any] = {}
 
-    async def start(self) -> None:
+    def offers(self, method: str) -> bool:
+        return offers(self.server_capabilities, method)
+
+    async def start(
+        self, capabilities: dict[str, Any] | None = None, client_info: dict[str, str] | None = None
+    ) -> None:
+        """Spawn, ``initialize`` (with ``capabilities``: by default what VS Code offers for these
+        sessions, ``client_capabilities``), ``initialized`` and the settings."""
         await self.client.start()
         self.sampler = RssSampler(self.client.pid).start()
         root_uri = file_uri(self.repo_root)
+        if capabilities is None:
+            capabilities = client_capabilities(pull=self.pull, watch_files=self.watch_files)
         init = await self.client.request(
             "initialize",
             {
                 "processId": os.getpid(),
-                "clientInfo": {"name": "evalfix-bench", "version": "1"},
+                "clientInfo": client_info or {"name": "evalfix-bench", "version": "1"},
                 "rootUri": root_uri,
                 "rootPath": str(self.repo_root),
                 "workspaceFolders": [{"uri": root_uri, "name": self.repo_root.name}],
-                "capabilities": client_capabilities(pull=self.pull, watch_files=self.watch_files),
+                "capabilities": capabilities,
                 "initializationOptions": self.spec.init_options,
                 "trace": "off",
             },
@@ -218,6 +262,7 @@ class Session:
         )
         self.result.startup = init.received_at - self.client.spawned_at
         capabilities = (init.result or {}).get("capabilities", {})
+        self.server_capabilities = capabilities
         sync = capabilities.get("textDocumentSync")
         self.result.sync_kind = sync.get("change") if isinstance(sync, dict) else sync
         self.result.position_encoding = capabilities.get("positionEncoding", "utf-16")
@@ -334,6 +379,18 @@ class Session:
             "textDocument/didChange",
             {"textDocument": {"uri": self.uri, "version": self.version}, "contentChanges": changes},
         )
+
+
+async def run_then_stop(session: Session, work: Callable[[], Awaitable[None]]) -> str | None:
+    """Run ``work`` on ``session``, then stop its server whatever happened; the error, if any
+    (a server that failed or died is a result to report, not a reason to stop the benchmark)."""
+    try:
+        await work()
+    except (LspError, OSError) as exc:
+        return str(exc)
+    finally:
+        await session.stop()
+    return None
 
 
 def prepare(label: str, *, noisy: bool = False) -> tuple[Path, Suite]:

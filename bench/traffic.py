@@ -18,24 +18,25 @@ code lenses, inlay hints, links, folding):
 
 Per method: p50/p95 of the requests answered with a right answer (no error, and for symbols,
 folding and diagnostics a non-empty one); requests answered ``ContentModified`` or failing are
-counted apart, never as a time. The mix is modelled on what VS Code sends (the issue's list), not
-recorded from a VS Code session. A server is only asked what its capabilities offer. The load
-average is printed at the start and the end: on a shared machine every figure is noisy.
+counted apart, never as a time. The mix is modelled on what VS Code was believed to send (the
+issue's list). ``--recorded [FILE]`` replays instead what a real VS Code sent (a recording of
+``bench.record_vscode``; ``bench/replay.py``) on suites of 200 KB, 2 MB and 10 MB by default. A
+server is only asked what its capabilities offer. The load average is printed at the start and the
+end: on a shared machine every figure is noisy.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import os
+import json
 import sys
 import time
-from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.common import DATA_DIR, describe_machine, fmt_mb, fmt_ms, percentile, print_table, save_results
+from bench.common import DATA_DIR, describe_machine, fmt_mb, fmt_ms, print_table, save_results
 from bench.generate import (
     SIZES,
     SUITE_REL_PATH,
@@ -46,8 +47,10 @@ from bench.generate import (
     write_suite_tree,
 )
 from bench.lsp_typing import NEW_CASE
-from bench.lspclient import LspClient, LspError, RssSampler, file_uri
-from bench.session import ServerSpec, client_capabilities, ours_spec, peer_spec
+from bench.lspclient import LspError
+from bench.record_vscode import DEFAULT_OUT as RECORDING
+from bench.replay import Samples, replay_session, right_answer
+from bench.session import ServerSpec, Session, client_capabilities, ours_spec, peer_spec, run_then_stop
 
 KEY_INTERVAL = 0.1  # ten keystrokes a second
 # Typed after a case, one character per keystroke: the text passes through invalid JSON as a new
@@ -63,19 +66,6 @@ MIX = (
     "textDocument/codeAction",
     "textDocument/hover",
 )
-PROVIDERS = {
-    "textDocument/diagnostic": "diagnosticProvider",
-    "textDocument/documentSymbol": "documentSymbolProvider",
-    "textDocument/foldingRange": "foldingRangeProvider",
-    "textDocument/codeLens": "codeLensProvider",
-    "textDocument/inlayHint": "inlayHintProvider",
-    "textDocument/documentLink": "documentLinkProvider",
-    "textDocument/codeAction": "codeActionProvider",
-    "textDocument/hover": "hoverProvider",
-}
-# Answers that are wrong when empty (every hover point is a member name the schema documents); a
-# diagnostic pull only where the suite holds findings.
-NON_EMPTY = {"textDocument/documentSymbol", "textDocument/foldingRange", "textDocument/hover"}
 
 
 def capabilities() -> dict[str, Any]:
@@ -97,34 +87,7 @@ def capabilities() -> dict[str, Any]:
 
 
 @dataclass(slots=True)
-class Samples:
-    times: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
-    modified: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    failed: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-
-    def summary(self) -> dict[str, Any]:
-        return {
-            method: {
-                "n": len(values),
-                "p50": percentile(values, 50) if values else None,
-                "p95": percentile(values, 95) if values else None,
-                "content_modified": self.modified.get(method, 0),
-                "failed": self.failed.get(method, 0),
-            }
-            for method, values in self.times.items()
-        } | {
-            method: {
-                "n": 0,
-                "content_modified": self.modified.get(method, 0),
-                "failed": self.failed.get(method, 0),
-            }
-            for method in {*self.modified, *self.failed}
-            if method not in self.times
-        }
-
-
-@dataclass(slots=True)
-class SessionResult:
+class TrafficResult:
     startup: float | None = None
     findings: int = 0
     settled: Samples = field(default_factory=Samples)
@@ -134,57 +97,26 @@ class SessionResult:
     error: str | None = None
 
 
-class TrafficSession:
-    def __init__(self, spec: ServerSpec, path: Path, suite: Suite, log_dir: Path) -> None:
-        self.spec = spec
-        self.path = path
-        self.uri = file_uri(path)
-        self.root = path.parents[3]
-        self.text = suite.text
-        self.version = 1
-        log = log_dir / f"{spec.name}-{self.root.name}.log"
-        self.client = LspClient(spec.argv, cwd=self.root, settings=spec.settings, stderr_path=log)
-        self.offered: set[str] = set()
-        self.diagnostics: list[dict[str, Any]] = []
-        self.result = SessionResult()
-        self.timeout = 60 + 30 * len(self.text) / 1e6
+VSCODE = {"name": "Visual Studio Code", "version": "1.95.0"}
 
-    # -- protocol ----------------------------------------------------------------------------
+
+class Traffic:
+    """The three phases of the modelled mix, over one session with VS Code's capabilities."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.diagnostics: list[dict[str, Any]] = []
+        self.result = TrafficResult()
 
     async def start(self) -> None:
-        await self.client.start()
-        root_uri = file_uri(self.root)
-        init = await self.client.request(
-            "initialize",
-            {
-                "processId": os.getpid(),
-                "clientInfo": {"name": "Visual Studio Code", "version": "1.95.0"},
-                "rootUri": root_uri,
-                "workspaceFolders": [{"uri": root_uri, "name": self.root.name}],
-                "capabilities": capabilities(),
-                "initializationOptions": self.spec.init_options,
-            },
-            timeout=60,
-        )
-        self.result.startup = init.received_at - self.client.spawned_at
-        offered = (init.result or {}).get("capabilities", {})
-        # An empty options object offers the method too (the peer's ``documentLinkProvider: {}``).
-        self.offered = {method for method, key in PROVIDERS.items() if offered.get(key) not in (None, False)}
-        await self.client.notify("initialized", {})
-        await self.client.notify("workspace/didChangeConfiguration", {"settings": self.spec.settings})
-        item = {"uri": self.uri, "languageId": "json", "version": 1, "text": self.text}
-        await self.client.notify("textDocument/didOpen", {"textDocument": item})
-        self.diagnostics = await self._pull()
+        await self.session.start(capabilities(), VSCODE)
+        self.result.startup = self.session.result.startup
+        await self.session.open_pull()
+        self.diagnostics = self.session.result.open_diagnostics
         self.result.findings = len(self.diagnostics)
 
-    async def _pull(self) -> list[dict[str, Any]]:
-        response = await self.client.request(
-            "textDocument/diagnostic", {"textDocument": {"uri": self.uri}}, timeout=self.timeout
-        )
-        return list((response.result or {}).get("items") or [])
-
     def params(self, method: str, line: int, character: int) -> dict[str, Any]:
-        document = {"textDocument": {"uri": self.uri}}
+        document = {"textDocument": {"uri": self.session.uri}}
         position = {"line": line, "character": character}
         if method in ("textDocument/hover",):
             return document | {"position": position}
@@ -206,22 +138,14 @@ class TrafficSession:
 
     async def timed(self, samples: Samples, method: str, params: dict[str, Any]) -> float | None:
         """Send one request and record its latency if the answer is right."""
-        if method not in self.offered:
+        if not self.session.offers(method):
             return None
         try:
-            response = await self.client.request(method, params, timeout=self.timeout)
+            response = await self.session.client.request(method, params, timeout=self.session.open_timeout)
         except LspError as exc:
-            # ContentModified, or ServerCancelled with retriggerRequest (a pull outdated by the next
-            # keystroke, which the client re-sends): outdated, not wrong.
-            outdated = "-32801" in str(exc) or "-32802" in str(exc)
-            bucket = samples.modified if outdated else samples.failed
-            bucket[method] += 1
+            samples.count_error(method, exc)
             return None
-        result = response.result
-        if method == "textDocument/diagnostic":
-            result = (result or {}).get("items") if (result or {}).get("kind") == "full" else ["unchanged"]
-        wanted = method in NON_EMPTY or (method == "textDocument/diagnostic" and self.result.findings > 0)
-        if wanted and not result:
+        if not right_answer(method, response.result, findings=self.result.findings):
             samples.failed[method] += 1
             return None
         samples.times[method].append(response.elapsed)
@@ -246,19 +170,11 @@ class TrafficSession:
     async def typing(self, offset: int, hover_at: tuple[int, int], keys: int) -> None:
         pending: list[asyncio.Task[Any]] = []
         for index in range(keys):
-            letter = TYPED[index % len(TYPED)]
-            line, character = lsp_position(self.text, offset)
-            at = {"line": line, "character": character}
-            self.text = self.text[:offset] + letter + self.text[offset:]
+            change = self.session.insert(offset, TYPED[index % len(TYPED)])
             offset += 1
-            self.version += 1
-            change = {"range": {"start": at, "end": at}, "text": letter}
             started = time.perf_counter()
-            await self.client.notify(
-                "textDocument/didChange",
-                {"textDocument": {"uri": self.uri, "version": self.version}, "contentChanges": [change]},
-            )
-            cursor = lsp_position(self.text, offset)
+            await self.session.client.send(change)
+            cursor = lsp_position(self.session.text, offset)
             for method in MIX:
                 where = hover_at if method == "textDocument/hover" else cursor
                 request = self.timed(self.result.typing, method, self.params(method, *where))
@@ -289,24 +205,21 @@ def typing_point(text: str) -> tuple[int, tuple[int, int]]:
 
 async def run_session(
     spec: ServerSpec, path: Path, suite: Suite, args: argparse.Namespace, log_dir: Path
-) -> SessionResult:
-    session = TrafficSession(spec, path, suite, log_dir)
-    sampler: RssSampler | None = None
-    try:
-        await session.start()
-        sampler = RssSampler(session.client.pid).start()
+) -> TrafficResult:
+    session = Session(spec, path, suite, pull=True, log_dir=log_dir)
+    traffic = Traffic(session)
+
+    async def work() -> None:
+        await traffic.start()
         points = cursor_points(session.text, args.moves)
-        await session.settled(points, args.repeat)
-        await session.lightbulb(points)
+        await traffic.settled(points, args.repeat)
+        await traffic.lightbulb(points)
         offset, hover_at = typing_point(session.text)
-        await session.typing(offset, hover_at, args.keys)
-    except (LspError, OSError) as exc:
-        session.result.error = str(exc)
-    finally:
-        if sampler is not None:
-            session.result.peak_rss_kib = sampler.stop()
-        await session.client.stop()
-    return session.result
+        await traffic.typing(offset, hover_at, args.keys)
+
+    traffic.result.error = await run_then_stop(session, work)
+    traffic.result.peak_rss_kib = session.result.peak_rss_kib
+    return traffic.result
 
 
 def prepare(label: str, kind: str) -> tuple[Path, Suite]:
@@ -315,19 +228,25 @@ def prepare(label: str, kind: str) -> tuple[Path, Suite]:
     return write_suite_tree(root, suite, sources=kind == "clean"), suite
 
 
-def _cell(summary: dict[str, Any], method: str) -> str:
+COUNTED = (
+    ("content_modified", "mod"),
+    ("cancelled", "cancelled"),
+    ("failed", "fail"),
+    ("unanswered", "unanswered"),
+)
+
+
+def _cell(summary: dict[str, Any], method: str, *, waits: bool = False) -> str:
+    """``p50 / p95`` of the right answers (with ``waits``: then their wait behind others), and
+    the answers that were outdated, cancelled by the client or wrong; ``—`` alone: not offered."""
     entry = summary.get(method)
-    if not entry or not entry.get("n"):  # "—" alone: not offered; else every answer outdated or wrong
-        counts = [
-            f"{entry[key]} {word}"
-            for key, word in (("content_modified", "modified"), ("failed", "failed"))
-            if entry and entry.get(key)
-        ]
+    counts = [f"{entry[key]} {word}" for key, word in COUNTED if entry and entry.get(key)]
+    if not entry or not entry.get("n"):
         return "—" + (f" ({', '.join(counts)})" if counts else "")
     text = f"{fmt_ms(entry['p50'])} / {fmt_ms(entry['p95'])}"
-    if entry["content_modified"] or entry["failed"]:
-        text += f" ({entry['content_modified']} mod, {entry['failed']} fail)"
-    return text
+    if waits:
+        text += f" (wait {fmt_ms(entry['wait_p50'])} / {fmt_ms(entry['wait_p95'])})"
+    return text + (f" ({', '.join(counts)})" if counts else "")
 
 
 def print_report(rows: list[dict[str, Any]], names: list[str]) -> None:
@@ -341,6 +260,32 @@ def print_report(rows: list[dict[str, Any]], names: list[str]) -> None:
                 if any(cell != "—" for cell in cells):
                     table.append([f"{row['kind']}-{row['size']}", method.split("/")[-1], *cells])
         print_table(headers, table)
+    print_sessions(rows)
+
+
+def print_recorded(rows: list[dict[str, Any]], names: list[str]) -> None:
+    print("\nrecorded VS Code traffic replayed: p50 / p95 per method of the right answers (wait behind")
+    print("others p50 / p95); counts of answers outdated (mod), cancelled by the client or wrong (fail)")
+    table = []
+    for row in rows:
+        summaries = [row["servers"].get(n, {}).get("replay", {}) for n in names]
+        methods = sorted({method for summary in summaries for method in summary})
+        for method in methods:
+            cells = [_cell(summary, method, waits=True) for summary in summaries]
+            table.append([f"{row['kind']}-{row['size']}", method.removeprefix("textDocument/"), *cells])
+    print_table(["suite", "method", *names], table)
+    skipped = {
+        f"{row['kind']}-{row['size']} {name}": result.get("skipped")
+        for row in rows
+        for name, result in row["servers"].items()
+        if result.get("skipped")
+    }
+    for where, methods in skipped.items():
+        print(f"not offered, not sent: {where}: " + ", ".join(f"{m} ×{n}" for m, n in methods.items()))
+    print_sessions(rows)
+
+
+def print_sessions(rows: list[dict[str, Any]]) -> None:
     print("\nsessions: findings on open, startup, peak RSS")
     table = [
         [
@@ -355,6 +300,33 @@ def print_report(rows: list[dict[str, Any]], names: list[str]) -> None:
         for name, result in row["servers"].items()
     ]
     print_table(["suite", "server", "findings", "startup", "peak RSS", "error"], table)
+
+
+async def one_session(
+    spec: ServerSpec, path: Path, suite: Suite, args: argparse.Namespace, log_dir: Path
+) -> dict[str, Any]:
+    """One server on one suite: the recording replayed (``--recorded``), or the modelled mix."""
+    if args.recorded:
+        session = Session(spec, path, suite, pull=True, log_dir=log_dir)
+        replayed = await replay_session(session, args.recording, args.drain)
+        return {
+            "startup": replayed.startup,
+            "findings": replayed.findings,
+            "peak_rss_kib": replayed.peak_rss_kib,
+            "error": replayed.error,
+            "replay": replayed.samples.summary(),
+            "skipped": dict(replayed.skipped),
+        }
+    result = await run_session(spec, path, suite, args, log_dir)
+    return {
+        "startup": result.startup,
+        "findings": result.findings,
+        "peak_rss_kib": result.peak_rss_kib,
+        "error": result.error,
+        "settled": result.settled.summary(),
+        "lightbulb": result.lightbulb.summary(),
+        "typing": result.typing.summary(),
+    }
 
 
 async def main_async(args: argparse.Namespace) -> int:
@@ -374,33 +346,40 @@ async def main_async(args: argparse.Namespace) -> int:
             row: dict[str, Any] = {"size": label, "kind": kind, "bytes": suite.size, "servers": {}}
             for spec in specs:
                 print(f"  {kind}-{label} {spec.name} …", flush=True)
-                result = await run_session(spec, path, suite, args, log_dir)
-                row["servers"][spec.name] = {
-                    "startup": result.startup,
-                    "findings": result.findings,
-                    "peak_rss_kib": result.peak_rss_kib,
-                    "error": result.error,
-                    "settled": result.settled.summary(),
-                    "lightbulb": result.lightbulb.summary(),
-                    "typing": result.typing.summary(),
-                }
+                row["servers"][spec.name] = await one_session(spec, path, suite, args, log_dir)
             rows.append(row)
-    print_report(rows, [spec.name for spec in specs])
+    names = [spec.name for spec in specs]
+    print_recorded(rows, names) if args.recorded else print_report(rows, names)
     print(describe_machine())
-    print(f"results: {save_results('traffic', {'runs': rows, 'args': vars(args)})}")
+    saved = {"runs": rows, "args": {k: v for k, v in vars(args).items() if k != "recording"}}
+    print(f"results: {save_results('traffic-recorded' if args.recorded else 'traffic', saved)}")
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.traffic", description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="200k,2m")
+    parser.add_argument("--sizes", help="default 200k,2m; with --recorded 200k,2m,10m")
     parser.add_argument("--suites", default="clean,noisy")
     parser.add_argument("--servers", default="evalfix-ls,vscode-json")
     parser.add_argument("--keys", type=int, default=20, help="keystrokes typed with the mix (default 20)")
     parser.add_argument("--moves", type=int, default=10, help="lightbulb cursor positions (default 10)")
     parser.add_argument("--repeat", type=int, default=5, help="settled requests per method (default 5)")
     parser.add_argument("--no-install", action="store_true")
-    return asyncio.run(main_async(parser.parse_args(argv)))
+    parser.add_argument(
+        "--recorded",
+        nargs="?",
+        const=RECORDING,
+        type=Path,
+        help=f"replay a recording of a real VS Code instead of the modelled mix (default {RECORDING.name})",
+    )
+    parser.add_argument(
+        "--drain", type=float, default=120.0, help="--recorded: seconds answers are awaited after the replay"
+    )
+    args = parser.parse_args(argv)
+    args.sizes = args.sizes or ("200k,2m,10m" if args.recorded else "200k,2m")
+    if args.recorded:
+        args.recording = json.loads(args.recorded.read_text(encoding="utf-8"))
+    return asyncio.run(main_async(args))
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
-// Shared by the integration and UI runs: a free port, a child process in its own process group
+// Shared by the integration, UI and traffic-recording runs: code-server with a .vsix installed, a free port, a child process in its own process group
 // (killed as a group), waiting for an HTTP server, and Debian's chromium through playwright-core.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as net from "node:net";
+import * as path from "node:path";
 import { chromium } from "playwright-core";
 
 export function parseArgs(argv) {
@@ -76,4 +77,56 @@ export function within(promise, ms, what) {
       timer = setTimeout(() => reject(new Error(`${what}: no result within ${ms} ms`)), ms);
     }),
   ]);
+}
+
+/** User settings for a workbench driven by a script: no telemetry, no start page, no chat. */
+export const QUIET_WORKBENCH = {
+  "telemetry.telemetryLevel": "off",
+  "workbench.startupEditor": "none",
+  "chat.disableAIFeatures": true,
+};
+
+/**
+ * code-server (`codeServer`: its package folder) with `vsix` installed into `data`, serving
+ * `workspace` on a free port with the user `settings`; answering once this returns.
+ */
+export async function startCodeServer({ codeServer, vsix, workspace, data, settings }) {
+  const entry = path.join(codeServer, "out/node/entry.js");
+  const userData = path.join(data, "user-data");
+  const extensions = path.join(data, "extensions");
+  fs.mkdirSync(path.join(userData, "User"), { recursive: true });
+  fs.writeFileSync(path.join(userData, "User", "settings.json"), JSON.stringify(settings));
+  execFileSync(
+    process.execPath,
+    [entry, "--user-data-dir", userData, "--extensions-dir", extensions, "--install-extension", vsix],
+    { stdio: "inherit", timeout: 120_000 },
+  );
+  const port = await freePort();
+  const server = startProcess(
+    process.execPath,
+    [
+      entry,
+      "--auth",
+      "none",
+      "--bind-addr",
+      `127.0.0.1:${port}`,
+      "--disable-telemetry",
+      "--disable-update-check",
+      "--disable-workspace-trust",
+      "--disable-getting-started-override",
+      "--user-data-dir",
+      userData,
+      "--extensions-dir",
+      extensions,
+      workspace,
+    ],
+    { env: process.env, logFile: path.join(data, "code-server.log") },
+  );
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000, server.child);
+  } catch (error) {
+    server.stop();
+    throw error;
+  }
+  return { port, server };
 }

@@ -11,13 +11,9 @@
 //   [--document-items JSON]
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { execFileSync } from "node:child_process";
-import { freePort, launchChromium, parseArgs, startProcess, waitForHttp } from "./harness.mjs";
+import { QUIET_WORKBENCH, launchChromium, parseArgs, startCodeServer } from "./harness.mjs";
 
 const args = parseArgs(process.argv.slice(2));
-const entry = path.join(args["code-server"], "out/node/entry.js");
-const userData = path.join(args.data, "user-data");
-const extensions = path.join(args.data, "extensions");
 const expected = JSON.parse(args.expect);
 const WAIT_MS = 60_000;
 const seen = {
@@ -30,48 +26,18 @@ const seen = {
   screenshots: [],
 };
 
-fs.mkdirSync(path.join(userData, "User"), { recursive: true });
 fs.mkdirSync(args.screenshots, { recursive: true });
-fs.writeFileSync(
-  path.join(userData, "User", "settings.json"),
-  JSON.stringify({
-    "telemetry.telemetryLevel": "off",
-    "workbench.startupEditor": "none",
-    "chat.disableAIFeatures": true,
-  }),
-);
-execFileSync(
-  process.execPath,
-  [entry, "--user-data-dir", userData, "--extensions-dir", extensions, "--install-extension", args.vsix],
-  { stdio: "inherit", timeout: 120_000 },
-);
-
-const port = await freePort();
-const server = startProcess(
-  process.execPath,
-  [
-    entry,
-    "--auth",
-    "none",
-    "--bind-addr",
-    `127.0.0.1:${port}`,
-    "--disable-telemetry",
-    "--disable-update-check",
-    "--disable-workspace-trust",
-    "--disable-getting-started-override",
-    "--user-data-dir",
-    userData,
-    "--extensions-dir",
-    extensions,
-    args.workspace,
-  ],
-  { env: process.env, logFile: path.join(args.data, "code-server.log") },
-);
+const { port, server } = await startCodeServer({
+  codeServer: args["code-server"],
+  vsix: args.vsix,
+  workspace: args.workspace,
+  data: args.data,
+  settings: QUIET_WORKBENCH,
+});
 
 let browser;
 let exitCode = 1;
 try {
-  await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000, server.child);
   browser = await launchChromium(args.chromium);
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const opening = (relative) => {

@@ -35,23 +35,31 @@ export function createClient(candidate: Candidate, log: vscode.LogOutputChannel)
 }
 
 function documentSelector(): DocumentSelector {
-  const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.toString());
-  const files = vscode.workspace.getConfiguration(SECTION).get("files");
-  return selectorPatterns(files, folders).map(({ pattern, relativeTo }) => ({
-    scheme: "file",
-    pattern: relativeTo ? { baseUri: relativeTo, pattern } : pattern,
-  }));
+  return documentFilters((baseUri, pattern) => ({ baseUri, pattern }));
 }
 
 /** Whether the client takes `document` (the same patterns, as VS Code's own selector). */
 export function handlesDocument(document: vscode.TextDocument): boolean {
+  const selector: vscode.DocumentFilter[] = documentFilters(
+    (baseUri, pattern) => new vscode.RelativePattern(vscode.Uri.parse(baseUri), pattern),
+  );
+  return vscode.languages.match(selector, document) > 0;
+}
+
+/**
+ * The documents handed to the server: files matching `evalfix.files` in each workspace folder.
+ * `relative` builds a pattern relative to a folder in the form of the API that reads it (the
+ * protocol's `{ baseUri, pattern }` for the language client, a `RelativePattern` for VS Code).
+ */
+function documentFilters<Relative>(
+  relative: (baseUri: string, pattern: string) => Relative,
+): { scheme: string; pattern: string | Relative }[] {
   const folders = (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.toString());
   const files = vscode.workspace.getConfiguration(SECTION).get("files");
-  const selector: vscode.DocumentFilter[] = selectorPatterns(files, folders).map(({ pattern, relativeTo }) => ({
+  return selectorPatterns(files, folders).map(({ pattern, relativeTo }) => ({
     scheme: "file",
-    pattern: relativeTo ? new vscode.RelativePattern(vscode.Uri.parse(relativeTo), pattern) : pattern,
+    pattern: relativeTo ? relative(relativeTo, pattern) : pattern,
   }));
-  return vscode.languages.match(selector, document) > 0;
 }
 
 function middleware(log: vscode.LogOutputChannel, advertised: () => Record<string, unknown> | undefined): Middleware {
