@@ -32,6 +32,7 @@ from . import envelope
 from .diagnostics.encoded import EncodedReport
 from .pygls_private import HookedProtocol
 from .requests import EncodedResult
+from .transport import SocketWriter, StreamWriter
 
 if TYPE_CHECKING:
     from .host import Host
@@ -213,8 +214,12 @@ class EvalfixProtocol(HookedProtocol):
         body = text.encode(self.CHARSET)
         content_type = f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}"
         header = f"Content-Length: {len(body)}\r\n{content_type}\r\n\r\n".encode("ascii")
+        payload = header + body if self.writes_headers else body
         try:
-            self.writer.write(header + body if self.writes_headers else body)
+            if isinstance(self.writer, StreamWriter | SocketWriter):
+                self.writer.write(payload, response=True)  # may overtake queued notifications
+            else:
+                self.writer.write(payload)
         except Exception as error:  # noqa: BLE001 - as pygls: logged and reported, never raised
             logger.exception("Error sending data")
             self.report_write_error(error)
