@@ -20,7 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ...parser import parse, reject_constant
+from ...parser import parse
+from ...parser.fast import reject_constant
 from ...workspace.confine import resolve_within
 from ...workspace.files import read_file
 from ...workspace.view import FileSystemView
