@@ -90,6 +90,7 @@ def state(ls: Any) -> dict[str, Any]:
         "edits": diagnostics.edits.tracked(),
         "push pipelines": list(diagnostics.push.publisher._push),
         "result ids": diagnostics.cache.ids_held(),
+        "encoded reports": diagnostics.pull.handlers.encoded_uris(),
     }
     caches = {
         "repo roots": len(ls.workspace_index._repo_root_cache),

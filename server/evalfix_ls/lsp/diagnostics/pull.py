@@ -56,6 +56,14 @@ class PullHandlers:
         items_json = await self._items_json(uri, result)
         return EncodedReport(items=result.diagnostics, result_id=result_id, items_json=items_json)
 
+    def forget(self, uri: str) -> None:
+        """The document was closed: its last report goes too (kept, the diagnostics of a 2 MB
+        suite, thousands of objects, stayed alive after every document was closed)."""
+        self._encoded.pop(uri, None)
+
+    def encoded_uris(self) -> list[str]:
+        return list(self._encoded)
+
     async def _items_json(self, uri: str, result: Result) -> str:
         """The result's diagnostics as JSON, encoded once (off the loop when large)."""
         entry = self._encoded.get(uri)
