@@ -29,7 +29,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.protocol import lsp_method
 
 from . import envelope
-from .diagnostics.encoded import EncodedReport
+from .diagnostics.encoded import EncodedPublishParams, EncodedReport
 from .pygls_private import HookedProtocol
 from .requests import EncodedResult
 from .transport import SocketWriter, StreamWriter
@@ -201,24 +201,36 @@ class EvalfixProtocol(HookedProtocol):
 
     def write_data(self, data: Any) -> None:
         """A response whose result is already JSON (a large diagnostic report, see
-        ``diagnostics/encoded.py``; a feature's answer, see ``requests.py``) is written as it is;
-        everything else as pygls writes it."""
+        ``diagnostics/encoded.py``; a feature's answer, see ``requests.py``) and a
+        ``publishDiagnostics`` whose diagnostics are (``EncodedPublishParams``) are written as
+        they are; everything else as pygls writes it."""
         result = getattr(data, "result", None)
+        params = getattr(data, "params", None)
+        if self.writer is not None and isinstance(params, EncodedPublishParams):
+            method = json.dumps(data.method)
+            self._write_text(f'{{"method": {method}, "jsonrpc": "2.0", "params": {params.to_json()}}}', False)
+            return
         ready = isinstance(result, EncodedResult) or (
             isinstance(result, EncodedReport) and not result.related_documents
         )
         if not ready or self.writer is None:
             super().write_data(data)
             return
-        text = f'{{"id": {json.dumps(data.id)}, "jsonrpc": "2.0", "result": {result.to_json()}}}'
+        self._write_text(
+            f'{{"id": {json.dumps(data.id)}, "jsonrpc": "2.0", "result": {result.to_json()}}}', True
+        )
+
+    def _write_text(self, text: str, response: bool) -> None:
+        """One message already written as JSON, framed (``response``: it may overtake queued
+        notifications, see ``transport.StreamWriter``)."""
         body = text.encode(self.CHARSET)
         content_type = f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}"
         header = f"Content-Length: {len(body)}\r\n{content_type}\r\n\r\n".encode("ascii")
         payload = header + body if self.writes_headers else body
         try:
             if isinstance(self.writer, StreamWriter | SocketWriter):
-                self.writer.write(payload, response=True)  # may overtake queued notifications
-            else:
+                self.writer.write(payload, response=response)
+            elif self.writer is not None:
                 self.writer.write(payload)
         except Exception as error:  # noqa: BLE001 - as pygls: logged and reported, never raised
             logger.exception("Error sending data")
