@@ -20,7 +20,7 @@ from typing import Any
 import evalfix_ls.lsp.diagnostics.jobs as jobs
 from evalfix_ls.analysis import Analysis
 from evalfix_ls.cli import main
-from evalfix_ls.lsp import collector
+from evalfix_ls.lsp import collector, requests
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.lsp.diagnostics.edit_log import EditLog
 from evalfix_ls.parser import gcpause, text_view
@@ -48,6 +48,16 @@ def build(pieces: Any) -> str:
 
 
 text_view._build = build
+_lanes_started: list[str] = []  # the lane of each feature request, in the order they reach it
+_run = requests.RequestRunner.run
+
+
+async def run(self: requests.RequestRunner, token: Any, fn: Any, *, lane: str = requests.DOCUMENT) -> Any:
+    _lanes_started.append(lane)
+    return await _run(self, token, fn, lane=lane)
+
+
+requests.RequestRunner.run = run  # type: ignore[method-assign]
 _edit_reads = [0]  # walks of a document's edit log (EditLog.between)
 _between = EditLog.between
 
@@ -107,6 +117,7 @@ def state(ls: Any) -> dict[str, Any]:
         "jobs run": _jobs_run[0],
         "texts built": _texts_built[0],
         "edit reads": _edit_reads[0],
+        "request lanes": list(_lanes_started),
         **frozen_state(),
     }
 

@@ -113,3 +113,25 @@ async def test_a_pull_and_a_feature_read_the_edits_since_the_last_result_once(tm
             before = (await state(client))["edit reads"]
             await answer(client, "textDocument/diagnostic", document)
             assert (await state(client))["edit reads"] == before + 1
+
+
+async def test_a_hover_read_with_document_wide_requests_reaches_its_worker_first(tmp_path: Path) -> None:
+    """A keystroke's requests arrive together: the hover behind symbols and folding does not wait
+    for their contexts (built on the loop) before its own is built and handed to a worker."""
+    async with analysed_suite(tmp_path) as (client, uri, text):
+        document = {"textDocument": {"uri": uri}}
+        line = next(i for i, ln in enumerate(text.splitlines()) if '"prompt"' in ln)
+        hover = document | {"position": {"line": line, "character": 8}}
+        batch = [
+            (901, "textDocument/documentSymbol", document),
+            (902, "textDocument/foldingRange", document),
+            (903, "textDocument/hover", hover),
+        ]
+        data = b""
+        for msg_id, method, params in batch:  # one write: the server reads them in one chunk
+            body = json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}).encode()
+            data += b"Content-Length: %d\r\n\r\n" % len(body) + body
+        client.send_raw(data)
+        answered = {(await client.next_response())["id"] for _ in batch}
+        assert answered == {901, 902, 903}
+        assert (await state(client))["request lanes"][-3:] == ["point", "document", "document"]
