@@ -90,38 +90,17 @@ def test_a_large_report_is_encoded_off_the_loop_once() -> None:
     holder = EncodedItems(items)
     threads = []
 
-    def spy(diagnostics: Any, known: Any = None) -> tuple[dict[int, str], str]:
+    def spy(diagnostics: Any, *known: Any) -> tuple[Any, str]:
         import threading
 
         threads.append(threading.current_thread().name)
-        return encode_items(diagnostics, known)
+        return encode_items(diagnostics, *known)
 
     with mock.patch.object(encoded, "encode_items", spy):
         first = asyncio.run(holder.text_off_loop())
         second = asyncio.run(holder.text_off_loop())
     assert first is second and json.loads(first) == json.loads(json.dumps(converter.unstructure(items)))
     assert threads == ["evalfix-encode_0"]
-
-
-def test_a_report_encodes_only_the_diagnostics_the_previous_report_lacks() -> None:
-    """A keystroke keeps the ``Diagnostic`` objects of the findings it did not change: their JSON
-    is reused, only the new ones are encoded (counted), and the text is the whole report."""
-    converter = create_server().protocol._converter
-    documents = encoded.EncodedDocuments()
-    before = diagnostics(6)
-    documents.items("file:///a.json", before).text()
-    after = [*before[:3], *diagnostics(2), *before[4:]]
-    encoded_now: list[Any] = []
-    real = encoded._plain
-
-    def counted(diagnostic: Any) -> Any:
-        encoded_now.append(diagnostic)
-        return real(diagnostic)
-
-    with mock.patch.object(encoded, "_plain", counted):
-        text = documents.items("file:///a.json", after).text()
-    assert json.loads(text) == json.loads(json.dumps(converter.unstructure(after)))
-    assert [id(d) for d in encoded_now] == [id(d) for d in after[3:5]]
 
 
 def test_an_encoded_publish_is_framed_like_the_notification_pygls_writes() -> None:
@@ -141,3 +120,46 @@ def test_an_encoded_publish_is_framed_like_the_notification_pygls_writes() -> No
     ours, theirs, ours_unversioned, theirs_unversioned = frames(capture.data)
     assert ours == theirs and ours_unversioned == theirs_unversioned
     assert "version" not in ours_unversioned["params"]
+
+
+def encoded_again(
+    documents: encoded.EncodedDocuments, after: list[types.Diagnostic]
+) -> tuple[str, list[Any]]:
+    """The next report of ``file:///a.json`` for ``after``, and the diagnostics encoded whole."""
+    fully: list[Any] = []
+    real = encoded._plain
+
+    def counted(diagnostic: Any) -> Any:
+        fully.append(diagnostic)
+        return real(diagnostic)
+
+    with mock.patch.object(encoded, "_plain", counted):
+        return documents.items("file:///a.json", after).text(), fully
+
+
+def test_a_report_encodes_only_the_diagnostics_the_previous_report_lacks() -> None:
+    """A keystroke keeps the ``Diagnostic`` objects of the findings it did not change: their JSON
+    is reused, only the new ones are encoded (counted), and the text is the whole report."""
+    converter = create_server().protocol._converter
+    documents = encoded.EncodedDocuments()
+    before = diagnostics(6)
+    documents.items("file:///a.json", before).text()
+    after = [*before[:3], *diagnostics(2), *before[4:]]
+    text, fully = encoded_again(documents, after)
+    assert json.loads(text) == json.loads(json.dumps(converter.unstructure(after)))
+    assert [id(d) for d in fully] == [id(d) for d in after[3:5]]
+
+
+def test_a_diagnostic_moved_by_lines_costs_its_range_only() -> None:
+    """A line added above shifts the diagnostics below it (copies with a new range, every other
+    field the same object): the JSON after their range is taken from the report before."""
+    from evalfix_ls.lsp.convert import _lines_moved
+
+    converter = create_server().protocol._converter
+    documents = encoded.EncodedDocuments()
+    before = diagnostics(40)
+    documents.items("file:///a.json", before).text()
+    after = [*before[:10], *(_lines_moved(d, 1) for d in before[10:])]
+    text, fully = encoded_again(documents, after)
+    assert json.loads(text) == json.loads(json.dumps(converter.unstructure(after)))
+    assert fully == []  # 30 moved, none encoded whole

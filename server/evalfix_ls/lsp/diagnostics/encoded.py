@@ -59,28 +59,28 @@ class EncodedItems:
     """The JSON array of one result's diagnostics, encoded on first use and kept, with the JSON of
     each diagnostic (by identity: the list holds them, so no other object takes their ids)."""
 
-    __slots__ = ("diagnostics", "_text", "_lock", "_previous", "_pieces")
+    __slots__ = ("diagnostics", "_text", "_lock", "_previous", "_known")
 
     def __init__(self, diagnostics: Sequence[types.Diagnostic], previous: EncodedItems | None = None) -> None:
         self.diagnostics = diagnostics
         self._text: str | None = None
         self._lock = threading.Lock()
         self._previous = previous  # the report before: its pieces are reused, then it is let go
-        self._pieces: dict[int, str] = {}
+        self._known: Known = {}
 
     def text(self) -> str:
         with self._lock:
             if self._text is None:
                 previous = self._previous
-                known = previous.pieces() if previous is not None else {}
-                self._pieces, self._text = encode_items(self.diagnostics, known)
+                known, before = (previous.known(), previous.diagnostics) if previous else ({}, ())
+                self._known, self._text = encode_items(self.diagnostics, known, before)
                 self._previous = None
             return self._text
 
-    def pieces(self) -> dict[int, str]:
-        """``id(diagnostic) -> its JSON`` (empty until ``text`` was built)."""
+    def known(self) -> Known:
+        """What the next report reuses (empty until ``text`` was built), see ``encode_items``."""
         with self._lock:
-            return self._pieces
+            return self._known
 
     async def text_off_loop(self) -> str:
         if self._text is not None or len(self.diagnostics) <= INLINE_LIMIT:
@@ -108,19 +108,67 @@ class EncodedDocuments:
         return list(self._last)
 
 
+# What a report leaves for the next: each diagnostic's JSON and the length of its range's JSON
+# in it (0: not written by hand, no range first), by the diagnostic's identity.
+Known = dict[int, tuple[str, int]]
+FEW_MISSES = 16  # below this many new diagnostics, moved ones are not looked for
+
+
 def encode_items(
-    diagnostics: Sequence[types.Diagnostic], known: dict[int, str] | None = None
-) -> tuple[dict[int, str], str]:
-    """The JSON of each diagnostic (``known`` ones reused) and of the array, as pygls writes it."""
+    diagnostics: Sequence[types.Diagnostic],
+    known: Known | None = None,
+    before: Sequence[types.Diagnostic] = (),
+) -> tuple[Known, str]:
+    """The JSON of the array as pygls writes it, and each diagnostic's JSON for the next report.
+    A diagnostic of ``known`` is not encoded again; one moved by lines (``convert._lines_moved``:
+    a copy of one of ``before`` with a new range, every other field the same object) costs its
+    range only, the rest of its JSON taken from the one it was copied from."""
     known = known or {}
-    pieces: dict[int, str] = {}
+    out: Known = {}
+    missing = [d for d in diagnostics if id(d) not in known]
+    tails = _tails(before, known) if len(missing) >= FEW_MISSES and _HAND_WRITTEN else {}
     for diagnostic in diagnostics:
-        key = id(diagnostic)
-        piece = known.get(key)
-        if piece is None:
-            piece = json.dumps(_plain(diagnostic))
-        pieces[key] = piece
-    return pieces, "[" + ", ".join(pieces[id(d)] for d in diagnostics) + "]"
+        entry = known.get(id(diagnostic))
+        if entry is None:
+            tail = tails.get(_kept_fields(diagnostic)) if tails else None
+            entry = _encoded(diagnostic) if tail is None else _with_range(diagnostic, tail)
+        out[id(diagnostic)] = entry
+    return out, "[" + ", ".join(out[id(d)][0] for d in diagnostics) + "]"
+
+
+_RANGE_KEY = '{"range": '
+
+
+def _encoded(diagnostic: types.Diagnostic) -> tuple[str, int]:
+    piece = json.dumps(_plain(diagnostic))
+    if not (_HAND_WRITTEN and piece.startswith(_RANGE_KEY)):
+        return piece, 0
+    return piece, len(json.dumps(_range(diagnostic.range)))
+
+
+def _with_range(diagnostic: types.Diagnostic, tail: str) -> tuple[str, int]:
+    range_json = json.dumps(_range(diagnostic.range))
+    return f"{_RANGE_KEY}{range_json}{tail}", len(range_json)
+
+
+def _tails(before: Sequence[types.Diagnostic], known: Known) -> dict[tuple[Any, ...], str]:
+    """The JSON after the range of each diagnostic of the previous report, by the fields a moved
+    copy keeps."""
+    tails = {}
+    for diagnostic in before:
+        entry = known.get(id(diagnostic))
+        if entry is not None and entry[1]:
+            piece, range_length = entry
+            tails[_kept_fields(diagnostic)] = piece[len(_RANGE_KEY) + range_length :]
+    return tails
+
+
+def _kept_fields(d: types.Diagnostic) -> tuple[Any, ...]:
+    """What decides a diagnostic's JSON besides its range: these objects themselves (a moved copy
+    shares them; the previous report's list keeps them alive, so their ids are not reused) and
+    the scalars by value."""
+    objects = (d.message, d.data, d.related_information, d.tags, d.code_description)
+    return (*map(id, objects), d.code, d.severity, d.source)
 
 
 def _plain(diagnostic: types.Diagnostic) -> Any:
