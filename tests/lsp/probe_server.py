@@ -24,6 +24,7 @@ from evalfix_ls.lsp import collector, requests
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.lsp.diagnostics.edit_log import EditLog
 from evalfix_ls.parser import gcpause, text_view
+from evalfix_ls.services import fixes
 
 _run_job = jobs.run_job
 _alive: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -48,6 +49,16 @@ def build(pieces: Any) -> str:
 
 
 text_view._build = build
+_fixes_asked = [0]  # fixes_for calls (what a finding's fixers are asked)
+_fixes_for = fixes.fixes_for
+
+
+def fixes_for(*args: Any, **kwargs: Any) -> Any:
+    _fixes_asked[0] += 1
+    return _fixes_for(*args, **kwargs)
+
+
+fixes.fixes_for = fixes_for
 _lanes_started: list[str] = []  # the lane of each feature request, in the order they reach it
 _run = requests.RequestRunner.run
 
@@ -118,6 +129,7 @@ def state(ls: Any) -> dict[str, Any]:
         "texts built": _texts_built[0],
         "edit reads": _edit_reads[0],
         "request lanes": list(_lanes_started),
+        "fixes asked": _fixes_asked[0],
         **frozen_state(),
     }
 

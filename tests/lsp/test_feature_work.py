@@ -135,3 +135,21 @@ async def test_a_hover_read_with_document_wide_requests_reaches_its_worker_first
         answered = {(await client.next_response())["id"] for _ in batch}
         assert answered == {901, 902, 903}
         assert (await state(client))["request lanes"][-3:] == ["point", "document", "document"]
+
+
+async def test_whether_fix_all_has_work_is_decided_once_per_analysis(tmp_path: Path) -> None:
+    """Offering fix-all asks the fixers of the findings until one has a safe fix; a suite still
+    being written has thousands and none safe. The second request on the same analysis asks
+    none of them again."""
+    async with analysed_suite(tmp_path) as (client, uri, _text):
+        source = {
+            "textDocument": {"uri": uri},
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+            "context": {"diagnostics": [], "only": ["source"], "triggerKind": 1},
+        }
+        counts = []
+        for _ in range(2):
+            before = (await state(client))["fixes asked"]
+            await answer(client, "textDocument/codeAction", source)
+            counts.append((await state(client))["fixes asked"] - before)
+        assert counts[0] >= 30 and counts[1] == 0

@@ -30,6 +30,7 @@ from . import feature
 
 if TYPE_CHECKING:
     from ...findings import Finding
+    from ...services.finding_index import FindingIndex
     from ...services.fixes import Fix
     from ...services.fixes.edits import TextEdit
 
@@ -203,15 +204,23 @@ def _reanalyze(ctx: FeatureContext) -> Any:
 
 
 def _has_safe_fix(ctx: FeatureContext) -> bool:
-    """Whether fix-all has something to do: the first finding with a safe fix answers (its
-    fixers run only for findings whose code has one)."""
+    """Whether fix-all has something to do, decided once per analysis (at 10 MB a scan of
+    thousands of findings): the first finding with a safe fix answers (its fixers run only for
+    findings whose code has one)."""
     from ...services.finding_index import finding_index
-    from ...services.fixes import fixable_codes, fixes_for
-    from ...services.fixes.engine import chosen_fix
 
     if not ctx.document.parses:
         return False
     index = finding_index(ctx.document.analysis)
+    if index.has_safe_fix is None:  # a request stopped half-way decides nothing
+        index.has_safe_fix = _any_safe_fix(ctx, index)
+    return index.has_safe_fix
+
+
+def _any_safe_fix(ctx: FeatureContext, index: FindingIndex) -> bool:
+    from ...services.fixes import fixable_codes, fixes_for
+    from ...services.fixes.engine import chosen_fix
+
     for code in set(fixable_codes()) & index.codes():
         for finding in index.of_code(code):
             ctx.token.check()
