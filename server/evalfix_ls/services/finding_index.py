@@ -15,10 +15,13 @@ from ..findings import Finding
 
 
 class FindingIndex:
-    __slots__ = ("findings", "_at", "_starting", "_by_code")
+    __slots__ = ("findings", "_at", "_starting", "_by_code", "has_safe_fix")
 
     def __init__(self, findings: Sequence[Finding]) -> None:
         self.findings = findings
+        # Whether fix-all has anything to do, once decided (a scan of the findings; see
+        # lsp/features/code_actions.py): the analysis and what it knew of the workspace decide it.
+        self.has_safe_fix: bool | None = None
         self._at: dict[tuple[str, str | None], list[Finding]] = defaultdict(list)
         self._starting: dict[tuple[str, int], list[Finding]] = defaultdict(list)
         self._by_code: dict[str, list[Finding]] = defaultdict(list)
