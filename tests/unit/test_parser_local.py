@@ -4,12 +4,13 @@ around the edit, equal (where features look) to parsing the whole new text."""
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 
 from evalfix_ls.parser import parse, shift
 from evalfix_ls.parser.local import LOCAL_LIMIT, reparse_local
-from evalfix_ls.parser.tree import iter_nodes
+from evalfix_ls.parser.tree import Node, iter_nodes, resolve_pointer
 from evalfix_ls.services.cursor import locate
 
 
@@ -128,3 +129,25 @@ def test_a_moved_container_builds_its_children_outside_the_lock(monkeypatch: pyt
         (case.start + 7, case.end + 7) for case in root.get("evals").items
     ]
     assert built_while_locked and not any(built_while_locked)
+
+
+def test_a_tree_moved_twice_reads_its_unbuilt_children_without_deadlock() -> None:
+    # An array moved by a first edit keeps its children unbuilt; a second edit earlier in the text
+    # moves the node that holds it again, and reading through both once took the one lock shared by
+    # every moved node twice on the same thread: the read (and every later one) never returned.
+    doc = {"evals": [{"id": i, "assertions": [{"t": "a"}, {"t": "b"}]} for i in range(8)]}
+    text = json.dumps(doc)
+    first, at = edited(text, 'b"', "x", occurrence=5)
+    once = reparse_local(parse(text), first, at, at)
+    assert once is not None
+    second, at = edited(first, ', "assertions"', "1", occurrence=3)
+    twice = reparse_local(once, second, at, at)
+    assert twice is not None
+    read: list[Node | None] = []
+    target = "/evals/5/assertions/1/t"
+    reader = threading.Thread(target=lambda: read.append(resolve_pointer(twice.root, target)), daemon=True)
+    reader.start()
+    reader.join(timeout=30)  # bounds only a failure: a working read returns at once
+    assert not reader.is_alive(), "reading the twice-moved tree deadlocked"
+    assert [node.value for node in read if node is not None] == ["xb"]
+    assert shape(twice.root) == shape(parse(second).root)
