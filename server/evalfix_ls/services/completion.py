@@ -8,9 +8,8 @@ descriptions come from ``schemas/``; nothing here carries contract text of its o
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from ..contracts.detection import UNKNOWN
 from ..parser.text_view import Text
@@ -182,7 +181,7 @@ def _literal(ctx: CompletionContext, value: object, kind: str, sort: str) -> Sug
 
 def _snippet_item(
     ctx: CompletionContext,
-    snippet: dict[str, Any],
+    snippet: Mapping[str, object],
     text: str,
     snippets: bool,
     order: int,
@@ -199,9 +198,14 @@ def _snippet_item(
         snippet=snippets,
         filter_text=filter_text,
         sort=f"3{order:03d}",
-        detail=snippet.get("description"),
-        documentation=snippet.get("markdownDescription") or snippet.get("description"),
+        detail=_string(snippet.get("description")),
+        documentation=_string(snippet.get("markdownDescription") or snippet.get("description")),
     )
+
+
+def _string(value: object) -> str | None:
+    """A snippet's text field (the bundled schemas write strings; anything else is no text)."""
+    return value if isinstance(value, str) else None
 
 
 def _defaults(document: DocumentView) -> dict[str, str]:
