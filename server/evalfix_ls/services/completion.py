@@ -16,7 +16,7 @@ from ..parser.text_view import Text
 from .completion_context import KEY, CompletionContext, find_context, line_start_of, next_significant
 from .completion_workspace import workspace_values
 from .document import DocumentView
-from .schema_nodes import SchemaNode, schema_at
+from .schema_nodes import SchemaNode, listed, schema_at
 from .snippets import json_text, render, value_placeholder
 from .suggestion import ENUM, KEYWORD, PROPERTY, SNIPPET, Suggestion, replacing
 from .workspace_facts import WorkspaceFacts, skill_of
@@ -170,7 +170,7 @@ def _enum_items(ctx: CompletionContext, schema: SchemaNode) -> list[Suggestion]:
 def _examples(schema: SchemaNode) -> list[str]:
     found: list[str] = []
     for fragment in schema.fragments:
-        found.extend(v for v in fragment.get("examples", ()) if isinstance(v, str) and v not in found)
+        found.extend(v for v in listed(fragment, "examples") if isinstance(v, str) and v not in found)
     return found
 
 
