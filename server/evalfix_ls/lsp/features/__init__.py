@@ -131,7 +131,7 @@ def feature(
         if inspect.iscoroutinefunction(handler):
             raise TypeError(f"{handler.__name__}: a feature handler runs on a worker, it cannot be async")
 
-        async def run(ls: FeatureServer, params: Any) -> object:  # Any: the params, as for ``Handler``
+        async def run(ls: FeatureServer, params: Any) -> object:
             uri = uri_of(params)
             if null_when_closed and (not uri or ls.documents.get(uri) is None):
                 return None
