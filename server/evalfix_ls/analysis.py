@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .contracts.codes import ALL_CODES
 from .contracts.context import AnalysisContext
@@ -23,6 +23,7 @@ from .contracts.detection import (
     walking_repository,
 )
 from .contracts.fix_data import RepeatedKey
+from .contracts.workflow.index import WorkflowIndex
 from .findings import Finding
 from .parser import parse
 from .parser.gcpause import gc_paused
@@ -85,8 +86,10 @@ class Analysis:
     # None for other contracts and for a document that does not parse (without ``recover``).
     workflow: NormalizedFile | None = None
     classification: Classification | None = None  # why this contract (or none) applies
-    # The findings by place (services/finding_index.py), built by the first request that needs it.
-    finding_index: Any = field(default=None, repr=False, compare=False)
+    # The findings by place, built by the first request that needs it. Its type (``FindingIndex``)
+    # lives in services/, a layer above: held as ``object`` here, narrowed by isinstance in
+    # services/finding_index.py, the one module that reads or writes it.
+    finding_index: object = field(default=None, repr=False, compare=False)
 
     @property
     def reason(self) -> str:
@@ -99,7 +102,7 @@ def analyze(
     path: Path | None = None,
     repo_root: Path | None = None,
     fs: FileSystemView | None = None,
-    workspace: Any = None,
+    workspace: WorkflowIndex | None = None,
     explicit: bool = True,
     kind: str | None = None,
     file_text: FileText | None = None,
@@ -162,7 +165,7 @@ def _analyze(
     path: Path | None,
     repo_root: Path | None,
     fs: FileSystemView,
-    workspace: Any,
+    workspace: WorkflowIndex | None,
     classifier: _Classifier,
     file_text: FileText | None,
     tree: ParseResult | None,
@@ -236,7 +239,7 @@ def _intact_findings(
     rel_path: str | None,
     repo_root: Path | None,
     fs: FileSystemView,
-    workspace: Any,
+    workspace: WorkflowIndex | None,
     case_cache: CaseCache | None,
 ) -> tuple[list[Finding], NormalizedFile | None]:
     """The contract's findings on the parts of a broken document that were recovered intact

@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO
 
 from . import __version__
 
@@ -222,7 +222,7 @@ class _Printer:
 
         return format_github if self.format == "github" else format_text
 
-    def _dump(self, document: dict[str, Any]) -> None:
+    def _dump(self, document: dict[str, object]) -> None:
         # One write: json.dump writes every token separately (millions of calls for 200,000 findings).
         self.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from difflib import get_close_matches
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TypedDict
 
 from .contracts.detection import EVALS, UNKNOWN, WORKFLOW, Walk
 from .findings import Finding, Severity
@@ -198,6 +198,19 @@ def glob_to_regex(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(out))
 
 
+class _SettingChanges(TypedDict, total=False):
+    """The ``Config`` fields one settings mapping sets (named as ``Config`` names them)."""
+
+    files: tuple[FileMapping, ...]
+    severity: Mapping[str, Severity | None]
+    root: Path
+    workspace_diagnostics: bool
+    inlay_hints: bool
+    code_lens: bool
+    walk: Walk
+    debounce_ms: int
+
+
 def parse_settings(data: object, *, base_dir: Path, origin: str) -> Config:
     """A ``Config`` from a settings mapping (a TOML table, LSP settings). Unknown keys and invalid
     values are reported in ``problems`` and otherwise ignored; keys not present keep defaults."""
@@ -208,7 +221,7 @@ def parse_settings(data: object, *, base_dir: Path, origin: str) -> Config:
         problem = f"{origin}: settings must be a table/object, not {type(data).__name__}"
         return replace(config, problems=(problem,))
     problems: list[str] = []
-    changes: dict[str, Any] = {}
+    changes: _SettingChanges = {}
     for raw_key, value in data.items():
         key = _norm_key(str(raw_key))
         where = f"{origin}: {raw_key}"
@@ -229,7 +242,10 @@ def parse_settings(data: object, *, base_dir: Path, origin: str) -> Config:
         elif key in ("inlayhints", "codelens"):
             enabled = value.get("enable") if isinstance(value, Mapping) else value
             if isinstance(enabled, bool):
-                changes["inlay_hints" if key == "inlayhints" else "code_lens"] = enabled
+                if key == "inlayhints":
+                    changes["inlay_hints"] = enabled
+                else:
+                    changes["code_lens"] = enabled
             else:
                 problems.append(f"{where}: expected true or false (or {{enable = true|false}})")
         elif key == "workflowwalk":
@@ -292,18 +308,25 @@ def _parse_severity(value: object, where: str, problems: list[str]) -> Iterator[
 MAX_PROJECT_FILE_BYTES = 1 << 20  # a project file is a few lines; more is not read
 
 
-def _load_toml(path: Path | str) -> dict[str, Any]:
+def _load_toml(path: Path | str) -> dict[str, object]:
     return _parse_toml(_read_project_text(path))
 
 
-def _parse_toml(text: str) -> dict[str, Any]:
+def _parse_toml(text: str) -> dict[str, object]:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on 3.10 only
         # tomli is installed on 3.10 only: an environment on a later Python has no stubs for it
         import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
-    table: dict[str, Any] = tomllib.loads(text)
+    table: dict[str, object] = tomllib.loads(text)
     return table
+
+
+def _tool_evalfix(pyproject: Mapping[str, object]) -> object:
+    """A pyproject's ``[tool.evalfix]`` as written, None when absent (a ``tool`` that is not a table
+    is someone else's mistake, not ours to report)."""
+    tool = pyproject.get("tool")
+    return tool.get("evalfix") if isinstance(tool, Mapping) else None
 
 
 def _read_project_text(path: Path | str) -> str:
@@ -374,7 +397,7 @@ def _has_tool_table(pyproject: Path) -> bool:
         # Cheap textual pre-check before parsing: most pyproject files have no such table.
         if "evalfix" not in _read_project_text(pyproject):
             return False
-        return isinstance(_load_toml(pyproject).get("tool", {}).get("evalfix"), Mapping)
+        return isinstance(_tool_evalfix(_load_toml(pyproject)), Mapping)
     except (OSError, ValueError):
         return False
 
@@ -393,10 +416,11 @@ def load_project_file(path: Path) -> Config:
         data = _parse_toml(text)
     except (OSError, ValueError) as exc:  # tomllib.TOMLDecodeError is a ValueError
         return Config(problems=(f"{origin}: cannot read: {exc}",), sources=(origin,))
+    settings: object = data
     if path.name == PYPROJECT:
-        data = data.get("tool", {}).get("evalfix", {})
+        settings = _tool_evalfix(data)
         origin = f"{origin} [tool.evalfix]"
-    config = parse_settings(data, base_dir=path.parent, origin=origin)
+    config = parse_settings(settings, base_dir=path.parent, origin=origin)
     return _root_confined(_with_lines(config, text, path), path, origin)
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
-from typing import Any, NamedTuple
+from typing import NamedTuple
+
+from .json_value import JsonValue
 
 
 class Severity(IntEnum):
@@ -63,7 +65,7 @@ class Finding:
     start: int
     end: int
     case: int | None = None
-    data: Mapping[str, Any] | None = None
+    data: Mapping[str, JsonValue] | None = None
     related: tuple[Related, ...] = field(default=())
 
     def with_severity(self, severity: Severity) -> Finding:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 EVALS_SCHEMA = "evals.schema.json"
 WORKFLOW_SCHEMA = "workflow-fixture.schema.json"
@@ -26,7 +25,7 @@ def schemas_dir() -> Path:
 
 
 @cache
-def load(name: str) -> dict[str, Any]:
+def load(name: str) -> dict[str, object]:
     with (schemas_dir() / name).open(encoding="utf-8") as handle:
         schema = json.load(handle)
     if not isinstance(schema, dict):
@@ -34,21 +33,28 @@ def load(name: str) -> dict[str, Any]:
     return schema
 
 
-def definition(name: str, def_name: str) -> dict[str, Any]:
+def definition(name: str, def_name: str) -> dict[str, object]:
     """A named subschema from ``$defs``."""
-    subschema = load(name)["$defs"][def_name]
+    defs = load(name).get("$defs")
+    subschema = defs.get(def_name) if isinstance(defs, dict) else None
     if not isinstance(subschema, dict):
         raise ValueError(f"evalfix-ls: {name}: $defs/{def_name} is not a schema (broken installation?)")
     return subschema
 
 
 def enum(name: str, def_name: str) -> tuple[str, ...]:
-    """The ``enum`` of a ``$defs`` entry, in schema order."""
-    return tuple(definition(name, def_name)["enum"])
+    """The ``enum`` of a ``$defs`` entry (strings), in schema order."""
+    values = definition(name, def_name).get("enum")
+    if not isinstance(values, list) or not all(isinstance(value, str) for value in values):
+        raise ValueError(
+            f"evalfix-ls: {name}: $defs/{def_name} has no enum of strings (broken installation?)"
+        )
+    return tuple(values)
 
 
 def enum_descriptions(name: str, def_name: str) -> dict[str, str]:
     """Value → description, from ``enumDescriptions`` (falls back to ``markdownEnumDescriptions``)."""
     sub = definition(name, def_name)
-    texts = sub.get("enumDescriptions") or sub.get("markdownEnumDescriptions") or []
-    return dict(zip(sub["enum"], texts, strict=False))
+    texts = sub.get("enumDescriptions") or sub.get("markdownEnumDescriptions")
+    pairs = zip(enum(name, def_name), texts if isinstance(texts, list) else [], strict=False)
+    return {value: text for value, text in pairs if isinstance(text, str)}

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from lsprotocol import types
 
-from evalfix_ls.analysis import analyze
+from evalfix_ls.analysis import Analysis, analyze
+from evalfix_ls.lsp.analyzer import Result
 from evalfix_ls.lsp.diagnostics.edit_log import EditLog
 from evalfix_ls.lsp.diagnostics.results import ResultCache
 from evalfix_ls.lsp.documents import DocumentStore
@@ -41,6 +41,23 @@ def tail_depth(items: Any) -> int:
     return depth
 
 
+def analysed_result(analysis: Analysis, revision: int) -> Result:
+    """The result cache's entry for the opened text, as the analysis of its snapshot leaves it."""
+    assert isinstance(analysis.text, str)
+    return Result(
+        uri=URI,
+        path=None,
+        version=1,
+        key=(),
+        text=analysis.text,
+        kind=analysis.kind,
+        diagnostics=[],
+        fingerprint=(),
+        analysis=analysis,
+        revision=revision,
+    )
+
+
 def test_successive_requests_start_from_the_analysed_tree() -> None:
     """Each keystroke's tree is the exact tree of its text, and built from the analysed tree, not
     from the previous keystroke's (whose lazily shifted arrays would chain one level per
@@ -51,7 +68,7 @@ def test_successive_requests_start_from_the_analysed_tree() -> None:
     opened = store.open(URI, 1, text)
     cache, edits = ResultCache(), EditLog()
     edits.opened(opened)
-    cache.open[URI] = SimpleNamespace(analysis=analyze(text), text=text, revision=opened.revision)  # type: ignore[assignment]
+    cache.store_open(URI, analysed_result(analyze(text), opened.revision))
     quick = QuickTrees(cache, edits)
     previous, at = opened, text.index("prompt 20") + len("prompt")
     for version in range(2, 9):
@@ -65,8 +82,10 @@ def test_successive_requests_start_from_the_analysed_tree() -> None:
         assert analysis is not None and analysis.tree is not None and analysis.tree.root is not None
         evals = analysis.tree.root.props["evals"].value
         assert evals is not None and tail_depth(evals.items) <= 1
-        assert spans(analysis.tree.root) == spans(parse(snapshot.text).root)  # type: ignore[arg-type]
-        assert quick.analysis_now(snapshot).tree is analysis.tree  # type: ignore[union-attr]
+        reparsed = parse(snapshot.text).root
+        assert reparsed is not None and spans(analysis.tree.root) == spans(reparsed)
+        again = quick.analysis_now(snapshot)
+        assert again is not None and again.tree is analysis.tree
         previous, at = snapshot, at + 1
 
 
@@ -81,7 +100,7 @@ def test_a_quick_tree_says_why_its_contract_applies(tmp_path: Path) -> None:
     path = tmp_path / "skills/demo/evals/capability-cases.json"  # a repository without the walk
     analysed = analyze(text, path=path, repo_root=tmp_path)
     assert analysed.classification is not None and "skill-local shape" in analysed.reason
-    cache.open[URI] = SimpleNamespace(analysis=analysed, text=text, revision=opened.revision)  # type: ignore[assignment]
+    cache.store_open(URI, analysed_result(analysed, opened.revision))
     quick = QuickTrees(cache, edits)
     at = text.index("capability")
     line, character = opened.line_index.position(at, Encoding.UTF16)

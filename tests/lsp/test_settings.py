@@ -107,3 +107,20 @@ async def test_the_workflow_walk_setting_and_its_changes(session: Session, tmp_p
         session.client.set_configuration({"workflowWalk": walk}, section="evalfix")
         session.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
         await session.diagnostics(uri, lambda d, walk=walk: ("duplicate_case_id" in codes(d)) == walk)
+
+
+async def test_the_workflow_walk_setting_holds_for_workspace_symbols_before_any_document_opens(
+    session: Session, tmp_path: Path
+) -> None:
+    """A workspace-wide request may be the first to load a repository's workflow index: it is
+    loaded with the repository's ``workflow_walk`` all the same, so a legacy-shaped fixture (a
+    fixture only where the walk is on) has its case ids among the workspace symbols."""
+    root = tmp_path / "repo"  # no normalizer: the walk is off unless the setting forces it
+    (root / ".git").mkdir(parents=True)
+    (root / ".evalfix.toml").write_text("workflow_walk = true\n")
+    data = workflow_fixture("demo", ["walked-case"])
+    del data["schema_version"]
+    write_json(root / "skills" / "demo" / "evals" / "legacy.json", data)
+    await session.initialize([root])
+    found = await session.client.workspace_symbol_async(types.WorkspaceSymbolParams(query="walked"))
+    assert [symbol.name for symbol in found] == ["walked-case"]

@@ -25,7 +25,7 @@ LAYERS = (
     ("services",),
     ("analysis", "config"),
     ("contracts",),
-    ("schema", "findings", "workspace"),
+    ("schema", "findings", "json_value", "workspace"),
     ("parser", "js"),
     ("__init__",),
 )

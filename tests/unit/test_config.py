@@ -165,6 +165,8 @@ def test_project_file_discovery(tmp_path: Path) -> None:
     assert find_project_file(deep) is None
     (repo / "pyproject.toml").write_text('[project]\nname = "x"\n')  # no [tool.evalfix]
     assert find_project_file(deep) is None
+    (repo / "pyproject.toml").write_text('tool = "evalfix"\n')  # a `tool` that is no table
+    assert find_project_file(deep) is None
     (repo / "pyproject.toml").write_text(
         '[tool.evalfix]\ndebounce-ms = 5\n[tool.evalfix.severity]\nid-style = "hint"\n'
     )

@@ -58,7 +58,9 @@ def test_the_server_resolves_a_related_file_only_inside_the_repository(repo: Pat
     related = Related("first occurrence", 199, 213, FIRST)
     (repo / "skills/demo/evals/inside.json").symlink_to("a.json")  # a link inside: followed
     resolve = related_resolver(lambda _path: None, repo)
-    uri, index = resolve(repo / "skills/demo/evals/inside.json")  # type: ignore[misc]
+    found = resolve(repo / "skills/demo/evals/inside.json")
+    assert found is not None
+    uri, index = found
     assert uri == (repo / "skills/demo/evals/inside.json").as_uri()
     assert index.position(related.start, Encoding.UTF16)[0] == 9  # line 10 of a.json
 

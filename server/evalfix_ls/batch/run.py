@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..analysis import Analysis
 from ..config import ProjectConfigs
@@ -21,6 +21,9 @@ from ..findings import Severity
 from ..workspace.view import FileSystemView, find_repo_root
 from ..workspace.walk import default_root, walk
 from .analyse import Analyser, FileTask
+
+if TYPE_CHECKING:  # the readiness module is imported by --readiness only
+    from ..contracts.workflow.readiness import ReadinessSummary
 
 
 @dataclass(slots=True)
@@ -36,7 +39,7 @@ class Report:
     root: Path
     files: list[FileReport] = field(default_factory=list)
     # ``--readiness``: per skill directory, its buckets (``contracts.workflow.readiness``)
-    readiness: dict[str, dict[str, Any]] | None = None
+    readiness: dict[str, ReadinessSummary] | None = None
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.files for finding in f.analysis.findings if finding.severity == severity)
@@ -123,7 +126,7 @@ def check_paths(
     return report
 
 
-def _readiness(report: Report, analyser: Analyser) -> dict[str, dict[str, Any]]:
+def _readiness(report: Report, analyser: Analyser) -> dict[str, ReadinessSummary]:
     from ..contracts.detection import WORKFLOW
     from ..contracts.workflow.readiness import readiness_report
     from ..workspace.view import relative_posix

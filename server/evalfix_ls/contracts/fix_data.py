@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from .json_value import JsonValue, is_json_value
+from ..json_value import JsonValue, is_json_value
 
 # A finding's data as a fixer receives it (each value checked by the shape that reads it).
 FixData: TypeAlias = Mapping[str, object]

@@ -38,7 +38,7 @@ from .quick_tree import QuickTrees
 from .requests import RequestRunner
 from .settings import Settings
 from .transport import serve_stdio, serve_tcp
-from .workspace_index import WorkspaceIndex
+from .workspace_index import RepoState, WorkspaceIndex
 
 if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at start-up
     from pygls.server import ServerErrors
@@ -158,11 +158,15 @@ class EvalfixServer(Host):
 
         index = self.workspace_index
         discovered = index.discover(self.settings.folder_config)
-        roots = {index.repo_root_for(path, self.settings.config_for(path).root) for path in discovered}
-        facts = []
-        for root in sorted(roots):
-            repo = index.repo(root)
-            facts.append(WorkspaceFacts(root, repo.fs, repo.workflow_index()))
+        # Each repository through ``repo_for``, told its ``workflow_walk``: this request may be the
+        # first to load its workflow index (which files are fixtures depends on the walk).
+        repos: dict[Path, RepoState] = {}
+        for path in discovered:
+            config = self.settings.config_for(path)
+            root = index.repo_root_for(path, config.root)
+            if root not in repos:
+                repos[root] = index.repo_for(path, config)
+        facts = [WorkspaceFacts(root, repos[root].fs, repos[root].workflow_index()) for root in sorted(repos)]
         suites = tuple(
             path for path in discovered if path.name == "evals.json" and path.parent.name == "evals"
         )

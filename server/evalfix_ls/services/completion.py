@@ -8,16 +8,15 @@ descriptions come from ``schemas/``; nothing here carries contract text of its o
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from ..contracts.detection import UNKNOWN
 from ..parser.text_view import Text
 from .completion_context import KEY, CompletionContext, find_context, line_start_of, next_significant
 from .completion_workspace import workspace_values
 from .document import DocumentView
-from .schema_nodes import SchemaNode, schema_at
+from .schema_nodes import SchemaNode, listed, schema_at
 from .snippets import json_text, render, value_placeholder
 from .suggestion import ENUM, KEYWORD, PROPERTY, SNIPPET, Suggestion, replacing
 from .workspace_facts import WorkspaceFacts, skill_of
@@ -171,7 +170,7 @@ def _enum_items(ctx: CompletionContext, schema: SchemaNode) -> list[Suggestion]:
 def _examples(schema: SchemaNode) -> list[str]:
     found: list[str] = []
     for fragment in schema.fragments:
-        found.extend(v for v in fragment.get("examples", ()) if isinstance(v, str) and v not in found)
+        found.extend(v for v in listed(fragment, "examples") if isinstance(v, str) and v not in found)
     return found
 
 
@@ -182,7 +181,7 @@ def _literal(ctx: CompletionContext, value: object, kind: str, sort: str) -> Sug
 
 def _snippet_item(
     ctx: CompletionContext,
-    snippet: dict[str, Any],
+    snippet: Mapping[str, object],
     text: str,
     snippets: bool,
     order: int,
@@ -199,9 +198,14 @@ def _snippet_item(
         snippet=snippets,
         filter_text=filter_text,
         sort=f"3{order:03d}",
-        detail=snippet.get("description"),
-        documentation=snippet.get("markdownDescription") or snippet.get("description"),
+        detail=_string(snippet.get("description")),
+        documentation=_string(snippet.get("markdownDescription") or snippet.get("description")),
     )
+
+
+def _string(value: object) -> str | None:
+    """A snippet's text field (the bundled schemas write strings; anything else is no text)."""
+    return value if isinstance(value, str) else None
 
 
 def _defaults(document: DocumentView) -> dict[str, str]:

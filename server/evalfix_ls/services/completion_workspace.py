@@ -19,7 +19,7 @@ from .cursor import JsonPath
 from .document import DocumentView
 from .json_values import member_value, string_of
 from .markdown_anchors import MAX_HEADINGS, file_headings
-from .schema_nodes import schema_for
+from .schema_nodes import listed, schema_for, table
 from .snippets import json_text
 from .suggestion import FILE, FOLDER, TAG, VALUE, Suggestion, replacing
 from .workspace_facts import WorkspaceFacts, skill_of
@@ -113,12 +113,11 @@ def tag_suggestions(
 def _known_tags() -> dict[str, str]:
     """Tag → documentation, from the schema's ``KnownCoverageTag`` (the readiness buckets'
     fuller ``ReadinessBucket`` texts where they exist)."""
-    defs = (schema_for(WORKFLOW) or {}).get("$defs", {})
-    known = defs.get("KnownCoverageTag", {})
-    texts = dict(zip(known.get("enum", ()), known.get("enumDescriptions", ()), strict=False))
-    buckets = defs.get("ReadinessBucket", {})
-    texts.update(zip(buckets.get("enum", ()), buckets.get("enumDescriptions", ()), strict=False))
-    return {tag: texts.get(tag, "") for tag in known.get("enum", ())}
+    defs = table(schema_for(WORKFLOW) or {}, "$defs")
+    known, buckets = table(defs, "KnownCoverageTag"), table(defs, "ReadinessBucket")
+    texts = dict(zip(listed(known, "enum"), listed(known, "enumDescriptions"), strict=False))
+    texts.update(zip(listed(buckets, "enum"), listed(buckets, "enumDescriptions"), strict=False))
+    return {tag: str(texts.get(tag, "")) for tag in listed(known, "enum") if isinstance(tag, str)}
 
 
 def _tag_item(ctx: CompletionContext, tag: str, sort: str, detail: str, doc: str) -> Suggestion:

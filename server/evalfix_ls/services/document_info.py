@@ -6,7 +6,7 @@ root object shows the same facts (never a diagnostic: an unchecked file is not a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from ..contracts.detection import EVALS, UNKNOWN, WORKFLOW
 from ..parser.tree import ARRAY, OBJECT
@@ -16,6 +16,18 @@ from .json_values import items_of
 from .workspace_facts import WorkspaceFacts
 
 TITLES = {EVALS: "eval suite", WORKFLOW: "workflow fixture", UNKNOWN: "not checked"}
+
+
+class DocumentInfoJson(TypedDict):
+    """``evalfix/documentInfo``'s result as the client reads it (the interface's camelCase names)."""
+
+    kind: str
+    title: str
+    reason: str
+    decidedBy: str | None
+    shape: str | None
+    cases: int | None
+    readiness: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +40,7 @@ class DocumentInfo:
     cases: int | None
     readiness: str | None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> DocumentInfoJson:
         """The ``evalfix/documentInfo`` result (camelCase, as the interface agreed)."""
         return {
             "kind": self.kind,

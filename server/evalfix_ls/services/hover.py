@@ -18,7 +18,7 @@ from ..parser.tree import ARRAY, OBJECT, STRING, Node, join_pointer, resolve_poi
 from .cursor import Cursor, JsonPath, locate
 from .document import DocumentView
 from .json_values import string_of
-from .schema_nodes import schema_at, schema_for
+from .schema_nodes import schema_at, schema_for, table
 from .snippets import json_text
 from .workspace_facts import WorkspaceFacts
 
@@ -169,7 +169,7 @@ def _regex_note(document: DocumentView, path: JsonPath) -> str:
 
 
 def _flag_meanings(flags: str) -> str:
-    meanings = (schema_for(EVALS) or {}).get("$defs", {}).get("RegexFlags", {}).get("x-flagDescriptions", {})
+    meanings = table(schema_for(EVALS) or {}, "$defs", "RegexFlags", "x-flagDescriptions")
     rows = [
         f"* `{flag}` — {meanings.get(flag, 'not a JavaScript RegExp flag')}" for flag in dict.fromkeys(flags)
     ]

@@ -14,14 +14,15 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 from .. import schema
 from ..contracts.detection import EVALS, WORKFLOW
 from ..parser.tree import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Node, pointer_tokens
 from .json_values import items_of
 
-Fragment = dict[str, Any]
+# A part of a bundled schema as ``json.load`` read it: each keyword's value is narrowed where it is
+# read (``table``, ``listed``), though the schemas are ours and validated by the tests.
+Fragment = dict[str, object]
 
 SCHEMA_FOR_KIND = {EVALS: schema.EVALS_SCHEMA, WORKFLOW: schema.WORKFLOW_SCHEMA}
 _JSON_TYPE = {OBJECT: "object", ARRAY: "array", STRING: "string", BOOLEAN: "boolean", NULL: "null"}
@@ -40,32 +41,44 @@ class SchemaNode:
         """Member name → its schema, merged over the fragments, in first-seen order."""
         merged: dict[str, list[Fragment]] = {}
         for fragment in self.fragments:
-            for name, sub in fragment.get("properties", {}).items():
+            for name, sub in table(fragment, "properties").items():
                 if isinstance(sub, dict):
                     merged.setdefault(name, []).append(sub)
         return {name: SchemaNode(tuple(subs)) for name, subs in merged.items()}
 
     def required(self) -> set[str]:
-        return {name for fragment in self.fragments for name in fragment.get("required", ())}
+        return {
+            name
+            for fragment in self.fragments
+            for name in listed(fragment, "required")
+            if isinstance(name, str)
+        }
 
     def enum(self) -> list[object]:
         """The allowed values (``enum`` and ``const``), in schema order, without repeats."""
         values: list[object] = []
         for fragment in self.fragments:
-            candidates = fragment.get("enum", [fragment["const"]] if "const" in fragment else [])
+            candidates = (
+                listed(fragment, "enum")
+                if "enum" in fragment
+                else [fragment["const"]]
+                if "const" in fragment
+                else []
+            )
             values.extend(v for v in candidates if v not in values)
         return values
 
     def enum_descriptions(self) -> dict[object, str]:
         out: dict[object, str] = {}
         for fragment in self.fragments:
-            texts = fragment.get("markdownEnumDescriptions") or fragment.get("enumDescriptions") or []
-            for value, text in zip(fragment.get("enum", ()), texts, strict=False):
-                out.setdefault(value, text)
+            texts = listed(fragment, "markdownEnumDescriptions") or listed(fragment, "enumDescriptions")
+            for value, text in zip(listed(fragment, "enum"), texts, strict=False):
+                if isinstance(text, str):
+                    out.setdefault(value, text)
             if "const" in fragment and "description" in fragment:
-                out.setdefault(
-                    fragment["const"], fragment.get("markdownDescription") or fragment["description"]
-                )
+                text = fragment.get("markdownDescription") or fragment["description"]
+                if isinstance(text, str):
+                    out.setdefault(fragment["const"], text)
         return out
 
     def description(self) -> str | None:
@@ -84,11 +97,26 @@ class SchemaNode:
             if isinstance(declared, str):
                 out.add(declared)
             elif isinstance(declared, list):
-                out.update(declared)
+                out.update(name for name in declared if isinstance(name, str))
         return out
 
     def default_snippets(self) -> list[Fragment]:
-        return [s for fragment in self.fragments for s in fragment.get("defaultSnippets", ())]
+        snippets = (s for fragment in self.fragments for s in listed(fragment, "defaultSnippets"))
+        return [snippet for snippet in snippets if isinstance(snippet, dict)]
+
+
+def table(fragment: Fragment, *keys: str) -> Fragment:
+    """The object at ``keys`` below ``fragment`` (``"$defs", "RegexFlags"``), empty where absent."""
+    found: object = fragment
+    for key in keys:
+        found = found.get(key) if isinstance(found, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
+def listed(fragment: Fragment, key: str) -> list[object]:
+    """The array ``fragment[key]`` (``enum``, ``required`` …), empty where absent."""
+    found = fragment.get(key)
+    return found if isinstance(found, list) else []
 
 
 def schema_for(kind: str) -> Fragment | None:
@@ -126,24 +154,26 @@ def _child(node: Node | None, key: str | int) -> Node | None:
 def _step(fragments: list[Fragment], key: str | int) -> Iterator[Fragment]:
     for fragment in fragments:
         if isinstance(key, int):
-            prefix = fragment.get("prefixItems", ())
-            if key < len(prefix):
-                yield prefix[key]
-            elif isinstance(fragment.get("items"), dict):
-                yield fragment["items"]
+            prefix = listed(fragment, "prefixItems")
+            items = prefix[key] if key < len(prefix) else fragment.get("items")
+            if isinstance(items, dict):
+                yield items
             continue
-        properties = fragment.get("properties", {})
+        properties = table(fragment, "properties")
         if key in properties:
-            if isinstance(properties[key], dict):
-                yield properties[key]
+            sub = properties[key]
+            if isinstance(sub, dict):
+                yield sub
             continue
         matched = False
-        for pattern, sub in fragment.get("patternProperties", {}).items():
+        for pattern, sub in table(fragment, "patternProperties").items():
             if _pattern(pattern).search(key):  # our own schema's patterns: trusted, not user input
                 matched = True
-                yield sub
-        if not matched and isinstance(fragment.get("additionalProperties"), dict):
-            yield fragment["additionalProperties"]
+                if isinstance(sub, dict):
+                    yield sub
+        additional = fragment.get("additionalProperties")
+        if not matched and isinstance(additional, dict):
+            yield additional
 
 
 @cache

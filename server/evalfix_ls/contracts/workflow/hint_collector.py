@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...findings import Finding, Related
-from ..json_value import JsonValue
+from ...json_value import JsonValue
 from .codes import WORKFLOW_CODES
 from .values import Anchor
 

@@ -149,8 +149,9 @@ class WorkflowIndex:
 
     # -- queries -----------------------------------------------------------------------------
     def force_walk(self, walk: Walk | None) -> None:
-        """The configuration's ``workflow_walk`` (None: the normalizer's presence decides); the
-        server passes its current settings before each analysis."""
+        """The configuration's ``workflow_walk`` (None: the normalizer's presence decides). The
+        server's repository state hands it over at each sync (``RepoState.sync``), never while an
+        analysis reads the index."""
         if walk != self.walk:
             self.walk = walk
             self._invalidate()

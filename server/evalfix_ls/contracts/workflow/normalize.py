@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...js.values import js_string, js_trim, js_truthy
+from ...json_value import JsonValue
 from ...parser.tree import ARRAY, NULL, OBJECT, STRING, Node, join_pointer
 from ..detection import CANONICAL_SCHEMA
-from ..json_value import JsonValue
 from ..node_values import items_of, props_of, string_of
 from .values import (
     Anchor,

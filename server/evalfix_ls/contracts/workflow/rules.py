@@ -13,10 +13,10 @@ from functools import cache
 from pathlib import Path
 
 from ...findings import Finding
+from ...json_value import JsonValue
 from ...schema import WORKFLOW_SCHEMA, enum
 from ...workspace.view import FileSystemView
 from ..fix_data import Missing, OneOf, TagSuggestion
-from ..json_value import JsonValue
 from .codes import WORKFLOW_CODES
 from .normalize import INPUT_ALIASES, NormalizedCase
 from .refs import ref_errors

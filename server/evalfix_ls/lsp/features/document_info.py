@@ -6,8 +6,13 @@ server does not know (not open). The same facts are in the hover on the root obj
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..context import FeatureContext
 from . import FeatureServer, feature
+
+if TYPE_CHECKING:  # the service is imported when the first request comes (start-up cost)
+    from ...services.document_info import DocumentInfoJson
 
 DOCUMENT_INFO = "evalfix/documentInfo"
 
@@ -15,7 +20,7 @@ DOCUMENT_INFO = "evalfix/documentInfo"
 def register(server: FeatureServer) -> None:
     # On a request worker like every feature: the case count and readiness scale with the document.
     @feature(server, DOCUMENT_INFO, uri_of=_uri, point=True, null_when_closed=True)
-    def on_document_info(ctx: FeatureContext, params: object) -> dict[str, object] | None:
+    def on_document_info(ctx: FeatureContext, params: object) -> DocumentInfoJson | None:
         from ...services.document_info import document_info
 
         return document_info(ctx.document, ctx.facts).to_json()

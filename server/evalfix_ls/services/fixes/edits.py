@@ -13,8 +13,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ...contracts.json_value import JsonValue
 from ...js.values import escape_lone_surrogates
+from ...json_value import JsonValue
 from ...parser.line_index import text_lines
 from ...parser.tree import Member, Node
 

@@ -14,9 +14,9 @@ from ...contracts.fix_data import (
     StringAssertion,
     WrittenPath,
 )
-from ...contracts.json_value import JsonValue, is_json_value
 from ...contracts.node_values import items_of, number_of, string_of
 from ...js.values import js_number_to_string
+from ...json_value import JsonValue, is_json_value
 from ...parser.tree import ARRAY, OBJECT, STRING, Node
 from .edits import TextEdit, json_text, remove_member, replace_node
 from .model import Fix, FixContext, enum_fixes, fixer, string_items, unique_name

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ...contracts.fix_data import FixData, Missing
-from ...contracts.json_value import JsonValue
 from ...contracts.node_values import items_of, string_of
 from ...findings import Finding
+from ...json_value import JsonValue
 from ...parser.text_view import as_str
 from ...parser.tree import ARRAY, OBJECT, Member, Node, resolve_pointer, split_pointer
 from ..document import DocumentView

@@ -1,7 +1,8 @@
 """``JsonValue``: a plain value that can be written into a JSON document — what a fix puts in
 place of the user's value, what a finding hands the editor in ``Diagnostic.data``, the normalized
 record of a workflow case. Read-only containers (``Sequence``/``Mapping``), so a ``list[str]`` or
-a ``dict[str, str]`` is one too.
+a ``dict[str, str]`` is one too. It sits beside ``findings`` (below contracts/), since
+``Finding.data`` is one.
 """
 
 from __future__ import annotations
