@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from ..contracts.detection import UNKNOWN, WORKFLOW
 from ..parser.tree import Node, path_at
+from ..parser.values import string_of
 from .cases import id_text, iter_cases, path_strings
 from .document import DocumentView
-from .json_values import string_of
 from .workspace_facts import WorkspaceFacts, skill_of
 
 

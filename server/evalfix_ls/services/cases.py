@@ -12,7 +12,7 @@ from ..contracts.workflow.normalize import INPUT_ALIASES
 from ..js.values import js_number_to_string
 from ..parser.line_index import text_lines
 from ..parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
-from .json_values import items_of, member_value, string_of
+from ..parser.values import items_of, member_value, string_of
 
 # Where each contract keeps its cases, in the order the references look.
 CASE_ARRAYS = {EVALS: ("evals",), WORKFLOW: ("cases", "examples")}

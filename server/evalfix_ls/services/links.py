@@ -19,9 +19,9 @@ from pathlib import Path
 
 from ..contracts.detection import EVALS, WORKFLOW
 from ..parser.tree import OBJECT, STRING, Node, path_at
+from ..parser.values import member_value, string_of
 from .cases import PathString, case_path_strings, path_strings
 from .document import DocumentView
-from .json_values import member_value, string_of
 from .markdown_anchors import file_headings, find_heading
 from .workspace_facts import WorkspaceFacts, skill_of
 

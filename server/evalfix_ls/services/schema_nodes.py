@@ -19,7 +19,7 @@ from typing import Any
 from .. import schema
 from ..contracts.detection import EVALS, WORKFLOW
 from ..parser.tree import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Node, pointer_tokens
-from .json_values import items_of
+from ..parser.values import items_of
 
 Fragment = dict[str, Any]
 

@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING
 from ...findings import Finding, Related
 from ...js.values import js_number_to_string, js_trim
 from ...parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
+from ...parser.values import items_of, number_of, props_of, string_of
 from ..case_cache import CaseFacts
 from ..detection import is_other_tool_suite
 from ..fix_data import Replacement, WrittenPath
-from ..node_values import items_of, number_of, props_of, string_of
 from .assertions import check_assertions
 from .metadata import check_metadata, check_sandbox
 from .paths import SuitePaths, discovery_problems, skill_md_name

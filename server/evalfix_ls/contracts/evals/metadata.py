@@ -8,7 +8,7 @@ spec's alone (the reference loader ignores them): warnings and hints only.
 from __future__ import annotations
 
 from ...parser.tree import ARRAY, BOOLEAN, NUMBER, OBJECT, STRING, Node
-from ..node_values import items_of, string_of
+from ...parser.values import items_of, string_of
 from .report import (
     DIFFICULTIES,
     NETWORK_MODES,

@@ -13,9 +13,9 @@ from pathlib import Path
 from ...findings import Finding, Related
 from ...js.values import js_string, js_trim, js_truthy
 from ...parser.tree import ARRAY, BOOLEAN, NUMBER, OBJECT, STRING, Node, join_pointer
+from ...parser.values import items_of, string_of
 from ...workspace.view import FileSystemView
 from ..fix_data import Rename, TagSuggestion
-from ..node_values import items_of, string_of
 from .hint_collector import Hints
 from .normalize import (
     CASE_LIST_MEMBERS,

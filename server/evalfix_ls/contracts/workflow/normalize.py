@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 from ...js.values import js_string, js_trim, js_truthy
 from ...parser.tree import ARRAY, NULL, OBJECT, STRING, Node, join_pointer
+from ...parser.values import items_of, props_of, string_of
 from ..detection import CANONICAL_SCHEMA
 from ..json_value import JsonValue
-from ..node_values import items_of, props_of, string_of
 from .values import (
     Anchor,
     Located,

@@ -15,9 +15,9 @@ from ...contracts.fix_data import (
     WrittenPath,
 )
 from ...contracts.json_value import JsonValue, is_json_value
-from ...contracts.node_values import items_of, number_of, string_of
 from ...js.values import js_number_to_string
 from ...parser.tree import ARRAY, OBJECT, STRING, Node
+from ...parser.values import items_of, number_of, string_of
 from .edits import TextEdit, json_text, remove_member, replace_node
 from .model import Fix, FixContext, enum_fixes, fixer, string_items, unique_name
 from .same_name import same_name_fixes

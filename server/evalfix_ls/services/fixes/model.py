@@ -9,10 +9,10 @@ from functools import cached_property
 
 from ...contracts.fix_data import FixData, Missing
 from ...contracts.json_value import JsonValue
-from ...contracts.node_values import items_of, string_of
 from ...findings import Finding
 from ...parser.text_view import as_str
 from ...parser.tree import ARRAY, OBJECT, Member, Node, resolve_pointer, split_pointer
+from ...parser.values import items_of, string_of
 from ..document import DocumentView
 from ..workspace_facts import WorkspaceFacts
 from .edits import Layout, TextEdit, insert_member, json_text, remove_item, replace_node
