@@ -1,6 +1,6 @@
 """Fixes for ``evals/evals.json`` findings (codes of evals-json.md §18), from the data the rules
 attach to each finding (the ``contracts.fix_data`` shapes: ``OneOf``, ``Replacement``, ``Missing``,
-``EquivalentSetup``, ``WrittenPath``, ``StringAssertion``)."""
+``EquivalentSetup``, ``WrittenPath``, ``StringAssertion``, ``SiblingMember``)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from ...contracts.fix_data import (
     EquivalentSetup,
     OneOf,
     Replacement,
+    SiblingMember,
     StringAssertion,
     WrittenPath,
 )
@@ -52,6 +53,18 @@ def invalid_enum(ctx: FixContext) -> list[Fix]:
     if node is None:
         return []
     return enum_fixes(ctx, node, allowed, one_of.replacement)
+
+
+@fixer("sandbox-mocks-unused")
+def set_sibling_member(ctx: FixContext) -> list[Fix]:
+    """Set the member that makes the finding's take effect (the case's ``sandbox`` for its mocks):
+    unsafe, the case then runs in another shell."""
+    sibling = SiblingMember.read(ctx.data)
+    obj, _token = ctx.parent()
+    if sibling is None or obj is None or obj.kind != OBJECT:
+        return []
+    title = f'Set "{sibling.member}": {json_text(sibling.value)}'
+    return [ctx.fix(title, ctx.set_member(obj, sibling.member, sibling.value), safe=False)]
 
 
 def _missing_enum(ctx: FixContext, name: str, allowed: Sequence[JsonValue]) -> list[Fix]:
