@@ -185,8 +185,8 @@ def skill_root_path(ctx: FixContext) -> list[Fix]:
 
 @fixer("metadata-tags-type")
 def tag_list(ctx: FixContext) -> list[Fix]:
-    tag = string_of(ctx.node())
     node = ctx.node()
+    tag = string_of(node)
     if node is None or tag is None:
         return []
     return [ctx.change_to(node, [tag], safe=True)]
