@@ -202,9 +202,7 @@ class NormalizedCase:
             "expected_outcome": self.outcome.value(),
             "coverage_tags": self.tag_values,
             "source_refs": [ref.value for ref in self.source_refs],
-            "source_ref_authority": DEFAULT_AUTHORITY
-            if (node := self.authority.node) is None
-            else to_python(node),
+            "source_ref_authority": self.authority.python_value(),
             "boundary_note": self.boundary_note,
             "forbidden_signals": [signal.value for signal in self.forbidden_signals],
             "source_file": self.source_file,
