@@ -14,6 +14,7 @@ from evalfix_ls.contracts.fix_data import (
     Rename,
     RepeatedKey,
     Replacement,
+    SiblingMember,
     StringAssertion,
     TagSuggestion,
     WrittenPath,
@@ -23,6 +24,7 @@ Shape = (
     OneOf
     | Missing
     | Replacement
+    | SiblingMember
     | StringAssertion
     | EquivalentSetup
     | WrittenPath
@@ -36,6 +38,7 @@ SHAPES: list[Shape] = [
     Missing("coverage_tags"),
     Replacement({"from": "files/样例 🧪"}),
     Replacement(["列出 v1"]),
+    SiblingMember("sandbox", "just-bash"),
     StringAssertion("列出 v1 🧾"),
     EquivalentSetup({"kind": "seeded", "sources": [{"from": "files/a", "to": "files/a"}]}),
     WrittenPath("../SKILL.md"),
@@ -59,3 +62,4 @@ def test_data_of_the_wrong_types_reads_as_absent() -> None:
     assert Rename.read({"rename_to": "input", "key_start": "3", "key_end": 9}) == Rename("input")
     assert RepeatedKey.read({"key": "id"}) is None
     assert TagSuggestion.read({"tag": "x", "suggestion": 3}) is None
+    assert SiblingMember.read({"set_member": "sandbox"}) is None

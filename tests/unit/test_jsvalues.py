@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evalfix_ls.js.values import js_number_to_string, js_string, js_trim, js_truthy
+from evalfix_ls.js.values import js_id_string, js_number_to_string, js_string, js_trim, js_truthy
 from evalfix_ls.parser import parse
 
 
@@ -51,6 +51,28 @@ def test_number_to_string(literal: str, printed: str) -> None:
 )
 def test_string_of_value(literal: str, printed: str) -> None:
     assert js_string(parse(literal).root) == printed
+
+
+@pytest.mark.parametrize(
+    ("literal", "key"),
+    [
+        ('"case-1"', "case-1"),
+        ('""', ""),
+        ("1.0", "1"),
+        ("1e21", "1e+21"),
+        ("-0", "0"),
+        ("1e400", "Infinity"),
+        # Only strings and numbers are ids (evals-json.md, `id-required`): a `true` id is no id,
+        # not the id "true" that String(true) prints, nor the 1 a Python bool would pass for.
+        ("true", None),
+        ("false", None),
+        ("null", None),
+        ('{"a": 1}', None),
+        ('["x"]', None),
+    ],
+)
+def test_id_string_is_string_of_a_string_or_number_id_only(literal: str, key: str | None) -> None:
+    assert js_id_string(parse(literal).root) == key
 
 
 def test_trim_matches_javascript_not_python() -> None:

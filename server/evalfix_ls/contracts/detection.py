@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from ..parser.tree import ARRAY, OBJECT, Node
+from ..parser.values import string_of
 from ..workspace.view import FileSystemView
-from .node_values import string_of
 
 EVALS = "evals"
 WORKFLOW = "workflow-fixture"

@@ -76,6 +76,25 @@ class Replacement:
 
 
 @dataclass(frozen=True, slots=True)
+class SiblingMember:
+    """A member to set (add, or replace the value of) beside the finding's node, in the object that
+    holds it: what makes the finding's member take effect (``"sandbox": "just-bash"`` for mocks)."""
+
+    member: str
+    value: JsonValue
+
+    def fields(self) -> dict[str, JsonValue]:
+        return {"set_member": self.member, "set_value": self.value}
+
+    @classmethod
+    def read(cls, data: FixData) -> SiblingMember | None:
+        member, value = data.get("set_member"), data.get("set_value")
+        if not isinstance(member, str) or value is None or not is_json_value(value):
+            return None
+        return cls(member, value)
+
+
+@dataclass(frozen=True, slots=True)
 class StringAssertion:
     """An assertion object that only holds a claim: the claim, for the plain string the judge grades."""
 

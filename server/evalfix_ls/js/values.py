@@ -3,6 +3,7 @@
 * ``js_number_to_string`` — ECMAScript ``Number::toString`` (``String(1e21)`` is ``"1e+21"``,
   ``String(1e-7)`` is ``"1e-7"``, ``String(-0)`` is ``"0"``; evals-json.md §12.1).
 * ``js_string`` — ``String(value)`` for any JSON value (workflow-fixtures.md §9.3).
+* ``js_id_string`` — ``String(id)`` of a case id, which is only a string or a number (evals-json.md §12).
 * ``js_trim`` — ``String.prototype.trim`` (removes U+FEFF, keeps U+001C–U+001F and U+0085;
   workflow-fixtures.md §9.1).
 * ``escape_lone_surrogates`` — what ``JSON.stringify`` writes for a lone surrogate.
@@ -69,15 +70,26 @@ def js_number_to_string(value: float) -> str:
     return f"{digits[0]}{tail}e{sign}{abs(n - 1)}"
 
 
+def js_id_string(node: Node | None) -> str | None:
+    """``String(id)`` of a string or number id; None for any other node (``true``, ``null``, an
+    object…: no id at all, ``id-required`` — so a ``true`` id never reads as the id ``"true"``)."""
+    if node is None or node.kind not in (STRING, NUMBER):
+        return None
+    value = node.value
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return js_number_to_string(value)
+    return None
+
+
 def js_string(node: Node | None) -> str:
     """``String(value)`` of a JSON node (None means ``undefined``)."""
     if node is None:
         return "undefined"
-    kind, value = node.kind, node.value
-    if kind == STRING and isinstance(value, str):
-        return value
-    if kind == NUMBER and isinstance(value, (int, float)):
-        return js_number_to_string(value)
+    if (text := js_id_string(node)) is not None:
+        return text
+    kind = node.kind
     if kind == BOOLEAN:
         return "true" if node.value else "false"
     if kind == NULL:

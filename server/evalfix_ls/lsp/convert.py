@@ -12,10 +12,10 @@ import enum
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePath
-from typing import TypeAlias
 
 from lsprotocol import types
 
+from ..json_value import JsonValue
 from ..findings import Finding, Severity
 from ..parser.line_index import Encoding, LineIndex
 from .documents import Edit
@@ -35,10 +35,7 @@ def lsp_range(index: LineIndex, start: int, end: int, encoding: Encoding) -> typ
     )
 
 
-Json: TypeAlias = "None | str | bool | int | float | list[Json] | dict[str, Json]"
-
-
-def jsonable(value: object) -> Json:
+def jsonable(value: object) -> JsonValue:
     """``value`` with every part JSON-serialisable (finding data may hold tuples, paths, enums)."""
     if value is None or isinstance(value, (str, bool, int, float)):
         return value

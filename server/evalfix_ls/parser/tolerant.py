@@ -41,6 +41,7 @@ from .tree import (
     record_duplicate,
     unclosed,
 )
+from .values import string_of
 
 # A missing separator is the container's error, reported on the first token of the next item (which
 # may well be intact itself).
@@ -288,7 +289,7 @@ class TolerantParser:
     ) -> None:
         container = frame.node
         if tkind == T_STRING:  # a key the fast path could not take (no colon follows)
-            self.pending = self._add_member(container, _string_of(node), start, end)
+            self.pending = self._add_member(container, string_of(node) or "", start, end)
             frame.state = _OBJ_COLON
             return
         if value == "}":
@@ -344,7 +345,7 @@ class TolerantParser:
         elif tkind == T_STRING:
             if not comma_implied:
                 self.errors.append(SyntaxIssue(MISSING_COMMA_BEFORE_PROPERTY, start, end, SEPARATOR))
-            self.pending = self._add_member(frame.node, _string_of(node), start, end)
+            self.pending = self._add_member(frame.node, string_of(node) or "", start, end)
             frame.state = _OBJ_COLON
         elif value == "]" and (target := self._closing_target(ARRAY, start)) is not None:
             self._close_to(target, end)
@@ -547,12 +548,6 @@ def at_item_boundary(parser: TolerantParser, container: Node) -> bool:
     """True when ``container`` (an array) is on top and has just taken a complete item."""
     top = parser.stack[-1] if parser.stack else None
     return top is not None and top.node is container and top.state == _ARR_NEXT and not parser.implied_comma
-
-
-def _string_of(node: Node | None) -> str:
-    """The decoded text of a string token's node (always a string node)."""
-    value = None if node is None else node.value
-    return value if isinstance(value, str) else ""
 
 
 def _never() -> bool:

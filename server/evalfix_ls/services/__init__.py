@@ -16,8 +16,9 @@ Shared helpers every feature uses:
   paths that exist.
 * ``cases`` — the case array, each case's id and text, and ``path_strings``: every string that
   names a file of the repository (links, file moves and rename read the same ones);
-* ``json_values`` — typed reads of a tree that may be partial (``string_of``, ``items_of``, …):
-  a missing or mistyped value is "not there", never an exception.
+* ``parser.values`` (below every layer, shared with the rules and fixers) — typed reads of a tree
+  that may be partial (``string_of``, ``items_of``, ``member_value``, …): a missing or mistyped
+  value is "not there", never an exception.
 
 Adding a feature: a module here whose entry point takes ``(document, offset, facts)`` (or just
 ``document``) and returns dataclasses; unit tests in ``tests/unit/services/`` with inline

@@ -12,10 +12,11 @@ import json
 from dataclasses import dataclass
 
 from ..contracts.detection import UNKNOWN, WORKFLOW
+from ..js.values import js_id_string
 from ..parser.tree import Node, path_at
-from .cases import id_text, iter_cases, path_strings
+from ..parser.values import string_of
+from .cases import iter_cases, path_strings
 from .document import DocumentView
-from .json_values import string_of
 from .workspace_facts import WorkspaceFacts, skill_of
 
 
@@ -50,7 +51,7 @@ def case_id_at(document: DocumentView, offset: int) -> CaseId | None:
     for case in iter_cases(document.kind, document.root):
         node = case.id_node
         if node is not None and node.start <= offset <= node.end:
-            text = id_text(node)
+            text = js_id_string(node)
             return CaseId(node, text) if text is not None else None
     return None
 
@@ -63,7 +64,7 @@ def highlights(document: DocumentView, offset: int) -> list[Site]:
     return [
         Site(None, node.start, node.end)
         for case in iter_cases(document.kind, document.root)
-        if (node := case.id_node) is not None and id_text(node) == found.text
+        if (node := case.id_node) is not None and js_id_string(node) == found.text
     ]
 
 

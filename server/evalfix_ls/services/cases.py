@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 from ..contracts.detection import EVALS, WORKFLOW
 from ..contracts.workflow.normalize import INPUT_ALIASES
-from ..js.values import js_number_to_string
+from ..js.values import js_id_string
 from ..parser.line_index import text_lines
 from ..parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
-from .json_values import items_of, member_value, string_of
+from ..parser.values import items_of, member_value, string_of
 
 # Where each contract keeps its cases, in the order the references look.
 CASE_ARRAYS = {EVALS: ("evals",), WORKFLOW: ("cases", "examples")}
@@ -30,16 +30,7 @@ class CaseView:
     @property
     def id(self) -> str | None:
         """The id as the references compare it (``String(id)`` for numbers)."""
-        return id_text(self.id_node)
-
-
-def id_text(node: Node | None) -> str | None:
-    if node is None:
-        return None
-    if node.kind == NUMBER:
-        value = node.value
-        return js_number_to_string(value) if isinstance(value, float) else None
-    return string_of(node)
+        return js_id_string(self.id_node)
 
 
 def case_array(kind: str, root: Node | None) -> tuple[str, Node] | None:

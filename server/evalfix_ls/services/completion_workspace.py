@@ -12,12 +12,12 @@ from ..contracts.detection import EVALS, WORKFLOW
 from ..contracts.workflow.refs import GENERATED_OR_HISTORICAL_PREFIXES
 from ..parser.text_view import Text
 from ..parser.tree import OBJECT, STRING, Node, join_pointer, resolve_pointer
+from ..parser.values import member_value, string_of
 from ..workspace.confine import resolve_within
 from .cases import case_path_strings
 from .completion_context import CompletionContext
 from .cursor import JsonPath
 from .document import DocumentView
-from .json_values import member_value, string_of
 from .markdown_anchors import MAX_HEADINGS, file_headings
 from .schema_nodes import listed, schema_for, table
 from .snippets import json_text

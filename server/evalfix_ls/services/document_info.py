@@ -10,9 +10,9 @@ from typing import TypedDict
 
 from ..contracts.detection import EVALS, UNKNOWN, WORKFLOW
 from ..parser.tree import ARRAY, OBJECT
+from ..parser.values import items_of
 from .document import DocumentView
 from .inline_facts import readiness_line
-from .json_values import items_of
 from .workspace_facts import WorkspaceFacts
 
 TITLES = {EVALS: "eval suite", WORKFLOW: "workflow fixture", UNKNOWN: "not checked"}

@@ -30,11 +30,11 @@ from ..contracts.detection import EVALS, UNKNOWN, WORKFLOW, Walk, detect_kind, w
 from ..contracts.workflow.refs import is_invalid_ref
 from ..parser import parse
 from ..parser.tree import OBJECT, Node
+from ..parser.values import items_of, member_value, string_of
 from ..workspace.confine import is_inside
 from ..workspace.view import relative_posix
 from .cases import PathString, case_path_strings, iter_cases, path_strings
 from .fixes.edits import json_text
-from .json_values import items_of, member_value, string_of
 
 _FLATTEN_MODES = ("flatten-contents", "flatten")
 

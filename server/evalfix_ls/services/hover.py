@@ -15,9 +15,9 @@ from ..contracts.workflow.rules import MISSING_COVERAGE_TAGS, case_errors
 from ..js.regex import check_regex
 from ..parser.line_index import text_lines
 from ..parser.tree import ARRAY, OBJECT, STRING, Node, join_pointer, resolve_pointer
+from ..parser.values import string_of
 from .cursor import Cursor, JsonPath, locate
 from .document import DocumentView
-from .json_values import string_of
 from .schema_nodes import schema_at, schema_for, table
 from .snippets import json_text
 from .workspace_facts import WorkspaceFacts

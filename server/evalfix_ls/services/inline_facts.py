@@ -19,10 +19,10 @@ from ..contracts.detection import EVALS, WORKFLOW
 from ..contracts.workflow.normalize import NormalizedCase, NormalizedFile
 from ..contracts.workflow.readiness import REQUIRED_BUCKETS, skill_dir_of, skill_readiness
 from ..parser.tree import OBJECT
+from ..parser.values import string_of
 from .cases import case_path_strings, iter_cases
 from .commands import CASE_COMMAND
 from .document import DocumentView
-from .json_values import string_of
 from .workspace_facts import WorkspaceFacts
 
 

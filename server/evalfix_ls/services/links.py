@@ -19,9 +19,9 @@ from pathlib import Path
 
 from ..contracts.detection import EVALS, WORKFLOW
 from ..parser.tree import OBJECT, STRING, Node, path_at
+from ..parser.values import member_value, string_of
 from .cases import PathString, case_path_strings, path_strings
 from .document import DocumentView
-from .json_values import member_value, string_of
 from .markdown_anchors import file_headings, find_heading
 from .workspace_facts import WorkspaceFacts, skill_of
 
@@ -115,8 +115,8 @@ def _seeded_source_of_assertion_path(
     wanted = string_of(node)
     if node is None or wanted is None or len(steps) < 3 or steps[0].key != "evals":
         return None
-    if steps[-1].key not in ("path", "file"):
-        return None
+    if steps[-1].key not in ("path", "file") or not isinstance(steps[1].key, int):
+        return None  # not a path, or not inside a case (`evals` must be the case array)
     case = steps[2].container  # the case the path lies in (steps[1] went into it)
     target = _seeded_source(case, wanted.strip("/"), document.path.parent, facts)
     return Link(node.start, node.end, target, tooltip="seeded from evals/") if target is not None else None

@@ -31,10 +31,10 @@ from ..contracts.workflow.normalize import (
 )
 from ..parser.text_view import as_str
 from ..parser.tree import ARRAY, OBJECT, Member, Node, split_pointer
+from ..parser.values import members_of, string_of
 from .document import DocumentView
 from .fixes.edits import Layout, TextEdit, apply_edits, json_text, trimmed
 from .fixes.objects import Entry, ObjectStyle, nested_style, reindent, render, style_of
-from .json_values import members_of, string_of
 
 CANONICAL_CASE_MEMBERS = frozenset(
     {

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 from ..contracts.detection import EVALS, WORKFLOW
 from ..parser.tree import ARRAY, OBJECT, Node, path_at
+from ..parser.values import items_of, member_value, members_of, string_of
 from .cases import CaseView, case_text, first_line, iter_cases
 from .document import DocumentView
-from .json_values import items_of, member_value, members_of, string_of
 
 MAX_SYMBOLS = 5000  # vscode-json-languageservice's default resultLimit
 MAX_FOLDING_RANGES = 5000

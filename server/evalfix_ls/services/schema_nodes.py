@@ -18,7 +18,7 @@ from functools import cache
 from .. import schema
 from ..contracts.detection import EVALS, WORKFLOW
 from ..parser.tree import ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING, Node, pointer_tokens
-from .json_values import items_of
+from ..parser.values import items_of
 
 # A part of a bundled schema as ``json.load`` read it: each keyword's value is narrowed where it is
 # read (``table``, ``listed``), though the schemas are ours and validated by the tests.

@@ -11,10 +11,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..contracts.detection import EVALS
+from ..js.values import js_id_string
 from ..parser import parse
 from ..workspace.confine import is_inside, resolve_within
 from ..workspace.files import read_file
-from .cases import id_text, iter_cases
+from .cases import iter_cases
 from .workspace_facts import WorkspaceFacts, skill_of
 
 MAX_WORKSPACE_SYMBOLS = 1000
@@ -115,5 +116,5 @@ def _suite_ids_of_text(text: str) -> tuple[tuple[str, int, int], ...]:
     return tuple(
         (name, node.start, node.end)
         for case in iter_cases(EVALS, root)
-        if (node := case.id_node) is not None and (name := id_text(node))
+        if (node := case.id_node) is not None and (name := js_id_string(node))
     )

@@ -124,6 +124,22 @@ EVALS_CASES = [
         True,
     ),
     (
+        "sandbox-mocks-unused",
+        evals_doc('{"id": "a", ' + P + ', "sandbox": "none", "sandboxMocks": [{"command": "git"}]}'),
+        'Set "sandbox": "just-bash"',
+        '"none"',
+        '"just-bash"',
+        False,
+    ),
+    (
+        "sandbox-mocks-unused",
+        evals_doc('{"id": "a", ' + P + ', "sandboxMocks": [{"command": "git"}]}'),
+        'Set "sandbox": "just-bash"',
+        '[{"command": "git"}]}',
+        '[{"command": "git"}], "sandbox": "just-bash"}',
+        False,
+    ),
+    (
         "metadata-difficulty-invalid",
         evals_doc('{"id": "a", ' + P + ', "metadata": {"difficulty": "Hard"}}'),
         'Change to "hard"',

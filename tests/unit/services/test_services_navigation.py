@@ -107,28 +107,35 @@ def test_an_anchor_resolves_written_as_the_heading_or_as_githubs(
     assert heading_line(WorkspaceFacts(tmp_path), guide, anchor) == line
 
 
-def test_definition_of_a_flattened_seeded_path(tmp_path: Path) -> None:
+SEEDED_CASE = {
+    "id": "a",
+    "prompt": "p",
+    "setup": {"kind": "seeded", "sources": [{"from": "files/repo"}], "mountMode": "flatten-contents"},
+    "assertions": [{"type": "file-exists", "path": "src/ma|in.py"}],
+}
+
+
+def seeded_definition(tmp_path: Path, evals_value: object) -> tuple[Path, Path | None]:
+    """(the seeded file, where go-to-definition on the marked path leads) with ``evals`` as given."""
     evals = tmp_path / "skills" / "demo" / "evals"
     (evals / "files" / "repo" / "src").mkdir(parents=True)
     (evals / "files" / "repo" / "src" / "main.py").write_text("")
-    marked = suite(
-        [
-            {
-                "id": "a",
-                "prompt": "p",
-                "setup": {
-                    "kind": "seeded",
-                    "sources": [{"from": "files/repo"}],
-                    "mountMode": "flatten-contents",
-                },
-                "assertions": [{"type": "file-exists", "path": "src/ma|in.py"}],
-            }
-        ]
-    )
+    marked = json.dumps({"skill_name": "demo", "evals": evals_value}, indent=1)
     text, offset = split_cursor(marked)
     doc = document(text, root=tmp_path, rel_path="skills/demo/evals/evals.json")
     link = definition(doc, WorkspaceFacts(tmp_path), offset)
-    assert link is not None and link.target == evals / "files" / "repo" / "src" / "main.py"
+    return evals / "files" / "repo" / "src" / "main.py", None if link is None else link.target
+
+
+def test_definition_of_a_flattened_seeded_path(tmp_path: Path) -> None:
+    seeded, target = seeded_definition(tmp_path, [SEEDED_CASE])
+    assert target == seeded
+
+
+def test_no_seeded_definition_outside_the_case_array(tmp_path: Path) -> None:
+    # `evals` an object: its members are no cases, so their setups seed nothing.
+    _seeded, target = seeded_definition(tmp_path, {"x": SEEDED_CASE})
+    assert target is None
 
 
 def workflow_doc(tmp_path: Path, ids: list[str], marked_id: str) -> tuple:

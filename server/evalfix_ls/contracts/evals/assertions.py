@@ -10,8 +10,8 @@ from ...js import regex as jsregex
 from ...js.values import js_trim
 from ...json_value import JsonValue
 from ...parser.tree import ARRAY, BOOLEAN, OBJECT, STRING, Node
+from ...parser.values import items_of, string_of
 from ..fix_data import OneOf, Rename, Replacement, StringAssertion
-from ..node_values import items_of, string_of
 from .paths import escapes_workspace
 from .report import (
     INTENT_KINDS,

@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...findings import Finding, Related
-from ...js.values import js_number_to_string, js_trim
+from ...js.values import js_id_string, js_number_to_string, js_trim
 from ...parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
+from ...parser.values import items_of, number_of, props_of, string_of
 from ..case_cache import CaseFacts
 from ..detection import is_other_tool_suite
 from ..fix_data import Replacement, WrittenPath
-from ..node_values import items_of, number_of, props_of, string_of
 from .assertions import check_assertions
 from .metadata import check_metadata, check_sandbox
 from .paths import SuitePaths, discovery_problems, skill_md_name
@@ -256,7 +256,7 @@ def _check_cases(findings: list[Finding], evals: Node, paths: SuitePaths, ctx: A
             )
             continue
         id_node = _check_case_cached(scope, case, paths, ctx)
-        key = _id_key(id_node)
+        key = js_id_string(id_node)
         if id_node is None or key is None:
             continue
         reported = False
@@ -293,12 +293,6 @@ def _check_cases(findings: list[Finding], evals: Node, paths: SuitePaths, ctx: A
                 (Related("first use of this id", earlier[1].start, earlier[1].end),),
             )
         _check_artifact_folder(scope, id_node, key, folders)
-
-
-def _id_key(id_node: Node | None) -> str | None:
-    """``String(id)`` of a string or number id (None for any other)."""
-    number = number_of(id_node)
-    return string_of(id_node) if number is None else js_number_to_string(number)
 
 
 def _check_case_cached(scope: Scope, case: Node, paths: SuitePaths, ctx: AnalysisContext) -> Node | None:

@@ -8,7 +8,8 @@ spec's alone (the reference loader ignores them): warnings and hints only.
 from __future__ import annotations
 
 from ...parser.tree import ARRAY, BOOLEAN, NUMBER, OBJECT, STRING, Node
-from ..node_values import items_of, string_of
+from ...parser.values import items_of, string_of
+from ..fix_data import SiblingMember
 from .report import (
     DIFFICULTIES,
     NETWORK_MODES,
@@ -220,7 +221,7 @@ def check_sandbox(scope: Scope, case: Node) -> None:
             ("sandboxMocks",),
             'Mocks apply only under "sandbox": "just-bash"; this case runs with the host shell unless the '
             "CLI passes --sandbox just-bash.",
-            {"replacement_sandbox": "just-bash"},
+            SiblingMember("sandbox", "just-bash").fields(),
         )
     seen: dict[str, int] = {}
     for k, mock in enumerate(items_of(mocks)):

@@ -18,8 +18,8 @@ from ...findings import Finding, Related, Severity
 from ...js.values import js_number_to_string
 from ...json_value import JsonValue
 from ...parser.tree import ARRAY, BOOLEAN, NULL, OBJECT, STRING, Member, Node, join_pointer
+from ...parser.values import number_of, string_of
 from ..fix_data import Missing, OneOf
-from ..node_values import number_of, string_of
 
 ERR, WARN, INFO, HINT = Severity.ERROR, Severity.WARNING, Severity.INFORMATION, Severity.HINT
 

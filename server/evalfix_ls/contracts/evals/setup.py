@@ -6,8 +6,8 @@ import json
 
 from ...findings import Severity
 from ...parser.tree import ARRAY, BOOLEAN, OBJECT, STRING, Node
+from ...parser.values import items_of, props_of, string_of
 from ..fix_data import EquivalentSetup, OneOf, Replacement, WrittenPath
-from ..node_values import items_of, props_of, string_of
 from .paths import SuitePaths, escapes_workspace, leaves_directory
 from .report import (
     FIXTURE_KINDS,

@@ -13,9 +13,9 @@ from pathlib import Path
 from ...findings import Finding, Related
 from ...js.values import js_string, js_trim, js_truthy
 from ...parser.tree import ARRAY, BOOLEAN, NUMBER, OBJECT, STRING, Node, join_pointer
+from ...parser.values import items_of, string_of
 from ...workspace.view import FileSystemView
 from ..fix_data import Rename, TagSuggestion
-from ..node_values import items_of, string_of
 from .hint_collector import Hints
 from .normalize import (
     CASE_LIST_MEMBERS,
@@ -237,9 +237,11 @@ def _authority_override(nf: NormalizedFile, case: NormalizedCase, file_has_refs:
         return
     top = nf.top_authority
     file_value = top if js_truthy(top) else None
-    case_value, anchor = authority.node, authority.anchor
-    if case_value is None or anchor is None or _same_value(case_value, file_value):
-        return  # (a case's own authority always has a node and an anchor)
+    if authority.written is None:
+        return  # never: a case's own authority is written
+    case_value, anchor = authority.written
+    if _same_value(case_value, file_value):
+        return
     file_word = js_string(file_value) if file_value is not None else DEFAULT_AUTHORITY
     hints.add(
         "authority_overrides_inherited",

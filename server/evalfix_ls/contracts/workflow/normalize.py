@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from ...js.values import js_string, js_trim, js_truthy
 from ...json_value import JsonValue
 from ...parser.tree import ARRAY, NULL, OBJECT, STRING, Node, join_pointer
+from ...parser.values import items_of, props_of, string_of
 from ..detection import CANONICAL_SCHEMA
-from ..node_values import items_of, props_of, string_of
 from .values import (
     Anchor,
     Located,
@@ -103,27 +103,33 @@ class Skill:
 class Authority:
     """``entry.source_ref_authority || payload.source_ref_authority || "source"`` (§4.3)."""
 
-    node: Node | None  # the effective value's node; None when defaulted to "source"
-    pointer: str | None
+    # The effective value's node and where it is written (the case's member or the file's); None
+    # when defaulted to "source" — one field, so a written authority always has its anchor.
+    written: tuple[Node, Anchor] | None
     from_case: bool
+
+    @property
+    def node(self) -> Node | None:
+        """The written value (None when defaulted)."""
+        return None if self.written is None else self.written[0]
+
+    def python_value(self) -> JsonValue:
+        """The effective value as plain Python (``"source"`` when defaulted)."""
+        return DEFAULT_AUTHORITY if self.written is None else to_python(self.written[0])
 
     @property
     def value(self) -> str:
         """``String(authority)`` (the text of the reference's message)."""
-        return DEFAULT_AUTHORITY if self.node is None else js_string(self.node)
+        return DEFAULT_AUTHORITY if self.written is None else js_string(self.written[0])
 
     @property
     def is_string(self) -> bool:
-        return self.node is None or self.node.kind == STRING
+        return self.written is None or self.written[0].kind == STRING
 
     @property
     def is_source(self) -> bool:
         """The effective authority is ``source`` (written or defaulted): refs must exist."""
         return self.is_string and self.value == "source"
-
-    @property
-    def anchor(self) -> Anchor | None:
-        return None if self.node is None or self.pointer is None else anchor_at(self.node, self.pointer)
 
 
 @dataclass(slots=True)
@@ -196,9 +202,7 @@ class NormalizedCase:
             "expected_outcome": self.outcome.value(),
             "coverage_tags": self.tag_values,
             "source_refs": [ref.value for ref in self.source_refs],
-            "source_ref_authority": to_python(self.authority.node)
-            if self.authority.node is not None
-            else DEFAULT_AUTHORITY,
+            "source_ref_authority": self.authority.python_value(),
             "boundary_note": self.boundary_note,
             "forbidden_signals": [signal.value for signal in self.forbidden_signals],
             "source_file": self.source_file,
@@ -324,9 +328,9 @@ def _mark_unconvertible(result: NormalizedFile) -> None:
         result.unreadable_reason = "String(skill) throws: the object has its own toString member"
     else:
         for case in result.cases:
-            node = case.authority.node
-            if node is not None and js_string_throws(node):
-                result.unreadable = case.authority.anchor
+            written = case.authority.written
+            if written is not None and js_string_throws(written[0]):
+                result.unreadable = written[1]
                 result.unreadable_reason = (
                     "String(source_ref_authority) throws: the object has its own toString member"
                 )
@@ -461,8 +465,10 @@ def _outcome(get: MemberOf, pointer: str, missing: Anchor) -> Outcome:
 
 
 def _authority(case_value: Node | None, pointer: str, file_value: Node | None) -> Authority:
-    if js_truthy(case_value):
-        return Authority(case_value, join_pointer(pointer, "source_ref_authority"), True)
-    if js_truthy(file_value):
-        return Authority(file_value, "/source_ref_authority", False)
-    return Authority(None, None, False)
+    if case_value is not None and js_truthy(case_value):
+        return Authority(
+            (case_value, anchor_at(case_value, join_pointer(pointer, "source_ref_authority"))), True
+        )
+    if file_value is not None and js_truthy(file_value):
+        return Authority((file_value, anchor_at(file_value, "/source_ref_authority")), False)
+    return Authority(None, False)

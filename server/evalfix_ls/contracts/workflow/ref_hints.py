@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ...parser.tree import STRING
+from ...parser.values import string_of
 from ...workspace.view import FileSystemView
 from .hint_collector import Hints
 from .normalize import NormalizedCase
@@ -75,10 +75,11 @@ def historical_without_anchor(
     case: NormalizedCase, root: Path | None, fs: FileSystemView, hints: Hints
 ) -> None:
     authority = case.authority
-    anchor = authority.anchor
-    if root is None or authority.node is None or anchor is None or authority.node.kind != STRING:
+    if root is None or authority.written is None:
         return
-    if authority.node.value not in ("historical", "advisory"):
+    node, anchor = authority.written
+    word = string_of(node)
+    if word not in ("historical", "advisory"):
         return
     for ref in case.source_refs:
         path = ref_path(ref.value)
@@ -88,7 +89,7 @@ def historical_without_anchor(
             return
     hints.add(
         "historical_without_source_anchor",
-        f"a {authority.node.value} case still needs a current source anchor: none of its source_refs is an "
+        f"a {word} case still needs a current source anchor: none of its source_refs is an "
         "existing path outside generated or historical locations",
         anchor,
         case.index if authority.from_case else None,

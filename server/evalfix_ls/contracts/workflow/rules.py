@@ -133,11 +133,11 @@ def _case_errors(
     authority = case.authority
     authority_valid = authority.is_string and authority.value in authorities()
     # Only a written authority can be invalid (a defaulted one is "source"): it has an anchor.
-    if not authority_valid and authority.anchor is not None:
+    if not authority_valid and authority.written is not None:
         yield error(
             INVALID_AUTHORITY,
             f"invalid source_ref_authority: {authority.value}",
-            authority.anchor,
+            authority.written[1],
             case,
             **OneOf(authorities()).fields(),
         )

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ...js.values import js_trim
 from ...json_value import JsonValue, is_json_value
 from ...parser.tree import ARRAY, NULL, OBJECT, STRING, Node, join_pointer
-from ..node_values import items_of, props_of, string_of
+from ...parser.values import items_of, props_of, string_of
 
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 

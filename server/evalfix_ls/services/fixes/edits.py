@@ -17,6 +17,7 @@ from ...js.values import escape_lone_surrogates
 from ...json_value import JsonValue
 from ...parser.line_index import text_lines
 from ...parser.tree import Member, Node
+from ...parser.values import valued_members
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,11 +136,6 @@ def _indent_at(text: str, start: int) -> str:
     included)."""
     match = _INDENT.match(text, start)
     return match.group(0) if match is not None else ""
-
-
-def valued_members(obj: Node) -> list[tuple[Member, Node]]:
-    """Each member of ``obj`` with its value, leaving out any that recovery found no value for."""
-    return [(member, value) for member in obj.members or () if (value := member.value) is not None]
 
 
 def multiline(text: str, node: Node) -> bool:

@@ -1,6 +1,6 @@
 """Fixes for ``evals/evals.json`` findings (codes of evals-json.md §18), from the data the rules
 attach to each finding (the ``contracts.fix_data`` shapes: ``OneOf``, ``Replacement``, ``Missing``,
-``EquivalentSetup``, ``WrittenPath``, ``StringAssertion``)."""
+``EquivalentSetup``, ``WrittenPath``, ``StringAssertion``, ``SiblingMember``)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,14 @@ from ...contracts.fix_data import (
     EquivalentSetup,
     OneOf,
     Replacement,
+    SiblingMember,
     StringAssertion,
     WrittenPath,
 )
-from ...contracts.node_values import items_of, number_of, string_of
 from ...js.values import js_number_to_string
 from ...json_value import JsonValue, is_json_value
 from ...parser.tree import ARRAY, OBJECT, STRING, Node
+from ...parser.values import items_of, number_of, string_of
 from .edits import TextEdit, json_text, remove_member, replace_node
 from .model import Fix, FixContext, enum_fixes, fixer, string_items, unique_name
 from .same_name import same_name_fixes
@@ -52,6 +53,18 @@ def invalid_enum(ctx: FixContext) -> list[Fix]:
     if node is None:
         return []
     return enum_fixes(ctx, node, allowed, one_of.replacement)
+
+
+@fixer("sandbox-mocks-unused")
+def set_sibling_member(ctx: FixContext) -> list[Fix]:
+    """Set the member that makes the finding's take effect (the case's ``sandbox`` for its mocks):
+    unsafe, the case then runs in another shell."""
+    sibling = SiblingMember.read(ctx.data)
+    obj, _token = ctx.parent()
+    if sibling is None or obj is None or obj.kind != OBJECT:
+        return []
+    title = f'Set "{sibling.member}": {json_text(sibling.value)}'
+    return [ctx.fix(title, ctx.set_member(obj, sibling.member, sibling.value), safe=False)]
 
 
 def _missing_enum(ctx: FixContext, name: str, allowed: Sequence[JsonValue]) -> list[Fix]:
@@ -172,8 +185,8 @@ def skill_root_path(ctx: FixContext) -> list[Fix]:
 
 @fixer("metadata-tags-type")
 def tag_list(ctx: FixContext) -> list[Fix]:
-    tag = string_of(ctx.node())
     node = ctx.node()
+    tag = string_of(node)
     if node is None or tag is None:
         return []
     return [ctx.change_to(node, [tag], safe=True)]

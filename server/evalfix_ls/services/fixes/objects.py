@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from ...parser.line_index import text_lines
 from ...parser.tree import Member, Node
-from .edits import Layout, json_text, line_indent, valued_members
+from ...parser.values import valued_members
+from .edits import Layout, json_text, line_indent
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,11 +4,11 @@ findings both contracts share (a duplicate member name)."""
 from __future__ import annotations
 
 from ...contracts.fix_data import Missing, OneOf, Rename, RepeatedKey, TagSuggestion
-from ...contracts.node_values import number_of, string_of
 from ...contracts.workflow.normalize import EXTENSION_COPIES, NormalizedCase
 from ...contracts.workflow.rules import is_valid_tag, readiness_buckets
 from ...js.values import js_number_to_string
 from ...parser.tree import OBJECT, STRING, Node
+from ...parser.values import number_of, string_of
 from .edits import json_text, member_at, remove_member, rename_key, replace_node
 from .model import Fix, FixContext, close_values, enum_fixes, fixer, unique_name
 from .same_name import same_name_fixes
