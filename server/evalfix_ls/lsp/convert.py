@@ -15,8 +15,8 @@ from pathlib import Path, PurePath
 
 from lsprotocol import types
 
-from ..json_value import JsonValue
 from ..findings import Finding, Severity
+from ..json_value import JsonValue
 from ..parser.line_index import Encoding, LineIndex
 from .documents import Edit
 
