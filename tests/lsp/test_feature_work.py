@@ -34,10 +34,12 @@ async def answer(client: RawClient, method: str, params: dict[str, Any]) -> Any:
 
 
 @asynccontextmanager
-async def analysed_suite(tmp_path: Path) -> AsyncIterator[tuple[RawClient, str, str]]:
+async def analysed_suite(
+    tmp_path: Path, suite: dict[str, Any] | None = None
+) -> AsyncIterator[tuple[RawClient, str, str]]:
     """The probe server with a noisy suite open and pulled once: ``(client, uri, text)``."""
     root = make_repo(tmp_path / "repo")
-    path = write_json(root / "evals" / "evals.json", noisy_suite(30))
+    path = write_json(root / "evals" / "evals.json", suite or noisy_suite(30))
     text = path.read_text(encoding="utf-8")
     client = await probe(root)
     try:
@@ -141,7 +143,10 @@ async def test_whether_fix_all_has_work_is_decided_once_per_analysis(tmp_path: P
     """Offering fix-all asks the fixers of the findings until one has a safe fix; a suite still
     being written has thousands and none safe. The second request on the same analysis asks
     none of them again."""
-    async with analysed_suite(tmp_path) as (client, uri, _text):
+    suite = noisy_suite(30)
+    for case in suite["evals"]:  # sources as objects: no finding left with a safe fix
+        case["setup"]["sources"] = [{"from": source} for source in case["setup"]["sources"]]
+    async with analysed_suite(tmp_path, suite) as (client, uri, _text):
         source = {
             "textDocument": {"uri": uri},
             "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
