@@ -9,7 +9,12 @@ Scenarios (the real server over stdio, a pull client like VS Code):
 * ``typing``: the same suite, ``--rounds`` edits each answered by a pull, then close and idle.
 * ``cycles``: ``--cycles`` small suites opened, edited, pulled and closed one after another.
 
-RSS is read from ``/proc/<pid>/status`` (Linux). Run: ``python -m bench.memory`` (``--quick``:
+RSS is read from ``/proc/<pid>/status`` (Linux). For the two suite scenarios a summary prints,
+side by side, the RSS before the document was opened (after ``initialized`` and the warm-up
+imports, idle), the peak (VmHWM and a 20 ms sampler) and after close and idling, with the ratio
+of the last to the first (issue 19, point 5: within 20 %). ``--noisy``: the suite laid out without
+the directories its cases copy from (thousands of findings, like ``bench.traffic``'s noisy suite).
+Run: ``python -m bench.memory`` (``--quick``:
 a 200 KB suite and 60 cycles). The server is the ``evalfix-ls`` next to the interpreter that runs
 the benchmark, so another checkout's venv python measures that checkout's server.
 """
@@ -27,12 +32,13 @@ from typing import Any
 if __package__ in (None, ""):  # python bench/memory.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import evalfix_ls_command, fmt_mb, save_results
+from bench.common import describe_machine, evalfix_ls_command, fmt_mb, save_results
 from bench.generate import generate_suite, write_suite_tree
-from bench.lspclient import LspClient, file_uri
+from bench.lspclient import LspClient, RssSampler, file_uri
 from bench.session import client_capabilities
 
 IDLE_SECONDS = 3.0  # after close: long enough for the server's idle clean-up
+WARM_UP_SECONDS = 3.0  # after ``initialized``: the analysis core is imported, then idle
 TIMEOUT = 120.0
 
 
@@ -70,7 +76,9 @@ async def edit_session(root: Path, path: Path, rounds: int, *, cancel: bool) -> 
     client = await started(root)
     uri = file_uri(path)
     text = path.read_text(encoding="utf-8")
-    samples = []
+    await asyncio.sleep(WARM_UP_SECONDS)
+    samples = [("before open", rss_kib(client.pid))]
+    sampler = RssSampler(client.pid).start()
     try:
         await client.notify(
             "textDocument/didOpen",
@@ -98,6 +106,7 @@ async def edit_session(root: Path, path: Path, rounds: int, *, cancel: bool) -> 
         samples.append(("closed", rss_kib(client.pid)))
         await asyncio.sleep(IDLE_SECONDS)
         samples.append(("idle", rss_kib(client.pid)))
+        samples.append(("peak", sampler.stop()))
     finally:
         await client.stop()
     return samples
@@ -128,6 +137,20 @@ async def cycles_session(root: Path, cycles: int) -> list[tuple[str, int]]:
     return samples
 
 
+def summary(results: dict[str, list[tuple[str, int]]]) -> list[str]:
+    """Before open / peak / after close (idle) per scenario, side by side."""
+    lines = [f"{'scenario':<10} {'before open':>12} {'peak':>10} {'after close':>12} {'after / before':>15}"]
+    for name, samples in results.items():
+        found = dict(samples)
+        if "before open" not in found:
+            continue
+        before, peak, after = found["before open"], found["peak"], found["idle"]
+        lines.append(
+            f"{name:<10} {fmt_mb(before):>12} {fmt_mb(peak):>10} {fmt_mb(after):>12} {after / before:>14.2f}×"
+        )
+    return lines
+
+
 def show(title: str, samples: list[tuple[str, int]]) -> None:
     print(f"\n{title}")
     for label, kib in samples:
@@ -141,7 +164,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         root = Path(tmp)
         (root / ".git").mkdir()
         suite = generate_suite(size)
-        path = write_suite_tree(root, suite)
+        path = write_suite_tree(root, suite, sources=not args.noisy)
         print(f"suite: {suite.size / 1024 / 1024:.1f} MB, {args.rounds} rounds, {args.cycles} cycles")
         for name, cancel in (("cancelled", True), ("typing", False)):
             samples = await edit_session(root, path, args.rounds, cancel=cancel)
@@ -150,6 +173,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         samples = await cycles_session(root, args.cycles)
         show("cycles: small documents opened, edited, pulled and closed", samples)
         results["cycles"] = samples
+    print("\n" + "\n".join(summary(results)))
     return results
 
 
@@ -160,10 +184,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--cycles", type=int, default=300)
     parser.add_argument("--quick", action="store_true", help="a 0.2 MB suite and 60 cycles")
+    parser.add_argument("--noisy", action="store_true", help="a suite whose cases name missing files")
     args = parser.parse_args(argv)
     if args.quick:
         args.size, args.cycles = "0.2", 60
+    print(describe_machine(), flush=True)
     results = asyncio.run(run(args))
+    print(describe_machine())
     print(f"\nresults: {save_results('memory', results)}")
     return 0
 

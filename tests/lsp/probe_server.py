@@ -20,9 +20,10 @@ from typing import Any
 import evalfix_ls.lsp.diagnostics.jobs as jobs
 from evalfix_ls.analysis import Analysis
 from evalfix_ls.cli import main
-from evalfix_ls.lsp import collector
+from evalfix_ls.lsp import collector, requests
 from evalfix_ls.lsp import server as server_module
-from evalfix_ls.parser import gcpause
+from evalfix_ls.lsp.diagnostics.edit_log import EditLog
+from evalfix_ls.parser import gcpause, text_view
 
 _run_job = jobs.run_job
 _alive: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -37,6 +38,36 @@ class _ProbedAnalysis(Analysis):
 
 
 _jobs_run = [0]
+_texts_built = [0]  # whole texts built from the pieces of an edited version (``PieceText``)
+_build = text_view._build
+
+
+def build(pieces: Any) -> str:
+    _texts_built[0] += 1
+    return _build(pieces)
+
+
+text_view._build = build
+_lanes_started: list[str] = []  # the lane of each feature request, in the order they reach it
+_run = requests.RequestRunner.run
+
+
+async def run(self: requests.RequestRunner, token: Any, fn: Any, *, lane: str = requests.DOCUMENT) -> Any:
+    _lanes_started.append(lane)
+    return await _run(self, token, fn, lane=lane)
+
+
+requests.RequestRunner.run = run  # type: ignore[method-assign]
+_edit_reads = [0]  # walks of a document's edit log (EditLog.between)
+_between = EditLog.between
+
+
+def between(self: EditLog, uri: str, from_revision: int, to_revision: int) -> Any:
+    _edit_reads[0] += 1
+    return _between(self, uri, from_revision, to_revision)
+
+
+EditLog.between = between  # type: ignore[method-assign]
 
 
 def run_job(job: Any, lookup: Any) -> Any:
@@ -69,6 +100,7 @@ def state(ls: Any) -> dict[str, Any]:
         "edits": diagnostics.edits.tracked(),
         "push pipelines": list(diagnostics.push.publisher._push),
         "result ids": diagnostics.cache.ids_held(),
+        "encoded reports": diagnostics.pull.handlers.encoded_uris(),
     }
     caches = {
         "repo roots": len(ls.workspace_index._repo_root_cache),
@@ -83,6 +115,9 @@ def state(ls: Any) -> dict[str, Any]:
         "request futures": [str(key) for key in ls.protocol.pending_requests()],
         "alive analyses": len(_alive),
         "jobs run": _jobs_run[0],
+        "texts built": _texts_built[0],
+        "edit reads": _edit_reads[0],
+        "request lanes": list(_lanes_started),
         **frozen_state(),
     }
 

@@ -111,7 +111,11 @@ def replace_all(session: Session, uri: str, text: str) -> None:
 
 
 async def _code_actions(
-    session: Session, uri: str, diagnostic: types.Diagnostic | None, only: list[str] | None = None
+    session: Session,
+    uri: str,
+    diagnostic: types.Diagnostic | None,
+    only: list[str] | None = None,
+    trigger_kind: types.CodeActionTriggerKind | None = None,
 ) -> list[types.CodeAction]:
     text = session.texts[uri]
     rng = (
@@ -123,7 +127,9 @@ async def _code_actions(
         types.CodeActionParams(
             text_document=types.TextDocumentIdentifier(uri=uri),
             range=rng,
-            context=types.CodeActionContext(diagnostics=[diagnostic] if diagnostic else [], only=only),
+            context=types.CodeActionContext(
+                diagnostics=[diagnostic] if diagnostic else [], only=only, trigger_kind=trigger_kind
+            ),
         )
     )
     assert text == session.texts[uri]
@@ -271,3 +277,23 @@ async def test_an_automatic_request_computes_no_source_action(session: Session, 
             assert source == []
         asked = await _code_actions(session, uri, None, only=["source"])
         assert [a.kind for a in asked] == [kind]
+
+
+async def test_the_lightbulb_gets_quick_fixes_only(session: Session, tmp_path: Path) -> None:
+    """An automatic request (the lightbulb on a cursor move, ``triggerKind`` Automatic, no
+    ``only``) gets the quick fixes of its diagnostics and no source action, even from a client
+    that resolves them: whether fix-all has anything to do scans every finding. Invoked, the
+    same request offers fix-all as before."""
+    root = _repo(tmp_path)
+    suite = root / "skills" / "demo" / "evals" / "evals.json"
+    suite.write_bytes(EVALS.encode("utf-8"))
+    await session.initialize([root])
+    uri = session.open(suite, suite.read_text(encoding="utf-8"))
+    diagnostics = await session.diagnostics(uri, lambda d: "setup-kind-invalid" in codes(d))
+    (fixable,) = [d for d in diagnostics if d.code == "setup-kind-invalid"]
+    automatic = types.CodeActionTriggerKind.Automatic
+    lightbulb = await _code_actions(session, uri, fixable, trigger_kind=automatic)
+    assert lightbulb and {a.kind for a in lightbulb} == {types.CodeActionKind.QuickFix}
+    invoked = await _code_actions(session, uri, fixable, trigger_kind=types.CodeActionTriggerKind.Invoked)
+    source = [a.kind for a in invoked if a.kind != types.CodeActionKind.QuickFix]
+    assert source == (["source.fixAll.evalfix"] if resolves(session) else [])

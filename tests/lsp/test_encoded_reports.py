@@ -64,8 +64,7 @@ def test_encoded_items_are_the_json_pygls_writes() -> None:
     for count in (0, 1, 5, 7):
         items = diagnostics(count)
         plain = json.loads(json.dumps(converter.unstructure(items)))
-        with mock.patch.object(encoded, "BATCH", 2):  # several batches, a partial last one
-            assert json.loads(encode_items(items)) == plain
+        assert json.loads(encode_items(items)[1]) == plain
 
 
 def test_an_encoded_report_is_framed_like_the_report_pygls_writes() -> None:
@@ -73,13 +72,13 @@ def test_an_encoded_report_is_framed_like_the_report_pygls_writes() -> None:
     capture = Capture()
     server.protocol.set_writer(capture)
     items = diagnostics(4)
-    encoded_report = EncodedReport(items=items, result_id="r3", items_json=encode_items(items))
+    encoded_report = EncodedReport(items=items, result_id="r3", items_json=encode_items(items)[1])
     server.protocol.write_response(7, result=encoded_report)
     report = types.RelatedFullDocumentDiagnosticReport(items=items, result_id="r3")
     server.protocol.write_response(8, result=report)
     # What is written is the encoded text, not ``items`` encoded again (left empty here).
     server.protocol.write_response(
-        9, result=EncodedReport(items=[], result_id="r3", items_json=encode_items(items))
+        9, result=EncodedReport(items=[], result_id="r3", items_json=encode_items(items)[1])
     )
     ours, theirs, again = frames(capture.data)
     assert ours.pop("id") == 7 and theirs.pop("id") == 8 and again.pop("id") == 9
@@ -92,14 +91,54 @@ def test_a_large_report_is_encoded_off_the_loop_once() -> None:
     holder = EncodedItems(items)
     threads = []
 
-    def spy(diagnostics: Any) -> str:
+    def spy(diagnostics: Any, known: Any = None) -> tuple[dict[int, str], str]:
         import threading
 
         threads.append(threading.current_thread().name)
-        return encode_items(diagnostics)
+        return encode_items(diagnostics, known)
 
     with mock.patch.object(encoded, "encode_items", spy):
         first = asyncio.run(holder.text_off_loop())
         second = asyncio.run(holder.text_off_loop())
     assert first is second and json.loads(first) == json.loads(json.dumps(converter.unstructure(items)))
     assert threads == ["evalfix-encode_0"]
+
+
+def test_a_report_encodes_only_the_diagnostics_the_previous_report_lacks() -> None:
+    """A keystroke keeps the ``Diagnostic`` objects of the findings it did not change: their JSON
+    is reused, only the new ones are encoded (counted), and the text is the whole report."""
+    converter = create_server().protocol._converter
+    documents = encoded.EncodedDocuments()
+    before = diagnostics(6)
+    documents.items("file:///a.json", before).text()
+    after = [*before[:3], *diagnostics(2), *before[4:]]
+    encoded_now: list[Any] = []
+    real = encoded._plain
+
+    def counted(diagnostic: Any) -> Any:
+        encoded_now.append(diagnostic)
+        return real(diagnostic)
+
+    with mock.patch.object(encoded, "_plain", counted):
+        text = documents.items("file:///a.json", after).text()
+    assert json.loads(text) == json.loads(json.dumps(converter.unstructure(after)))
+    assert [id(d) for d in encoded_now] == [id(d) for d in after[3:5]]
+
+
+def test_an_encoded_publish_is_framed_like_the_notification_pygls_writes() -> None:
+    server = create_server()
+    capture = Capture()
+    server.protocol.set_writer(capture)
+    items = diagnostics(3)
+    uri = "file:///w/evals/evals.json"
+    for version in (4, None):
+        text = encode_items(items)[1]
+        server.text_document_publish_diagnostics(
+            encoded.EncodedPublishParams(uri=uri, diagnostics=[], version=version, diagnostics_json=text)
+        )
+        server.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version)
+        )
+    ours, theirs, ours_unversioned, theirs_unversioned = frames(capture.data)
+    assert ours == theirs and ours_unversioned == theirs_unversioned
+    assert "version" not in ours_unversioned["params"]

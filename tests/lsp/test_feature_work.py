@@ -7,6 +7,8 @@ count moves when an analysis does run."""
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -31,27 +33,37 @@ async def answer(client: RawClient, method: str, params: dict[str, Any]) -> Any:
     return response["result"]
 
 
-async def test_features_after_an_edit_run_no_analysis(tmp_path: Path) -> None:
+@asynccontextmanager
+async def analysed_suite(tmp_path: Path) -> AsyncIterator[tuple[RawClient, str, str]]:
+    """The probe server with a noisy suite open and pulled once: ``(client, uri, text)``."""
     root = make_repo(tmp_path / "repo")
     path = write_json(root / "evals" / "evals.json", noisy_suite(30))
     text = path.read_text(encoding="utf-8")
     client = await probe(root)
     try:
-        uri = path.as_uri()
-        document = {"textDocument": {"uri": uri}}
-        open_doc(client, uri, text)
-        pulled = await answer(client, "textDocument/diagnostic", document)
+        open_doc(client, path.as_uri(), text)
+        pulled = await answer(client, "textDocument/diagnostic", {"textDocument": {"uri": path.as_uri()}})
         assert len(pulled["items"]) >= 30  # a suite full of findings
+        yield client, path.as_uri(), text
+    finally:
+        await client.close()
+
+
+def change(client: RawClient, uri: str, version: int, line: int, start: int, end: int, text: str) -> None:
+    edit = {"range": {"start": {"line": line, "character": start}, "end": {"line": line, "character": end}}}
+    client.notify(
+        "textDocument/didChange",
+        {"textDocument": {"uri": uri, "version": version}, "contentChanges": [edit | {"text": text}]},
+    )
+
+
+async def test_features_after_an_edit_run_no_analysis(tmp_path: Path) -> None:
+    async with analysed_suite(tmp_path) as (client, uri, text):
+        document = {"textDocument": {"uri": uri}}
         before = (await state(client))["jobs run"]
         line = text.splitlines().index(next(ln for ln in text.splitlines() if '"case-7"' in ln))
         at = text.splitlines()[line].index("case-7") + len("case-7")
-        edit = {
-            "range": {"start": {"line": line, "character": at}, "end": {"line": line, "character": at}},
-            "text": "x",
-        }
-        client.notify(
-            "textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [edit]}
-        )
+        change(client, uri, 2, line, at, at, "x")
         symbols = await answer(client, "textDocument/documentSymbol", document)
         assert "case-7x" in json.dumps(symbols, ensure_ascii=False)  # the new text's tree
         for method, extra in FEATURES[1:]:
@@ -64,5 +76,62 @@ async def test_features_after_an_edit_run_no_analysis(tmp_path: Path) -> None:
         assert (await state(client))["jobs run"] == before  # none of them analysed the new text
         await answer(client, "textDocument/diagnostic", document)
         assert (await state(client))["jobs run"] == before + 1  # the pull does
-    finally:
-        await client.close()
+
+
+async def test_hover_and_completion_after_an_edit_build_no_whole_text(tmp_path: Path) -> None:
+    """They read the tree around the cursor: the new version's whole ``str`` (2 MB copied on a
+    worker, or waited for while another builds it) is not built for them."""
+    async with analysed_suite(tmp_path) as (client, uri, text):
+        document = {"textDocument": {"uri": uri}}
+        lines = text.splitlines()
+        line = next(i for i, ln in enumerate(lines) if '"prompt"' in ln)
+        change(client, uri, 2, line + 1, 0, 0, " ")
+        before = (await state(client))["texts built"]
+        position = {"line": line, "character": lines[line].index('"prompt"') + 3}
+        hovered = await answer(client, "textDocument/hover", document | {"position": position})
+        assert "prompt" in json.dumps(hovered)  # the member's documentation
+        await answer(client, "textDocument/completion", document | {"position": position})
+        assert (await state(client))["texts built"] == before
+        await answer(client, "textDocument/documentSymbol", document)
+        assert (await state(client))["texts built"] == before + 1  # symbols do build it
+
+
+async def test_a_pull_and_a_feature_read_the_edits_since_the_last_result_once(tmp_path: Path) -> None:
+    """Whether the last result's text is the new one and which span changed are one question:
+    a pull asked it three times (reuse check, job, re-parse), a feature's quick tree twice."""
+    async with analysed_suite(tmp_path) as (client, uri, text):
+        document = {"textDocument": {"uri": uri}}
+        lines = text.splitlines()
+        line = next(i for i, ln in enumerate(lines) if '"case-7"' in ln)
+        at = lines[line].index("case-7") + len("case-")
+        # The same length (a character replaced): the text might be the same, the log decides.
+        for version, letter in ((2, "8"), (3, "9")):
+            change(client, uri, version, line, at, at + 1, letter)
+            before = (await state(client))["edit reads"]
+            await answer(client, "textDocument/documentSymbol", document)  # from the analysed tree
+            assert (await state(client))["edit reads"] == before + 1
+            before = (await state(client))["edit reads"]
+            await answer(client, "textDocument/diagnostic", document)
+            assert (await state(client))["edit reads"] == before + 1
+
+
+async def test_a_hover_read_with_document_wide_requests_reaches_its_worker_first(tmp_path: Path) -> None:
+    """A keystroke's requests arrive together: the hover behind symbols and folding does not wait
+    for their contexts (built on the loop) before its own is built and handed to a worker."""
+    async with analysed_suite(tmp_path) as (client, uri, text):
+        document = {"textDocument": {"uri": uri}}
+        line = next(i for i, ln in enumerate(text.splitlines()) if '"prompt"' in ln)
+        hover = document | {"position": {"line": line, "character": 8}}
+        batch = [
+            (901, "textDocument/documentSymbol", document),
+            (902, "textDocument/foldingRange", document),
+            (903, "textDocument/hover", hover),
+        ]
+        data = b""
+        for msg_id, method, params in batch:  # one write: the server reads them in one chunk
+            body = json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}).encode()
+            data += b"Content-Length: %d\r\n\r\n" % len(body) + body
+        client.send_raw(data)
+        answered = {(await client.next_response())["id"] for _ in batch}
+        assert answered == {901, 902, 903}
+        assert (await state(client))["request lanes"][-3:] == ["point", "document", "document"]

@@ -19,6 +19,11 @@ CORE = (
     "evalfix_ls.services.outline",
     "evalfix_ls.services.hover",
     "evalfix_ls.services.case_ids",
+    # the parsers (the line index and the text views are needed, not the parsers) and the
+    # completion service (its feature module imports only the suggestion kinds)
+    "evalfix_ls.parser.fast",
+    "evalfix_ls.parser.tolerant",
+    "evalfix_ls.services.completion_context",
 )
 
 PROBE = """

@@ -103,3 +103,28 @@ def test_the_items_after_a_window_are_moved_one_by_one_when_read(monkeypatch: py
     last = items[len(items) - 1]
     assert moved == [prev.root.get("evals").items[-1].start]
     assert (last.start, last.end) == (lambda n: (n.start, n.end))(parse(new).root.get("evals").items[-1])
+
+
+def test_a_moved_container_builds_its_children_outside_the_lock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One lock guards the materialisation of every moved node: building the thousands of cases
+    of a moved array under it made a hover on another thread wait for one node of its own."""
+    root = parse(suite(20)).root
+    built_while_locked: list[bool] = []
+    real_shifted, real_member = shift.shifted, shift.shift_member
+
+    def watched_shifted(node, delta):
+        built_while_locked.append(shift._MATERIALIZE_LOCK.locked())
+        return real_shifted(node, delta)
+
+    def watched_member(member, delta):
+        built_while_locked.append(shift._MATERIALIZE_LOCK.locked())
+        return real_member(member, delta)
+
+    moved = shift.shifted(root, 7)  # before the patch: the moved root itself is not a child
+    monkeypatch.setattr(shift, "shifted", watched_shifted)
+    monkeypatch.setattr(shift, "shift_member", watched_member)
+    cases = moved.get("evals").items
+    assert [(case.start, case.end) for case in cases] == [
+        (case.start + 7, case.end + 7) for case in root.get("evals").items
+    ]
+    assert built_while_locked and not any(built_while_locked)

@@ -30,9 +30,10 @@ from pygls.protocol import lsp_method
 from pygls.protocol.json_rpc import MsgId, RPCMessage
 
 from . import envelope
-from .diagnostics.encoded import EncodedReport
+from .diagnostics.encoded import EncodedPublishParams, EncodedReport
 from .pygls_private import HookedProtocol
 from .requests import EncodedResult
+from .transport import SocketWriter, StreamWriter
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -209,18 +210,34 @@ class EvalfixProtocol(HookedProtocol):
 
     def write_data(self, data: object) -> None:
         """A response whose result is already JSON (a large diagnostic report, see
-        ``diagnostics/encoded.py``; a feature's answer, see ``requests.py``) is written as it is;
-        everything else as pygls writes it."""
+        ``diagnostics/encoded.py``; a feature's answer, see ``requests.py``) and a
+        ``publishDiagnostics`` whose diagnostics are (``EncodedPublishParams``) are written as
+        they are; everything else as pygls writes it."""
+        params = getattr(data, "params", None)
+        if self.writer is not None and isinstance(params, EncodedPublishParams):
+            method = json.dumps(getattr(data, "method", None))
+            self._write_text(f'{{"method": {method}, "jsonrpc": "2.0", "params": {params.to_json()}}}', False)
+            return
         result = _encoded_result(data)
         if result is None or self.writer is None:
             super().write_data(data)
             return
-        text = f'{{"id": {json.dumps(getattr(data, "id", None))}, "jsonrpc": "2.0", "result": {result}}}'
+        self._write_text(
+            f'{{"id": {json.dumps(getattr(data, "id", None))}, "jsonrpc": "2.0", "result": {result}}}', True
+        )
+
+    def _write_text(self, text: str, response: bool) -> None:
+        """One message already written as JSON, framed (``response``: it may overtake queued
+        notifications, see ``transport.StreamWriter``)."""
         body = text.encode(self.CHARSET)
         content_type = f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}"
         header = f"Content-Length: {len(body)}\r\n{content_type}\r\n\r\n".encode("ascii")
+        payload = header + body if self.writes_headers else body
         try:
-            self.writer.write(header + body if self.writes_headers else body)
+            if isinstance(self.writer, StreamWriter | SocketWriter):
+                self.writer.write(payload, response=response)
+            elif self.writer is not None:
+                self.writer.write(payload)
         except Exception as error:  # noqa: BLE001 - as pygls: logged and reported, never raised
             logger.exception("Error sending data")
             self.report_write_error(error)

@@ -54,20 +54,22 @@ class QuickTrees:
         uri = snapshot.uri
         result = self._results.get(uri)
         analysis = result.analysis if result is not None else None
-        if (
-            result is not None
-            and analysis is not None
-            and self._edits.same_text(uri, result.text, result.revision, snapshot)
-        ):
-            return analysis
+        # How each earlier text relates to this one is read once: it decides both the reuse
+        # and the span to re-parse.
+        bases = [
+            (base, self._edits.since(uri, base.text, base.revision, snapshot))
+            for base in self._bases(uri, result, analysis)
+        ]
+        if bases and bases[0][1].same and analysis is not None and bases[0][0].tree is analysis.tree:
+            return analysis  # the analysed text itself
         content = snapshot.content
         built = self._built.get(uri)
         if built is not None and built.revision == snapshot.revision:  # asked again, same text
             return Analysis(built.kind, content, built.tree, [], classification=built.classification)
-        for base in self._bases(uri, result, analysis):
-            if self._edits.same_text(uri, base.text, base.revision, snapshot):
+        for base, since in bases:
+            if since.same:
                 return Analysis(base.kind, content, base.tree, [], classification=base.classification)
-            edit = self._edits.between(uri, base.revision, snapshot.revision)
+            edit = since.edit
             if edit is None or len(base.text) + edit.new_end - edit.old_end != len(content):
                 continue
             tree = reparse_local(base.tree, content, edit.start, edit.old_end)
@@ -95,8 +97,8 @@ class QuickTrees:
             bases.append(
                 _Built(result.revision, result.text, analysis.tree, analysis.kind, analysis.classification)
             )
-        if built is not None:
-            bases.append(built)
+        if built is not None and not (bases and bases[0].revision == built.revision):
+            bases.append(built)  # (not when it is of the analysed text: nothing more to learn)
         return bases
 
     def forget(self, uri: str) -> None:

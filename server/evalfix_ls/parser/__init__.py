@@ -3,16 +3,21 @@
 ``parse`` is the entry point: the stdlib's C parser decides validity, valid text takes the fast path
 (``fast``), anything else the recovering parser (``tolerant``). The tree model (``tree``) imports
 neither.
+
+The parsers are imported by the first ``parse``, not with the package: the language server
+imports ``parser.line_index`` and ``parser.text_view`` to answer ``initialize``, and the two
+parsers (regex tables, the tolerant state machine) are not needed for that (issue 19, point 7).
 """
 
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
-from .fast import parse_valid, reject_constant
 from .gcpause import gc_paused
-from .tolerant import parse_tolerant
-from .tree import ParseResult
+
+if TYPE_CHECKING:
+    from .tree import ParseResult
 
 
 def parse(text: str) -> ParseResult:
@@ -22,6 +27,9 @@ def parse(text: str) -> ParseResult:
     then one regex pass places every token. Anything it rejects (and deep nesting or huge integers,
     which it cannot handle) goes through the tolerant state machine, which recovers and reports.
     """
+    from .fast import parse_valid, reject_constant
+    from .tolerant import parse_tolerant
+
     with gc_paused():
         try:
             json.loads(text, parse_constant=reject_constant)

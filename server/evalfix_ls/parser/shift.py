@@ -217,19 +217,33 @@ class ShiftedNode(Node):
         return node
 
     def _materialize(self) -> None:
+        # The children are built outside the lock, which only guards the hand-over: one lock is
+        # shared by every node, and a worker materialising the thousands of cases of a moved
+        # array held it for milliseconds while a hover on another thread waited to read one node.
+        # Two threads racing on one node both build; the first to hand over wins, the other's
+        # copy is dropped, so every reader sees the same children.
+        source = self._source
+        if source is None:
+            return
+        delta = self._delta
+        members: list[Member] | None = None
+        props: dict[str, Member] | None = None
+        items: Sequence[Node] | None = None
+        if type(source) is _MovedItems:
+            items = source
+        elif source.kind == OBJECT:
+            members = [shift_member(member, delta) for member in source.members or ()]
+            props = props_like(source, members)
+        else:
+            items = [shifted(item, delta) for item in source.items or ()]
         with _MATERIALIZE_LOCK:
-            source = self._source
-            if source is None:
+            if self._source is not source:
                 return
-            delta = self._delta
-            if type(source) is _MovedItems:
-                _ITEMS.__set__(self, source)
-            elif source.kind == OBJECT:
-                members = [shift_member(member, delta) for member in source.members or ()]
-                _PROPS.__set__(self, props_like(source, members))
+            if members is not None:
+                _PROPS.__set__(self, props)
                 _MEMBERS.__set__(self, members)
             else:
-                _ITEMS.__set__(self, [shifted(item, delta) for item in source.items or ()])
+                _ITEMS.__set__(self, items)
             self._source = None
 
     @property

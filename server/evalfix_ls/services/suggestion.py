@@ -4,8 +4,10 @@ maps their kinds to ``CompletionItemKind``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .completion_context import CompletionContext
+if TYPE_CHECKING:  # the language server imports the kinds below before ``initialize``, not this
+    from .completion_context import CompletionContext
 
 # Suggestion kinds (the LSP layer maps them to CompletionItemKind).
 PROPERTY = "property"

@@ -7,10 +7,24 @@ versions: a client may send the same version number for two texts.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ...parser.text_view import Text, as_str
 from ..documents import Edit, Snapshot, compose
 
 MAX_TRACKED_EDITS = 1000  # edits remembered per document between two analyses
+
+
+@dataclass(frozen=True, slots=True)
+class Since:
+    """How an earlier text relates to a snapshot: the same text, and the span the edits between
+    them changed (None when they are not all known)."""
+
+    same: bool
+    edit: Edit | None
+
+
+SAME = Since(True, None)
 
 
 class EditLog:
@@ -51,19 +65,26 @@ class EditLog:
         return compose(edits) if revision == to_revision else None
 
     def same_text(self, uri: str, text: Text, revision: int | None, snapshot: Snapshot) -> bool:
-        """Is ``text`` (that of snapshot ``revision``) the text of ``snapshot``? Decided from the
-        edits between the two when they are known (an undo gives the same text back): comparing
-        two versions of a 10 MB document would build the new one's ``str`` on the event loop."""
+        """Is ``text`` (that of snapshot ``revision``) the text of ``snapshot``?"""
+        return self.since(uri, text, revision, snapshot).same
+
+    def since(self, uri: str, text: Text, revision: int | None, snapshot: Snapshot) -> Since:
+        """How ``text`` (that of snapshot ``revision``) relates to ``snapshot``, read once for
+        everything a request decides from it (reuse the result, re-parse around the edit). The
+        same text is decided from the edits between the two when they are known (an undo gives
+        the same text back): comparing two versions of a 10 MB document would build the new
+        one's ``str`` on the event loop."""
         content = snapshot.content
         if text is content or revision == snapshot.revision:
-            return True
-        if len(text) != len(content):
-            return False
+            return SAME
         edit = self.between(uri, revision, snapshot.revision) if revision is not None else None
+        if len(text) != len(content):
+            return Since(False, edit)
         if edit is not None:
             same_span = edit.old_end == edit.new_end
-            return same_span and text[edit.start : edit.old_end] == content[edit.start : edit.new_end]
-        return as_str(text) == as_str(content)
+            same = same_span and text[edit.start : edit.old_end] == content[edit.start : edit.new_end]
+            return Since(same, edit)
+        return Since(as_str(text) == as_str(content), None)
 
     def forget_until(self, uri: str, revision: int | None) -> None:
         """A result of ``revision`` is stored: nothing starts from an older text any more."""

@@ -1,11 +1,16 @@
-"""Pull reports encoded to JSON once per result, off the event loop.
+"""Diagnostic reports (pull) and notifications (push) encoded to JSON once, from cached pieces.
 
 A 10 MB suite has about 6,800 findings: a ``textDocument/diagnostic`` answer of 2.7 MB. pygls
 turns it into JSON on the event loop (``cattrs`` unstructuring, then ``json.dumps``): 50-150 ms
 during which no other request is read — the completion request typed right after a keystroke
-waited for the report of the keystroke before. Here the items of a result are encoded once, on a
-thread of their own, in batches (each a short ``json.dumps``, so the loop thread gets the GIL
-between them), and every answer with that result is assembled from the encoded text.
+waited for the report of the keystroke before. Here the items of a result are encoded once (a
+pull's off the loop, on a thread of their own), and every answer with that result is assembled
+from the encoded text.
+
+A keystroke keeps the ``Diagnostic`` of every finding it did not change (``Result.diagnostics``
+reuses them, ``diagnostics/results.py``), so each diagnostic's JSON is kept too, per document
+(``EncodedDocuments``): the next report encodes only the diagnostics that are new or moved, and
+joins the rest — proportional to the edit, in pull and push alike.
 """
 
 from __future__ import annotations
@@ -21,7 +26,6 @@ import attrs
 from cattrs import Converter
 from lsprotocol import types
 
-BATCH = 256  # diagnostics per json.dumps call
 INLINE_LIMIT = 200  # reports this small are encoded on the loop (a thread hop costs more)
 
 _encoder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="evalfix-encode")
@@ -39,39 +43,93 @@ class EncodedReport(types.RelatedFullDocumentDiagnosticReport):
         return f'{{"items": {self.items_json}, "kind": "full", "resultId": {json.dumps(self.result_id)}}}'
 
 
+@attrs.define
+class EncodedPublishParams(types.PublishDiagnosticsParams):
+    """``publishDiagnostics`` params that also carry their diagnostics as JSON: ``EvalfixProtocol``
+    writes that instead of encoding ``diagnostics`` again."""
+
+    diagnostics_json: str = attrs.field(default="[]", repr=False, eq=False)
+
+    def to_json(self) -> str:
+        version = "" if self.version is None else f', "version": {self.version}'
+        return f'{{"uri": {json.dumps(self.uri)}, "diagnostics": {self.diagnostics_json}{version}}}'
+
+
 class EncodedItems:
-    """The JSON array of one result's diagnostics, encoded on first use and kept."""
+    """The JSON array of one result's diagnostics, encoded on first use and kept, with the JSON of
+    each diagnostic (by identity: the list holds them, so no other object takes their ids)."""
 
-    __slots__ = ("_diagnostics", "_text", "_lock")
+    __slots__ = ("diagnostics", "_text", "_lock", "_previous", "_pieces")
 
-    def __init__(self, diagnostics: Sequence[types.Diagnostic]) -> None:
-        self._diagnostics = diagnostics
+    def __init__(self, diagnostics: Sequence[types.Diagnostic], previous: EncodedItems | None = None) -> None:
+        self.diagnostics = diagnostics
         self._text: str | None = None
         self._lock = threading.Lock()
+        self._previous = previous  # the report before: its pieces are reused, then it is let go
+        self._pieces: dict[int, str] = {}
 
     def text(self) -> str:
         with self._lock:
             if self._text is None:
-                self._text = encode_items(self._diagnostics)
+                previous = self._previous
+                known = previous.pieces() if previous is not None else {}
+                self._pieces, self._text = encode_items(self.diagnostics, known)
+                self._previous = None
             return self._text
 
+    def pieces(self) -> dict[int, str]:
+        """``id(diagnostic) -> its JSON`` (empty until ``text`` was built)."""
+        with self._lock:
+            return self._pieces
+
     async def text_off_loop(self) -> str:
-        if self._text is not None or len(self._diagnostics) <= INLINE_LIMIT:
+        if self._text is not None or len(self.diagnostics) <= INLINE_LIMIT:
             return self.text()
         return await asyncio.get_running_loop().run_in_executor(_encoder, self.text)
 
 
-def encode_items(diagnostics: Sequence[types.Diagnostic]) -> str:
-    """``json.dumps`` of the diagnostics as pygls writes them, a batch at a time."""
-    parts = []
-    for start in range(0, len(diagnostics), BATCH):
-        batch = diagnostics[start : start + BATCH]
+class EncodedDocuments:
+    """Per document, the encoded items of its last report; the next report reuses their pieces."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, EncodedItems] = {}
+
+    def items(self, uri: str, diagnostics: Sequence[types.Diagnostic]) -> EncodedItems:
+        last = self._last.get(uri)
+        if last is not None and last.diagnostics is diagnostics:
+            return last
+        items = self._last[uri] = EncodedItems(diagnostics, previous=last)
+        return items
+
+    def forget(self, uri: str) -> None:
+        self._last.pop(uri, None)
+
+    def uris(self) -> list[str]:
+        return list(self._last)
+
+
+def encode_items(
+    diagnostics: Sequence[types.Diagnostic], known: dict[int, str] | None = None
+) -> tuple[dict[int, str], str]:
+    """The JSON of each diagnostic (``known`` ones reused) and of the array, as pygls writes it."""
+    known = known or {}
+    pieces: dict[int, str] = {}
+    for diagnostic in diagnostics:
+        key = id(diagnostic)
+        piece = known.get(key)
+        if piece is None:
+            piece = json.dumps(_plain(diagnostic))
+        pieces[key] = piece
+    return pieces, "[" + ", ".join(pieces[id(d)] for d in diagnostics) + "]"
+
+
+def _plain(diagnostic: types.Diagnostic) -> object:
+    if _HAND_WRITTEN:
         try:
-            plain = [_diagnostic(d) for d in batch] if _HAND_WRITTEN else lsp_converter().unstructure(batch)
+            return _diagnostic(diagnostic)
         except (AttributeError, TypeError, ValueError):  # something the hand-written form lacks
-            plain = lsp_converter().unstructure(batch)
-        parts.append(json.dumps(plain)[1:-1])
-    return "[" + ", ".join(part for part in parts if part) + "]"
+            pass
+    return lsp_converter().unstructure(diagnostic)
 
 
 # ``Diagnostic`` as lsprotocol's converter unstructures it (pygls' converter extends it only for its

@@ -18,7 +18,7 @@ from ..analyzer import Job, Result, run_job
 from ..documents import Snapshot, path_to_uri
 from ..file_lines import OpenLookup
 from ..workspace_index import RepoState, unwatched_epoch
-from .edit_log import EditLog
+from .edit_log import EditLog, Since
 from .results import ResultCache
 from .tasks import BackgroundTasks
 
@@ -59,7 +59,9 @@ class JobRunner:
         rel = relative_posix(path, repo.root)
         return repo, rel is not None and is_workflow_path(rel)
 
-    def job(self, uri: str, path: Path | None, snapshot: Snapshot | None) -> Job:
+    def job(self, uri: str, path: Path | None, snapshot: Snapshot | None, since: Since | None = None) -> Job:
+        """The analysis job of a document; ``since``: how the last result's text relates to
+        ``snapshot`` (``previous_text``), when the caller has it already."""
         repo, use_index = self._repo_for(path)
         settings = self.server.settings
         key: tuple[int, ...] = (
@@ -80,9 +82,16 @@ class JobRunner:
             related_support=self.server.client_features.related_information,
             use_workflow_index=use_index,
         )
-        return self._with_previous_parse(job) if snapshot is not None else job
+        return self._with_previous_parse(job, since) if snapshot is not None else job
 
-    def _with_previous_parse(self, job: Job) -> Job:
+    def previous_text(self, uri: str, snapshot: Snapshot) -> Since | None:
+        """How the text of the document's last result relates to ``snapshot`` (None: no result)."""
+        base = self.cache.open.get(uri)
+        if base is None:
+            return None
+        return self.edits.since(uri, base.text, base.revision, snapshot)
+
+    def _with_previous_parse(self, job: Job, since: Since | None) -> Job:
         """Hand the last result's tree (and the edits since) to the job: an unchanged text is not
         parsed again, an edited one is re-parsed around the edit only."""
         uri = job.uri
@@ -93,12 +102,13 @@ class JobRunner:
         tree = base.analysis.tree if base is not None and base.analysis is not None else None
         if tree is None or base is None or base.revision is None:
             return replace(job, case_cache=case_cache)
-        if self.edits.same_text(uri, base.text, base.revision, snapshot):
+        if since is None:
+            since = self.edits.since(uri, base.text, base.revision, snapshot)
+        if since.same:
             return replace(job, case_cache=case_cache, tree=tree, prev_memo=base.memo)
-        edit = self.edits.between(uri, base.revision, snapshot.revision)
-        if edit is None:
+        if since.edit is None:
             return replace(job, case_cache=case_cache)
-        return replace(job, case_cache=case_cache, prev_tree=tree, edit=edit, prev_memo=base.memo)
+        return replace(job, case_cache=case_cache, prev_tree=tree, edit=since.edit, prev_memo=base.memo)
 
     # -- running ---------------------------------------------------------------------------------
 
@@ -138,10 +148,10 @@ class JobRunner:
         snapshot = self.server.documents.get(uri)
         if snapshot is None:
             return None
-        job = self.job(uri, snapshot.path, snapshot)
+        since = self.previous_text(uri, snapshot)  # read once: for the reuse and the re-parse
+        job = self.job(uri, snapshot.path, snapshot, since)
         cached = self.cache.open.get(uri)
-        unchanged = cached is not None and self.edits.same_text(uri, cached.text, cached.revision, snapshot)
-        if cached is not None and cached.key == job.key and unchanged:
+        if cached is not None and cached.key == job.key and since is not None and since.same:
             if not cached.is_for(snapshot):  # the same text again (undo): the same findings
                 cached = replace(cached, version=snapshot.version, revision=snapshot.revision)
                 self.cache.open[uri] = cached

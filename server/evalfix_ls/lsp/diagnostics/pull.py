@@ -14,7 +14,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from ...contracts.detection import UNKNOWN
 from ..analyzer import Result
-from .encoded import EncodedItems, EncodedReport
+from .encoded import EncodedDocuments, EncodedReport
 
 if TYPE_CHECKING:
     from ..host import Host
@@ -30,8 +30,8 @@ class PullHandlers:
         self.cache = runner.cache
         self._workspace_reported: set[str] = set()  # uris in the last workspace/diagnostic answer
         self._last_workspace_answer: dict[str, str | None] | None = None
-        # Per open document: the diagnostics list last answered and its JSON (see encoded.py).
-        self._encoded: dict[str, tuple[list[types.Diagnostic], EncodedItems]] = {}
+        # Per open document: the diagnostics last answered and their JSON (see encoded.py).
+        self._encoded = EncodedDocuments()
 
     async def document(self, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
         await self.runner.tasks.wait_for_settings()
@@ -56,14 +56,18 @@ class PullHandlers:
         items_json = await self._items_json(uri, result)
         return EncodedReport(items=result.diagnostics, result_id=result_id, items_json=items_json)
 
+    def forget(self, uri: str) -> None:
+        """The document was closed: its last report goes too (kept, the diagnostics of a 2 MB
+        suite, thousands of objects, stayed alive after every document was closed)."""
+        self._encoded.forget(uri)
+
+    def encoded_uris(self) -> list[str]:
+        return self._encoded.uris()
+
     async def _items_json(self, uri: str, result: Result) -> str:
-        """The result's diagnostics as JSON, encoded once (off the loop when large)."""
-        entry = self._encoded.get(uri)
-        if entry is None or entry[0] is not result.diagnostics:
-            for gone in [other for other in self._encoded if self.server.documents.get(other) is None]:
-                del self._encoded[gone]
-            entry = self._encoded[uri] = (result.diagnostics, EncodedItems(result.diagnostics))
-        return await entry[1].text_off_loop()
+        """The result's diagnostics as JSON, encoded once (off the loop when large), each
+        diagnostic the previous report shares with it not encoded again."""
+        return await self._encoded.items(uri, result.diagnostics).text_off_loop()
 
     async def workspace(self, params: types.WorkspaceDiagnosticParams) -> types.WorkspaceDiagnosticReport:
         await self.runner.tasks.wait_for_settings()

@@ -16,6 +16,7 @@ from lsprotocol import types
 
 from ..convert import Fingerprint
 from ..documents import Snapshot
+from .encoded import EncodedDocuments, EncodedPublishParams
 
 if TYPE_CHECKING:
     from ..host import Host
@@ -40,6 +41,8 @@ class PushScheduler:
     def __init__(self, server: Host, runner: JobRunner) -> None:
         self.server = server
         self.runner = runner
+        # Each published diagnostic's JSON, reused by the next notification (see encoded.py).
+        self._encoded = EncodedDocuments()
         self._push: dict[str, _PushState] = {}
         self.published: dict[str, Fingerprint] = {}  # uri -> fingerprint last pushed
 
@@ -112,8 +115,9 @@ class PushScheduler:
         *,
         fingerprint: Fingerprint,
     ) -> None:
+        items = self._encoded.items(uri, diagnostics).text()
         self.server.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
+            EncodedPublishParams(uri=uri, diagnostics=diagnostics, version=version, diagnostics_json=items)
         )
         self.published[uri] = fingerprint
 
@@ -121,6 +125,7 @@ class PushScheduler:
         """Publish no diagnostics for ``uri`` and forget that it had any."""
         self.publish(uri, [], None, fingerprint=())
         del self.published[uri]
+        self._encoded.forget(uri)
 
     async def publish_disk(self, paths: list[Path]) -> None:
         for result in await self.runner.disk_results_for(paths):

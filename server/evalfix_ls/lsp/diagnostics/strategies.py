@@ -104,6 +104,7 @@ class PullStrategy:
         self.runner.cache.notify_changed()
 
     def closed(self, snapshot: Snapshot) -> None:
+        self.handlers.forget(snapshot.uri)
         self.runner.cache.notify_changed()
 
     def affected(self, open_uris: list[str], closed: list[Path]) -> None:

@@ -28,6 +28,7 @@ the ``evalfix.caseCommand`` command).
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import inspect
 import pkgutil
@@ -132,6 +133,12 @@ def feature(
             raise TypeError(f"{handler.__name__}: a feature handler runs on a worker, it cannot be async")
 
         async def run(ls: FeatureServer, params: Any) -> object:
+            if not point:
+                # Let the requests read with this one go first: an editor sends a keystroke's
+                # symbols, folding, lenses … and a hover together, and each document-wide
+                # request builds its context on the loop (a local re-parse, settings) before it
+                # reaches a worker; a hover read in the same batch waited behind all of them.
+                await asyncio.sleep(0)
             uri = uri_of(params)
             if null_when_closed and (not uri or ls.documents.get(uri) is None):
                 return None

@@ -9,7 +9,10 @@ from . import FeatureServer, feature
 
 
 def register(server: FeatureServer) -> None:
-    @feature(server, types.TEXT_DOCUMENT_HOVER, wait_for_analysis=False, point=True)  # reads no findings
+    # Reads no findings, and only the tree around the cursor: the whole text of a new version is
+    # not built for it (at 2 MB that copy, or the wait for a worker building it, was most of a
+    # hover's time while the editor's other requests followed each keystroke).
+    @feature(server, types.TEXT_DOCUMENT_HOVER, wait_for_analysis=False, whole_text=False, point=True)
     def on_hover(ctx: FeatureContext, params: types.HoverParams) -> types.Hover | None:
         from ...services.hover import hover
 
