@@ -105,7 +105,14 @@ def _splice(
         return False
 
     parser.watch_depth, parser.watch = depth + 1, watch
-    parser.run()
+    try:
+        parser.run()
+    finally:
+        # ``watch`` and the parser refer to each other: left as a cycle, only the collector frees
+        # them — and with them the previous parse and both texts ``watch`` reaches. The server
+        # freezes what a job leaves (``lsp.collector``), so each keystroke's cycle kept every
+        # earlier version's tree alive while typing went on (peak RSS 4.3 GB at 10 MB).
+        parser.watch = _never_stop
     if synced and items is not None:
         old_sync = items[synced[0]].end
         replacement = Node(ARRAY, target.start, target.end + delta)
@@ -265,3 +272,7 @@ def _spliced_duplicates(
         )
     merged.sort(key=lambda dup: dup.occurrences[0])
     return merged
+
+
+def _never_stop() -> bool:
+    return False

@@ -159,6 +159,15 @@ class JobRunner:
         inflight = self.inflight.get(uri)
         if inflight is not None and inflight[0] == snapshot.revision and inflight[1] == job.key:
             return await asyncio.shield(inflight[2])
+        if inflight is not None:
+            # One analysis per document at a time: an editor pulls after every keystroke, and an
+            # analysis of a 10 MB suite outlasts several keystrokes. Started at once, each
+            # keystroke's analysis queued behind the running ones, all of them for texts already
+            # outdated (the recorded VS Code traffic: pulls answered a minute late, every queued
+            # version's text and tree alive). Waiting for the running one, then analysing the
+            # text current by then, every request that waited meanwhile shares one analysis.
+            await asyncio.wait([inflight[2]])
+            return await self.result_for_open(uri)
         future: asyncio.Future[Result] = asyncio.ensure_future(self._run_one(job))
         self.inflight[uri] = (snapshot.revision, job.key, future)
         # Kept when it ends even if every request that waited for it was cancelled (clients

@@ -38,13 +38,8 @@ class PullHandlers:
         uri = params.text_document.uri
         if self.server.documents.get(uri) is None:
             raise JsonRpcInvalidParams(message=f"document is not open: {uri}")
-        for _attempt in range(3):
-            result = await self.runner.result_for_open(uri)
-            if result is None:
-                raise JsonRpcInvalidParams(message=f"document was closed: {uri}")
-            if result.is_for(self.server.documents.get(uri)):
-                break
-        else:  # edited faster than we can analyse: let the client ask again
+        result = await self._current_result(uri)
+        if result is None:  # edited faster than we can analyse: let the client ask again
             raise JsonRpcException(
                 code=int(types.LSPErrorCodes.ServerCancelled),
                 message="document changed during analysis",
@@ -55,6 +50,20 @@ class PullHandlers:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
         items_json = await self._items_json(uri, result)
         return EncodedReport(items=result.diagnostics, result_id=result_id, items_json=items_json)
+
+    async def _current_result(self, uri: str) -> Result | None:
+        """The result of the document's current text, or None when the text changed under three
+        analyses in a row. None, not the outdated result: the error the caller then raises keeps
+        the caller's frame in a reference cycle (task, error, traceback), which the server
+        freezes after the next job (``lsp.collector``); a frame holding the outdated result kept
+        that version's whole analysis alive while typing went on."""
+        for _attempt in range(3):
+            result = await self.runner.result_for_open(uri)
+            if result is None:
+                raise JsonRpcInvalidParams(message=f"document was closed: {uri}")
+            if result.is_for(self.server.documents.get(uri)):
+                return result
+        return None
 
     def forget(self, uri: str) -> None:
         """The document was closed: its last report goes too (kept, the diagnostics of a 2 MB

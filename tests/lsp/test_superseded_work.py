@@ -1,0 +1,61 @@
+"""Work for versions a newer keystroke superseded is not done (issue 19, the recorded VS Code
+traffic): an editor pulls diagnostics after every keystroke, and on a large suite an analysis
+outlasts several keystrokes. Counted, not timed: the probe server counts analysis jobs and makes
+an analysis of a text holding ``PLANTED_SLOW_ANALYSIS`` last a second (``probe_server.py``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from lsp_support import RawClient, make_repo, write_json
+from test_memory import change, logged, open_doc, probe, state, suite
+
+
+def pull(client: RawClient, request_id: int, uri: str) -> None:
+    params = {"textDocument": {"uri": uri}}
+    client.send({"id": request_id, "method": "textDocument/diagnostic", "params": params})
+
+
+async def responses(client: RawClient, ids: set[int]) -> dict[int, dict[str, Any]]:
+    """The responses to the requests ``ids``, in whatever order they come."""
+    found: dict[int, dict[str, Any]] = {}
+    while len(found) < len(ids):
+        message = await client.receive()
+        if "method" in message and "id" in message:
+            client.send({"id": message["id"], "result": None})
+        elif "method" in message:
+            client.notifications.append(message)
+        elif message.get("id") in ids:
+            found[message["id"]] = message
+    return found
+
+
+async def test_pulls_sent_while_an_analysis_runs_share_one_analysis_of_the_last_text(tmp_path: Path) -> None:
+    """Each keystroke's pull used to start an analysis of its own text at once: they queued
+    behind the running one and every one of them ran, for texts already outdated (at 10 MB the
+    pulls were answered a minute late). Now they wait for the running analysis, then share one of
+    the text current by then."""
+    root = make_repo(tmp_path / "repo")
+    path = write_json(root / "evals" / "evals.json", suite(50, marker="PLANTED_SLOW_ANALYSIS"))
+    uri = path.as_uri()
+    client = await probe(root)
+    try:
+        open_doc(client, uri, path.read_text(encoding="utf-8"))
+        before = (await state(client))["jobs run"]
+        pull(client, 1001, uri)
+        await logged(client, "slow analysis started", 1)  # version 1 is being analysed
+        for version in range(2, 6):  # keystrokes, each followed by its pull, while it runs
+            text = json.dumps(suite(50, marker=f"PLANTED_SLOW_ANALYSIS {version}"), ensure_ascii=False)
+            change(client, uri, version, text)
+            pull(client, 1000 + version, uri)
+            await state(client)  # a round trip: the pull has asked for its analysis meanwhile
+        answers = await responses(client, {1001, 1002, 1003, 1004, 1005})
+        assert all("result" in answer for answer in answers.values()), answers
+        # every pull answered with the findings of the last text, one result for all of them
+        assert len({answer["result"]["resultId"] for answer in answers.values()}) == 1
+        assert answers[1005]["result"]["items"]  # a suite with findings: a full report
+        assert (await state(client))["jobs run"] == before + 2  # version 1, then version 5 only
+    finally:
+        await client.close()
