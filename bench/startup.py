@@ -13,7 +13,9 @@ sent ``initialize`` and stopped once it answered (``initialized`` is not sent, s
 that the server imports lazily after it is not counted). Each module's self time is the minimum
 over the runs (the machine is shared: the minimum is the closest to its own cost), summed per
 owner: ours (``evalfix_ls``), pygls, lsprotocol, cattrs, attrs, the standard library, anything
-else; then our slowest modules. ``python -c pass`` is the floor every Python process pays.
+else; then our slowest modules. ``python -c pass`` is the floor every Python process pays, and
+``python -c "import pygls.lsp.server, lsprotocol.types"`` (spawn → exit) the floor every pygls server
+pays before it can answer anything: the start-up that is pygls' and lsprotocol's own.
 """
 
 from __future__ import annotations
@@ -104,17 +106,25 @@ async def import_times(runs: int, cwd: Path) -> dict[str, int]:
     return best
 
 
-def python_floor(runs: int) -> float:
-    """Seconds of ``python -c pass``: the interpreter's own start-up (median)."""
+# What any pygls server imports before it can answer anything: the floor of our start-up that is
+# pygls' and lsprotocol's own (the server classes and the protocol types they are built on).
+PYGLS_FLOOR_CODE = "import pygls.lsp.server, lsprotocol.types"
+
+
+def python_floor(runs: int, code: str = "pass") -> float:
+    """Seconds of ``python -c CODE`` from spawn to exit (median): with ``pass``, the interpreter's
+    own start-up; with ``PYGLS_FLOOR_CODE``, the imports no pygls server can skip."""
     samples = []
     for _ in range(runs):
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        subprocess.run([sys.executable, "-c", code], check=True)
         samples.append(time.perf_counter() - started)
     return statistics.median(samples)
 
 
-def report(times: dict[str, list[float]], imports: dict[str, int], floor: float) -> list[str]:
+def report(
+    times: dict[str, list[float]], imports: dict[str, int], floor: float, pygls_floor: float
+) -> list[str]:
     lines = ["spawn → initialize answered (ms): median [min–max] over the spawns"]
     for name, samples in times.items():
         ms = [s * 1000 for s in samples]
@@ -125,6 +135,15 @@ def report(times: dict[str, list[float]], imports: dict[str, int], floor: float)
         ratio = statistics.median(times[OURS]) / statistics.median(times[PEER])
         lines.append(f"  ratio {OURS} / {PEER}: {ratio:.2f}×")
     lines.append(f"  python -c pass: {floor * 1000:.0f} ms")
+    lines.append(f"  python -c '{PYGLS_FLOOR_CODE}': {pygls_floor * 1000:.0f} ms (spawn → exit)")
+    if times.get(OURS):
+        above = statistics.median(times[OURS]) - pygls_floor
+        lines.append(
+            f"  {OURS} above that floor (its own imports, the server, initialize): {above * 1000:.0f} ms"
+        )
+    if times.get(PEER):
+        ratio = pygls_floor / statistics.median(times[PEER])
+        lines.append(f"  that floor alone / {PEER}'s whole start-up: {ratio:.2f}×")
     per_owner: dict[str, int] = defaultdict(int)
     for module, micros in imports.items():
         per_owner[owner(module)] += micros
@@ -152,8 +171,14 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
         times = await spawn_times(specs, args.runs, cwd)
         imports = await import_times(args.import_runs, cwd)
     floor = python_floor(args.runs)
-    print("\n".join(report(times, imports, floor)))
-    return {"spawn_seconds": times, "import_self_us": imports, "python_floor_seconds": floor}
+    pygls_floor = python_floor(args.runs, PYGLS_FLOOR_CODE)
+    print("\n".join(report(times, imports, floor, pygls_floor)))
+    return {
+        "spawn_seconds": times,
+        "import_self_us": imports,
+        "python_floor_seconds": floor,
+        "pygls_floor_seconds": pygls_floor,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
