@@ -150,3 +150,30 @@ def test_a_keystroke_on_a_one_line_suite_moves_the_columns_after_it(tmp_path: Pa
     document = Document(root, path)
     reused, fresh = document.type_at('"prompt": "写 🎉 20', "x")
     assert fingerprint(reused.diagnostics) == fingerprint(fresh.diagnostics)
+
+
+@pytest.mark.parametrize("typed", ["x", "\n"], ids=["in-line", "line-break"])
+def test_the_fingerprint_reuses_the_parts_of_what_the_conversion_reused(tmp_path: Path, typed: str) -> None:
+    """Work counted: the result's fingerprint (its result id) computes the part of a diagnostic
+    again only when the conversion made it anew — not for the diagnostics kept (a keystroke) nor
+    for those moved down by a line break; and it equals the fingerprint of a fresh analysis."""
+    root = make_repo(tmp_path / "repo")
+    path = write_json(root / "evals" / "evals.json", noisy_suite(40))
+    document = Document(root, path)
+    first = document.result
+    reused = document.insert('"prompt": "写 🎉 20",' if typed == "\n" else '"prompt": "写 🎉 20', typed)
+    fresh = document.run(document.snapshot, fresh=True)
+    assert reused.fingerprint == fingerprint(fresh.diagnostics)
+    assert reused.memo is not None
+    assert reused.memo.printed == len(new_objects(first, reused)) - moved_by_lines(first, reused)
+    assert reused.memo.printed <= 3  # case 20's findings at most, of more than 40
+
+
+def moved_by_lines(before: Result, after: Result) -> int:
+    """The diagnostics of ``after`` that are copies of ``before``'s (the same data) on other lines."""
+    earlier = {id(d.data): d for d in before.diagnostics}
+    return sum(
+        1
+        for d in after.diagnostics
+        if id(d.data) in earlier and earlier[id(d.data)] is not d and earlier[id(d.data)].range != d.range
+    )

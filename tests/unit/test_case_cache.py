@@ -84,3 +84,32 @@ def test_revalidate_keeps_the_generation_when_nothing_changed(tmp_path: Path) ->
     (tmp_path / "later").write_text("x")
     assert fs.revalidate() is True and fs.generation != generation
     assert fs.is_file(tmp_path / "later")
+
+
+def cached_per_case(findings: list) -> list:
+    """The findings the case cache holds: not the cross-case ones (duplicate ids), which the
+    suite's pass makes anew every time."""
+    return [f for f in findings if "duplicate" not in f.code]
+
+
+def test_cases_the_edit_did_not_move_are_not_rebuilt(tmp_path: Path) -> None:
+    """Work counted: a keystroke in the last case rebuilds no cached finding of the cases before
+    it (they get the very objects of the previous analysis); one in the first case rebuilds the
+    findings of every later case once, at their new offsets."""
+    path = setup_skill(tmp_path)
+    fs = FileSystemView()
+    cache = CaseCache()
+    text = suite([0, 1, 2, 3, 4, 5])
+    first = analyze(text, path=path, repo_root=tmp_path, fs=fs, case_cache=cache)
+    edited = text.replace('"r"', '"rr"')  # the last case
+    after = analyze(edited, path=path, repo_root=tmp_path, fs=fs, case_cache=cache)
+    assert cache.hits == 5 and cache.shifted == 0
+    before_last = [f for f in cached_per_case(after.findings) if f.case is not None and f.case < 5]
+    assert before_last and all(any(f is g for g in first.findings) for f in before_last)
+    moved = edited.replace('"请 😀"', '"请请 😀"', 1)  # the first case, longer
+    assert moved != edited
+    again = analyze(moved, path=path, repo_root=tmp_path, fs=fs, case_cache=cache)
+    later = [f for f in cached_per_case(again.findings) if f.case is not None and f.case > 0]
+    assert cache.shifted == len(later)
+    fresh = analyze(moved, path=path, repo_root=tmp_path, fs=FileSystemView())
+    assert rows(again.findings) == rows(fresh.findings)

@@ -143,6 +143,7 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
         findings = job.config.apply(analysis.findings)
         line_index = job.snapshot.line_index if job.snapshot is not None else LineIndex(text)
         memo = DiagnosticMemo(line_index.line_count) if job.snapshot is not None else None
+        reuse = _reuse(job)
         diagnostics = to_diagnostics(
             findings,
             line_index,
@@ -151,7 +152,7 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
             self_uri=job.uri,
             related_support=job.related_support,
             resolve_related=related_resolver(open_lookup, repo.root if repo else None),
-            reuse=_reuse(job),
+            reuse=reuse,
             memo=memo,
         )
     except Exception as exc:
@@ -169,7 +170,7 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
         text,
         analysis.kind,
         diagnostics,
-        fingerprint(diagnostics),
+        fingerprint(diagnostics, memo, job.prev_memo if reuse is not None else None),
         analysis=analysis,
         affected=affected,
         revision=job.revision,
