@@ -73,6 +73,11 @@ async def test_features_after_an_edit_run_no_analysis(tmp_path: Path) -> None:
         position = {"line": line, "character": at - 2}
         await answer(client, "textDocument/hover", document | {"position": position})
         await answer(client, "textDocument/definition", document | {"position": position})
+        id_position = {"line": line, "character": at - 1}
+        highlights = await answer(
+            client, "textDocument/documentHighlight", document | {"position": id_position}
+        )
+        assert len(highlights) == 1  # the edited id, found in the new text's tree
         selection = {"positions": [position]}
         assert await answer(client, "textDocument/selectionRange", document | selection)
         assert (await state(client))["jobs run"] == before  # none of them analysed the new text

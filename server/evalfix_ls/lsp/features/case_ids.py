@@ -17,7 +17,9 @@ class RenameRefusedError(JsonRpcException):
 
 def register(server: FeatureServer) -> None:
     feature(server, types.TEXT_DOCUMENT_REFERENCES)(find_references)
-    feature(server, types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)(highlight)
+    # Highlights read the tree only (the ids of the cases): answered from the new text's tree while
+    # its analysis runs (VS Code asks on most cursor moves while the user types).
+    feature(server, types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, wait_for_analysis=False)(highlight)
     feature(server, types.TEXT_DOCUMENT_PREPARE_RENAME)(prepare)
     feature(server, types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))(do_rename)
 
