@@ -9,9 +9,12 @@ a second: long enough for a test to change the document meanwhile, without guess
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import logging
+import os
 import sys
+import tempfile
 import time
 import weakref
 from dataclasses import fields
@@ -97,7 +100,33 @@ def run_job(job: Any, lookup: Any) -> Any:
 
 def frozen_state() -> dict[str, int]:
     with gcpause.unpaused():  # not in the middle of an idle collection
-        return {"frozen objects": gc.get_freeze_count(), "idle collections": collector.idle_collections()}
+        return {
+            "frozen objects": gc.get_freeze_count(),
+            "idle collections": collector.idle_collections(),
+            "full collections": collector.full_collections(),
+            "malloc heaps": malloc_heaps(),
+        }
+
+
+def malloc_heaps() -> int | None:
+    """How many malloc arenas glibc keeps (the ``<heap>`` elements ``malloc_info`` writes); None
+    without glibc."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        malloc_info = libc.malloc_info
+    except (OSError, AttributeError):
+        return None
+    libc.fopen.restype = ctypes.c_void_p
+    libc.fopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    libc.fclose.argtypes = [ctypes.c_void_p]
+    malloc_info.argtypes = [ctypes.c_int, ctypes.c_void_p]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "malloc-info.xml")
+        stream = libc.fopen(path.encode(), b"w")
+        malloc_info(0, stream)
+        libc.fclose(stream)
+        with open(path, encoding="utf-8") as info:
+            return info.read().count("<heap nr=")
 
 
 def state(ls: Any) -> dict[str, Any]:

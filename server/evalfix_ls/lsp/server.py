@@ -26,7 +26,7 @@ from .. import __version__
 from ..parser.line_index import Encoding, LineIndex
 from ..parser.text_view import Text
 from .capabilities import ClientFeatures
-from .collector import started
+from .collector import document_closed, started
 from .context import FeatureContext, WorkspaceContext, document_view
 from .diagnostics.manager import DiagnosticsManager
 from .documents import DocumentStore, Snapshot, UnknownDocument
@@ -110,6 +110,7 @@ class EvalfixServer(Host):
             logger.warning("didClose for a document that is not open: %s (ignored)", params.text_document.uri)
             return
         self.diagnostics.document_closed(snapshot)
+        document_closed()  # what the document held is freed: the idle clean-up follows
 
     # -- for feature modules (hover, completion, symbols …): one store, one analysis --------------
 
