@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import linecache
 import logging
 import os
 import sys
@@ -23,7 +24,7 @@ from typing import Any
 import evalfix_ls.lsp.diagnostics.jobs as jobs
 from evalfix_ls.analysis import Analysis
 from evalfix_ls.cli import main
-from evalfix_ls.lsp import collector, requests
+from evalfix_ls.lsp import collector, lifecycle, requests
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.lsp.diagnostics.edit_log import EditLog
 from evalfix_ls.parser import gcpause, text_view
@@ -160,7 +161,22 @@ def state(ls: Any) -> dict[str, Any]:
         "request lanes": list(_lanes_started),
         "fixes asked": _fixes_asked[0],
         **frozen_state(),
+        "warmed up": _warmed_up[0],
+        # cattrs keeps the source of each structure function it generates in linecache
+        "structure functions": sum("cattrs generated structure" in name for name in list(linecache.cache)),
     }
+
+
+_warmed_up = [False]
+_warm_up = lifecycle.warm_up
+
+
+def warm_up(*args: Any) -> None:
+    _warm_up(*args)
+    _warmed_up[0] = True
+
+
+lifecycle.warm_up = warm_up
 
 
 jobs.run_job = run_job

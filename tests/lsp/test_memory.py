@@ -218,3 +218,38 @@ async def test_worker_threads_share_one_malloc_arena(tmp_path: Path) -> None:
         assert heaps == 1
     finally:
         await client.close()
+
+
+async def test_an_editing_session_builds_no_message_structure_function_after_the_warm_up(
+    tmp_path: Path,
+) -> None:
+    """What an editing session builds once for good (cattrs' structure function per message type)
+    is built at ``initialized``, before any document: built during the first large analysis, such
+    objects kept its pymalloc arenas after close (issue 19, point 5)."""
+    root = make_repo(tmp_path / "repo")
+    client = await probe(root)
+    try:
+        deadline = asyncio.get_running_loop().time() + TIMEOUT
+        while not (before := await state(client))["warmed up"]:
+            assert asyncio.get_running_loop().time() < deadline, "no warm-up"
+            await asyncio.sleep(0.05)
+        uri = await opened_and_pulled(client, root)
+        change(client, uri, 2, json.dumps(suite(51), ensure_ascii=False))
+        client.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": uri, "version": 3},
+                "contentChanges": [
+                    {
+                        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                        "text": " ",
+                    }
+                ],
+            },
+        )
+        assert "result" in await client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+        client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        after = await settled(client, alive=0)
+        assert after["structure functions"] == before["structure functions"], (before, after)
+    finally:
+        await client.close()
