@@ -16,6 +16,7 @@ import logging
 import os
 import sys
 import tempfile
+import threading
 import time
 import weakref
 from dataclasses import fields
@@ -162,6 +163,7 @@ def state(ls: Any) -> dict[str, Any]:
         "fixes asked": _fixes_asked[0],
         **frozen_state(),
         "warmed up": _warmed_up[0],
+        "threads": sorted(thread.name for thread in threading.enumerate()),
         # cattrs keeps the source of each structure function it generates in linecache
         "structure functions": sum("cattrs generated structure" in name for name in list(linecache.cache)),
     }

@@ -181,6 +181,15 @@ async def test_open_edit_close_cycles_reach_a_plateau(tmp_path: Path) -> None:
         await client.close()
 
 
+WORKER_PREFIXES = (
+    "evalfix-analysis",
+    "evalfix-request",
+    "evalfix-point",
+    "evalfix-encode",
+    "evalfix-gc-idle",
+)
+
+
 async def opened_and_pulled(client: RawClient, root: Path) -> str:
     """A suite opened and its diagnostics pulled (an analysis and a request on worker threads)."""
     path = write_json(root / "evals" / "evals.json", suite(50))
@@ -251,5 +260,27 @@ async def test_an_editing_session_builds_no_message_structure_function_after_the
         client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
         after = await settled(client, alive=0)
         assert after["structure functions"] == before["structure functions"], (before, after)
+        assert after["threads"] == before["threads"]
+    finally:
+        await client.close()
+
+
+async def test_every_worker_thread_is_started_with_the_server(tmp_path: Path) -> None:
+    """The worker threads (and the idle collector's) are started before any document (started
+    during the first large analysis, their objects kept its pymalloc arenas after close)."""
+    from evalfix_ls.lsp.requests import DOCUMENT_WORKERS, POINT_WORKERS
+    from evalfix_ls.lsp.server import ANALYSIS_WORKERS
+
+    client = await probe(make_repo(tmp_path / "repo"))
+    try:
+        threads = (await state(client))["threads"]
+        started = {prefix: sum(name.startswith(prefix) for name in threads) for prefix in WORKER_PREFIXES}
+        assert started == {
+            "evalfix-analysis": ANALYSIS_WORKERS,
+            "evalfix-request": DOCUMENT_WORKERS,
+            "evalfix-point": POINT_WORKERS,
+            "evalfix-encode": 1,
+            "evalfix-gc-idle": 1,
+        }
     finally:
         await client.close()

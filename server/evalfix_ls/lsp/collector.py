@@ -24,12 +24,14 @@ then for running pauses (``parser.gcpause``) to end; nothing happens while nothi
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor, wait
 
 from ..parser.gcpause import unpaused
 
@@ -38,13 +40,35 @@ IDLE_SECONDS = 1.0  # no job for this long: the idle clean-up runs once
 FULL_COLLECTION_LIMIT = 300_000
 
 
-def started() -> None:
+WorkerPool = tuple[ThreadPoolExecutor, int]  # an executor and how many workers it has
+WORKER_START_SECONDS = 5.0  # bound on starting a pool's workers (only a wrong count waits for it)
+
+
+def started(pools: Iterable[WorkerPool] = ()) -> None:
     """The server is built: what start-up imported and registered stays for good, so it is frozen
     (never walked by a collection again), and the collector, off during start-up (``cli.serve``),
-    is on again. Called before any worker thread exists (``_one_malloc_arena``)."""
+    is on again. Called before any worker thread exists (``_one_malloc_arena``); the workers of
+    ``pools`` and the idle thread are started here (``_start_workers``)."""
     _one_malloc_arena()
+    _start_workers(pools)
+    _idle.start()
     gc.freeze()
     gc.enable()
+
+
+def _start_workers(pools: Iterable[WorkerPool]) -> None:
+    """Start every worker thread now, before any document. A thread started during the first
+    large analysis leaves its ``Thread``, locks and weak references (small, kept for good) in the
+    pymalloc arenas that analysis filled, and they kept those arenas after close (2.4 MB noisy
+    suite, RSS after close: 73.6 MB with the workers started here, 83.3 MB without)."""
+    for pool, workers in pools:
+        together = threading.Barrier(workers, timeout=WORKER_START_SECONDS)
+        wait([pool.submit(_meet, together) for _ in range(workers)])  # each waits: a new thread each
+
+
+def _meet(together: threading.Barrier) -> None:
+    with contextlib.suppress(threading.BrokenBarrierError):  # fewer workers than said: all started
+        together.wait()
 
 
 def document_closed() -> None:
@@ -75,6 +99,9 @@ class _IdleCollector:
     def job_done(self) -> None:
         self._last_job = time.monotonic()
         self._pending.set()
+        self.start()
+
+    def start(self) -> None:
         with self._start_lock:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="evalfix-gc-idle", daemon=True)

@@ -26,8 +26,9 @@ from .. import __version__
 from ..parser.line_index import Encoding, LineIndex
 from ..parser.text_view import Text
 from .capabilities import ClientFeatures
-from .collector import document_closed, started
+from .collector import WorkerPool, document_closed, started
 from .context import FeatureContext, WorkspaceContext, document_view
+from .diagnostics.encoded import encoder_pool
 from .diagnostics.manager import DiagnosticsManager
 from .documents import DocumentStore, Snapshot, UnknownDocument
 from .file_lines import file_lines
@@ -102,6 +103,10 @@ class EvalfixServer(Host):
             return
         assert previous is not None
         self.diagnostics.document_changed(snapshot, previous.version)
+
+    def worker_pools(self) -> list[WorkerPool]:
+        """Every thread pool of the server with its size (``collector.started`` starts them)."""
+        return [(self.executor, ANALYSIS_WORKERS), *self.requests.pools(), encoder_pool()]
 
     def on_did_close(self, params: types.DidCloseTextDocumentParams) -> None:
         snapshot = self.documents.close(params.text_document.uri)
@@ -266,7 +271,7 @@ def start(tcp: str | None = None) -> int:
             print(f"evalfix-ls: error: {exc}", file=sys.stderr)
             return 2
     server = create_server()
-    started()
+    started(server.worker_pools())
     sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
     try:
         if address is not None:
