@@ -164,8 +164,8 @@ def state(ls: Any) -> dict[str, Any]:
         **frozen_state(),
         "warmed up": _warmed_up[0],
         "threads": sorted(thread.name for thread in threading.enumerate()),
-        # cattrs keeps the source of each structure function it generates in linecache
-        "structure functions": sum("cattrs generated structure" in name for name in list(linecache.cache)),
+        # cattrs keeps the source of each (un)structure function it generates in linecache
+        "converter functions": sum("cattrs generated" in name for name in list(linecache.cache)),
     }
 
 

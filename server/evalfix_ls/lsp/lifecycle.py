@@ -14,7 +14,7 @@ from ..parser.line_index import Encoding
 from .capabilities import ClientFeatures
 from .documents import uri_to_path
 from .features.file_moves import announce_to_every_client
-from .warm_messages import structure_editing_messages
+from .warm_messages import prepare_editing_messages
 from .workspace_events import fetch_configuration, register_dynamic_capabilities
 
 if TYPE_CHECKING:
@@ -41,17 +41,17 @@ def workspace_folders(params: types.InitializeParams) -> list[Path]:
     return paths
 
 
-def warm_up(structure: Callable[[dict[str, Any]], object]) -> None:
+def warm_up(structure: Callable[[dict[str, Any]], object], serialize: Callable[[object], object]) -> None:
     """Import the analysis core and the features' services on a worker while the client is still
     busy with ``initialized``, so the first diagnostics and requests do not pay for them (they are
     not needed to answer ``initialize``: the feature modules import their services lazily); and
-    build what an editing session builds once for good before the first document (``structure``:
-    the protocol's ``structure_message``; see ``warm_messages``)."""
+    build what an editing session builds once for good before the first document (``structure``
+    and ``serialize``: the protocol's; see ``warm_messages``)."""
     import importlib
 
     for name in WARM_UP:
         importlib.import_module(name, __package__)
-    structure_editing_messages(structure)
+    prepare_editing_messages(structure, serialize)
 
 
 WARM_UP = (  # relative to this package
@@ -97,7 +97,7 @@ def register(server: Host) -> None:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: Host, params: types.InitializedParams) -> None:
-        ls.executor.submit(warm_up, ls.protocol.structure_message)
+        ls.executor.submit(warm_up, ls.protocol.structure_message, ls.protocol.serialize)
         try:
             await fetch_configuration(ls)
         finally:

@@ -1,4 +1,5 @@
-"""The messages of an editing session, structured once at ``initialized`` (``lifecycle.warm_up``).
+"""The messages of an editing session, structured (and an error answer serialized) once at
+``initialized`` (``lifecycle.warm_up``).
 
 cattrs builds the function that structures a message type on its first use and keeps it for good,
 with its generated source (``linecache``). Built while the first large analysis runs, those objects
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+
+from lsprotocol import types
 
 _URI = "file:///warm-up/evals/evals.json"
 _POSITION = {"line": 0, "character": 0}
@@ -44,8 +47,17 @@ EDITING_MESSAGES = (
 )
 
 
-def structure_editing_messages(structure: Callable[[dict[str, Any]], object]) -> None:
-    """Structure each editing message once (``structure``: the protocol's ``structure_message``);
-    nothing is dispatched."""
+# The answer to a cancelled or outdated pull (``RequestCancelled``, ``ContentModified``)
+ERROR_ANSWER = types.ResponseErrorMessage(
+    id=0, error=types.ResponseError(code=int(types.LSPErrorCodes.RequestCancelled), message="")
+)
+
+
+def prepare_editing_messages(
+    structure: Callable[[dict[str, Any]], object], serialize: Callable[[object], object]
+) -> None:
+    """Structure each editing message once and serialize an error answer once (``structure`` and
+    ``serialize``: the protocol's); nothing is dispatched or written."""
     for message in EDITING_MESSAGES:
         structure(message)
+    serialize(ERROR_ANSWER)
