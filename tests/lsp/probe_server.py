@@ -9,9 +9,14 @@ a second: long enough for a test to change the document meanwhile, without guess
 
 from __future__ import annotations
 
+import ctypes
 import gc
+import linecache
 import logging
+import os
 import sys
+import tempfile
+import threading
 import time
 import weakref
 from dataclasses import fields
@@ -20,7 +25,7 @@ from typing import Any
 import evalfix_ls.lsp.diagnostics.jobs as jobs
 from evalfix_ls.analysis import Analysis
 from evalfix_ls.cli import main
-from evalfix_ls.lsp import collector, requests
+from evalfix_ls.lsp import collector, lifecycle, requests
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.lsp.diagnostics.edit_log import EditLog
 from evalfix_ls.parser import gcpause, text_view
@@ -97,7 +102,33 @@ def run_job(job: Any, lookup: Any) -> Any:
 
 def frozen_state() -> dict[str, int]:
     with gcpause.unpaused():  # not in the middle of an idle collection
-        return {"frozen objects": gc.get_freeze_count(), "idle collections": collector.idle_collections()}
+        return {
+            "frozen objects": gc.get_freeze_count(),
+            "idle collections": collector.idle_collections(),
+            "full collections": collector.full_collections(),
+            "malloc heaps": malloc_heaps(),
+        }
+
+
+def malloc_heaps() -> int | None:
+    """How many malloc arenas glibc keeps (the ``<heap>`` elements ``malloc_info`` writes); None
+    without glibc."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        malloc_info = libc.malloc_info
+    except (OSError, AttributeError):
+        return None
+    libc.fopen.restype = ctypes.c_void_p
+    libc.fopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    libc.fclose.argtypes = [ctypes.c_void_p]
+    malloc_info.argtypes = [ctypes.c_int, ctypes.c_void_p]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "malloc-info.xml")
+        stream = libc.fopen(path.encode(), b"w")
+        malloc_info(0, stream)
+        libc.fclose(stream)
+        with open(path, encoding="utf-8") as info:
+            return info.read().count("<heap nr=")
 
 
 def state(ls: Any) -> dict[str, Any]:
@@ -131,7 +162,23 @@ def state(ls: Any) -> dict[str, Any]:
         "request lanes": list(_lanes_started),
         "fixes asked": _fixes_asked[0],
         **frozen_state(),
+        "warmed up": _warmed_up[0],
+        "threads": sorted(thread.name for thread in threading.enumerate()),
+        # cattrs keeps the source of each (un)structure function it generates in linecache
+        "converter functions": sum("cattrs generated" in name for name in list(linecache.cache)),
     }
+
+
+_warmed_up = [False]
+_warm_up = lifecycle.warm_up
+
+
+def warm_up(*args: Any) -> None:
+    _warm_up(*args)
+    _warmed_up[0] = True
+
+
+lifecycle.warm_up = warm_up
 
 
 jobs.run_job = run_job

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from lsp_support import TIMEOUT, RawClient, make_repo, write_json
 
 PROBE_SERVER = [sys.executable, str(Path(__file__).with_name("probe_server.py"))]
@@ -176,5 +177,111 @@ async def test_open_edit_close_cycles_reach_a_plateau(tmp_path: Path) -> None:
         # grew by ~300 objects per cycle.
         growth = (second["frozen objects"] - first["frozen objects"]) / 30
         assert growth < 10, (first["frozen objects"], second["frozen objects"])
+    finally:
+        await client.close()
+
+
+WORKER_PREFIXES = (
+    "evalfix-analysis",
+    "evalfix-request",
+    "evalfix-point",
+    "evalfix-encode",
+    "evalfix-gc-idle",
+)
+
+
+async def opened_and_pulled(client: RawClient, root: Path) -> str:
+    """A suite opened and its diagnostics pulled (an analysis and a request on worker threads)."""
+    path = write_json(root / "evals" / "evals.json", suite(50))
+    uri = path.as_uri()
+    open_doc(client, uri, path.read_text(encoding="utf-8"))
+    assert "result" in await client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+    return uri
+
+
+async def test_closing_a_document_is_followed_by_a_full_collection(tmp_path: Path) -> None:
+    """The idle clean-up collects the frozen heap only when it is small, so the close (after which
+    it is) must bring one on even when no job or request follows it (issue 19, point 5)."""
+    root = make_repo(tmp_path / "repo")
+    client = await probe(root)
+    try:
+        uri = await opened_and_pulled(client, root)
+        before = await after_idle_collection(client, (await state(client))["idle collections"])
+        client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        after = await after_idle_collection(client, before["idle collections"])
+        assert after["full collections"] > before["full collections"], after
+    finally:
+        await client.close()
+
+
+async def test_worker_threads_share_one_malloc_arena(tmp_path: Path) -> None:
+    """Analyses and requests run on worker threads; glibc gives each new thread a malloc arena of
+    its own by default, whose freed memory stayed with the process after close (issue 19, point 5)."""
+    root = make_repo(tmp_path / "repo")
+    client = await probe(root)
+    try:
+        await opened_and_pulled(client, root)
+        heaps = (await state(client))["malloc heaps"]
+        if heaps is None:
+            pytest.skip("not glibc")
+        assert heaps == 1
+    finally:
+        await client.close()
+
+
+async def test_an_editing_session_builds_nothing_once_only_after_the_warm_up(tmp_path: Path) -> None:
+    """What an editing session builds once for good (cattrs' function per message type for the
+    messages read and the error answers written; the worker threads) is built at start-up or
+    ``initialized``, before any document: built during the first large analysis, such objects kept
+    its pymalloc arenas after close (issue 19, point 5)."""
+    root = make_repo(tmp_path / "repo")
+    client = await probe(root)
+    try:
+        deadline = asyncio.get_running_loop().time() + TIMEOUT
+        while not (before := await state(client))["warmed up"]:
+            assert asyncio.get_running_loop().time() < deadline, "no warm-up"
+            await asyncio.sleep(0.05)
+        uri = await opened_and_pulled(client, root)
+        change(client, uri, 2, json.dumps(suite(51), ensure_ascii=False))
+        client.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": uri, "version": 3},
+                "contentChanges": [
+                    {
+                        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                        "text": " ",
+                    }
+                ],
+            },
+        )
+        assert "result" in await client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+        client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        unknown = await client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+        assert "error" in unknown, unknown  # an error answer: closed
+        after = await settled(client, alive=0)
+        assert after["converter functions"] == before["converter functions"], (before, after)
+        assert after["threads"] == before["threads"]
+    finally:
+        await client.close()
+
+
+async def test_every_worker_thread_is_started_with_the_server(tmp_path: Path) -> None:
+    """The worker threads (and the idle collector's) are started before any document (started
+    during the first large analysis, their objects kept its pymalloc arenas after close)."""
+    from evalfix_ls.lsp.requests import DOCUMENT_WORKERS, POINT_WORKERS
+    from evalfix_ls.lsp.server import ANALYSIS_WORKERS
+
+    client = await probe(make_repo(tmp_path / "repo"))
+    try:
+        threads = (await state(client))["threads"]
+        started = {prefix: sum(name.startswith(prefix) for name in threads) for prefix in WORKER_PREFIXES}
+        assert started == {
+            "evalfix-analysis": ANALYSIS_WORKERS,
+            "evalfix-request": DOCUMENT_WORKERS,
+            "evalfix-point": POINT_WORKERS,
+            "evalfix-encode": 1,
+            "evalfix-gc-idle": 1,
+        }
     finally:
         await client.close()

@@ -22,6 +22,12 @@ class _Node:
         self.me = self  # a reference cycle: only the cyclic collector frees it
 
 
+@pytest.fixture(autouse=True)
+def _any_frozen_heap_is_small(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test process freezes all that pytest imported, maybe more than the server's limit."""
+    monkeypatch.setattr(collector, "FULL_COLLECTION_LIMIT", sys.maxsize)
+
+
 def _until(condition: object, what: str) -> None:
     deadline = time.monotonic() + WAIT
     while not condition():  # type: ignore[operator]
@@ -62,6 +68,25 @@ def test_frozen_garbage_is_collected_when_idle(monkeypatch: pytest.MonkeyPatch) 
         assert alive() is not None  # frozen: a plain collection cannot free it
     _wait_for_idle_collection(before)
     assert alive() is None
+
+
+def test_no_full_collection_while_the_frozen_heap_is_large(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a large document is open, the idle clean-up does not walk the frozen heap (a second
+    at 10 MB, with requests waiting behind it); once the heap is small again (closed), it does."""
+    monkeypatch.setattr(collector, "IDLE_SECONDS", 0.05)
+    node = _Node()
+    alive = weakref.ref(node)
+    collections, full = collector.idle_collections(), collector.full_collections()
+    with gcpause.gc_paused():  # (keep the idle clean-up from running in between)
+        collector.settle()  # the node frozen
+        monkeypatch.setattr(collector, "FULL_COLLECTION_LIMIT", 0)  # any frozen heap is "large"
+        del node
+    _wait_for_idle_collection(collections)
+    assert alive() is not None and collector.full_collections() == full
+    monkeypatch.setattr(collector, "FULL_COLLECTION_LIMIT", sys.maxsize)  # "small" again
+    collector.document_closed()
+    _wait_for_idle_collection(collections + 1)
+    assert alive() is None and collector.full_collections() == full + 1
 
 
 def test_the_idle_thread_sleeps_while_a_job_runs_and_collects_after(monkeypatch: pytest.MonkeyPatch) -> None:

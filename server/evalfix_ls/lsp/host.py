@@ -23,6 +23,7 @@ from pygls.lsp.server import LanguageServer
 from ..parser.line_index import Encoding
 from .capabilities import ClientFeatures
 from .documents import DocumentStore
+from .pygls_private import HookedProtocol
 from .settings import Settings
 from .workspace_index import FileEvent, WorkspaceIndex
 
@@ -53,6 +54,7 @@ class Host(LanguageServer):
     """The server's state and the hooks ``EvalfixProtocol`` calls (``EvalfixServer`` sets and
     implements them)."""
 
+    protocol: HookedProtocol  # (``EvalfixProtocol``)
     documents: DocumentStore
     workspace_index: WorkspaceIndex
     settings: Settings

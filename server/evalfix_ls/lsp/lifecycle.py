@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
@@ -13,6 +14,7 @@ from ..parser.line_index import Encoding
 from .capabilities import ClientFeatures
 from .documents import uri_to_path
 from .features.file_moves import announce_to_every_client
+from .warm_messages import prepare_editing_messages
 from .workspace_events import fetch_configuration, register_dynamic_capabilities
 
 if TYPE_CHECKING:
@@ -39,18 +41,22 @@ def workspace_folders(params: types.InitializeParams) -> list[Path]:
     return paths
 
 
-def warm_up() -> None:
+def warm_up(structure: Callable[[dict[str, Any]], object], serialize: Callable[[object], object]) -> None:
     """Import the analysis core and the features' services on a worker while the client is still
     busy with ``initialized``, so the first diagnostics and requests do not pay for them (they are
-    not needed to answer ``initialize``: the feature modules import their services lazily)."""
+    not needed to answer ``initialize``: the feature modules import their services lazily); and
+    build what an editing session builds once for good before the first document (``structure``
+    and ``serialize``: the protocol's; see ``warm_messages``)."""
     import importlib
 
     for name in WARM_UP:
         importlib.import_module(name, __package__)
+    prepare_editing_messages(structure, serialize)
 
 
 WARM_UP = (  # relative to this package
     "..analysis",
+    "..parser.incremental",  # an edit's re-parse (its modules were first imported by a keystroke)
     "..contracts.evals.check",
     "..contracts.workflow.check",
     "..contracts.workflow.index",
@@ -91,7 +97,7 @@ def register(server: Host) -> None:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: Host, params: types.InitializedParams) -> None:
-        ls.executor.submit(warm_up)
+        ls.executor.submit(warm_up, ls.protocol.structure_message, ls.protocol.serialize)
         try:
             await fetch_configuration(ls)
         finally:

@@ -70,6 +70,10 @@ class HookedProtocol(LanguageServerProtocol):
         """Every answer to a request passes here before ``write_data``."""
         super()._send_response(msg_id, result, error)
 
+    def serialize(self, message: object) -> object:
+        """A message as pygls writes it (what its converter unstructures it to)."""
+        return self._serialize_message(message)
+
     # -- pygls' state, read ----------------------------------------------------------------------
 
     @property

@@ -34,7 +34,7 @@ from typing import TypeVar
 from pygls.exceptions import JsonRpcContentModified
 
 from ..parser.gcpause import gc_paused
-from .collector import request_done
+from .collector import WorkerPool, request_done
 
 T = TypeVar("T")
 
@@ -114,6 +114,9 @@ class RequestRunner:
             DOCUMENT: ThreadPoolExecutor(max_workers=DOCUMENT_WORKERS, thread_name_prefix="evalfix-request"),
             POINT: ThreadPoolExecutor(max_workers=POINT_WORKERS, thread_name_prefix="evalfix-point"),
         }
+
+    def pools(self) -> list[WorkerPool]:
+        return [(self._lanes[DOCUMENT], DOCUMENT_WORKERS), (self._lanes[POINT], POINT_WORKERS)]
 
     async def run(self, token: RequestToken, fn: Callable[[], T], *, lane: str = DOCUMENT) -> T:
         """``fn()`` on a worker of ``lane``; a cancelled wait (``$/cancelRequest``) stops it at its

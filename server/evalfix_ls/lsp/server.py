@@ -26,8 +26,9 @@ from .. import __version__
 from ..parser.line_index import Encoding, LineIndex
 from ..parser.text_view import Text
 from .capabilities import ClientFeatures
-from .collector import started
+from .collector import WorkerPool, document_closed, started
 from .context import FeatureContext, WorkspaceContext, document_view
+from .diagnostics.encoded import encoder_pool
 from .diagnostics.manager import DiagnosticsManager
 from .documents import DocumentStore, Snapshot, UnknownDocument
 from .file_lines import file_lines
@@ -103,6 +104,10 @@ class EvalfixServer(Host):
         assert previous is not None
         self.diagnostics.document_changed(snapshot, previous.version)
 
+    def worker_pools(self) -> list[WorkerPool]:
+        """Every thread pool of the server with its size (``collector.started`` starts them)."""
+        return [(self.executor, ANALYSIS_WORKERS), *self.requests.pools(), encoder_pool()]
+
     def on_did_close(self, params: types.DidCloseTextDocumentParams) -> None:
         snapshot = self.documents.close(params.text_document.uri)
         self.quick_trees.forget(params.text_document.uri)
@@ -110,6 +115,7 @@ class EvalfixServer(Host):
             logger.warning("didClose for a document that is not open: %s (ignored)", params.text_document.uri)
             return
         self.diagnostics.document_closed(snapshot)
+        document_closed()  # what the document held is freed: the idle clean-up follows
 
     # -- for feature modules (hover, completion, symbols …): one store, one analysis --------------
 
@@ -265,7 +271,7 @@ def start(tcp: str | None = None) -> int:
             print(f"evalfix-ls: error: {exc}", file=sys.stderr)
             return 2
     server = create_server()
-    started()
+    started(server.worker_pools())
     sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
     try:
         if address is not None:

@@ -31,6 +31,11 @@ INLINE_LIMIT = 200  # reports this small are encoded on the loop (a thread hop c
 _encoder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="evalfix-encode")
 
 
+def encoder_pool() -> tuple[ThreadPoolExecutor, int]:
+    """The encoding worker and how many threads it has (started with the server's others)."""
+    return (_encoder, 1)
+
+
 @attrs.define
 class EncodedReport(types.RelatedFullDocumentDiagnosticReport):
     """A full document diagnostic report that also carries its items as JSON (``items_json``):
