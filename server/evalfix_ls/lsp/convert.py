@@ -162,6 +162,8 @@ def _reused(
     finding: Finding,
     cases: list[int],
     index: LineIndex,
+    edit_end_line: int,  # the line the edit ends on, in the new text (one lookup per conversion)
+    lines: int,  # how many lines the edit added (negative: removed)
     memo: DiagnosticMemo | None = None,  # this result's: learns which diagnostic a copy moved
 ) -> types.Diagnostic | None:
     if reuse is None or finding.related:
@@ -171,11 +173,10 @@ def _reused(
         return reuse.memo.find(finding, cases, finding.start, finding.end)
     if finding.start < edit.new_end:
         return None  # inside the edit
-    if index.line_of(finding.start) == index.line_of(edit.new_end):
+    if index.line_of(finding.start) == edit_end_line:
         return None  # on the line the edit ends on: its columns moved
     shift = edit.new_end - edit.old_end
     earlier = reuse.memo.find(finding, cases, finding.start - shift, finding.end - shift)
-    lines = index.line_count - reuse.memo.line_count
     if earlier is None or lines == 0:
         return earlier
     # On a later line than the edit's end: its columns did not move, its lines moved by as many
@@ -214,8 +215,10 @@ def to_diagnostics(
     """The diagnostics of ``findings``; with ``reuse``, those whose positions did not move since
     the previous result are its very objects; ``memo`` (when given) learns this result's."""
     out = []
+    edit_end_line = index.line_of(reuse.edit.new_end) if reuse is not None else -1
+    lines = index.line_count - reuse.memo.line_count if reuse is not None else 0
     for finding, cases in merge_case_repeats(findings):
-        earlier = _reused(reuse, finding, cases, index, memo)
+        earlier = _reused(reuse, finding, cases, index, edit_end_line, lines, memo)
         if earlier is not None:
             out.append(earlier)
             if memo is not None:
