@@ -17,7 +17,7 @@ from test_check import run
 from evalfix_ls.batch.analyse import Analyser
 from evalfix_ls.batch.fix import FileFix, FixOptions, commit, fix_paths, prepare
 from evalfix_ls.batch.run import plan
-from evalfix_ls.config import ProjectConfigs
+from evalfix_ls.config.project_config import ProjectConfigs
 from evalfix_ls.workspace.view import FileSystemView
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

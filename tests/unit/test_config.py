@@ -1,4 +1,4 @@
-"""Configuration (config.py): parsing, layering, project files, and what ``--check`` does with them."""
+"""Configuration (config/): parsing, layering, project files, and what ``--check`` does with them."""
 
 from __future__ import annotations
 
@@ -8,14 +8,11 @@ from pathlib import Path
 import pytest
 
 from evalfix_ls.cli import main
-from evalfix_ls.config import (
-    Config,
-    ProjectConfigs,
-    find_project_file,
-    glob_to_regex,
-    load_project_config,
-    parse_settings,
-)
+from evalfix_ls.config.globs import glob_to_regex
+from evalfix_ls.config.model import Config
+from evalfix_ls.config.parse import parse_settings
+from evalfix_ls.config.project_config import ProjectConfigs, load_project_config
+from evalfix_ls.config.project_files import find_project_file
 from evalfix_ls.contracts.detection import EVALS, UNKNOWN, WORKFLOW
 from evalfix_ls.findings import Finding, Severity
 

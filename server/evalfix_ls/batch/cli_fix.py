@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..config import ProjectConfigs
+from ..config.project_config import ProjectConfigs
 from ..js.values import escape_lone_surrogates
 from .fix import FixOptions, fix_paths, summary_lines, unified_diff
 from .run import CheckError

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..config import Config
+from ..config.model import Config
 from ..parser.gcpause import gc_paused
 from ..parser.line_index import Encoding, LineIndex
 from .collector import settle

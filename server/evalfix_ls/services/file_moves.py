@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import Config
+from ..config.model import Config
 from ..contracts.detection import EVALS, UNKNOWN, WORKFLOW, Walk, detect_kind, walking_repository
 from ..contracts.workflow.refs import is_invalid_ref
 from ..parser import parse
