@@ -33,7 +33,7 @@ from ..parser.tree import OBJECT, Node
 from ..parser.values import items_of, member_value, string_of
 from ..workspace.confine import is_inside
 from ..workspace.view import relative_posix
-from .cases import PathString, case_path_strings, iter_cases, path_strings
+from .cases import PathString, assertion_path_nodes, case_path_strings, iter_cases, path_strings
 from .fixes.edits import json_text
 
 _FLATTEN_MODES = ("flatten-contents", "flatten")
@@ -217,9 +217,9 @@ def _assertion_replacements(case: Node, destinations: list[tuple[str, str]]) -> 
     for item in items_of(case.get("assertions")):
         if item.kind != OBJECT:
             continue
-        for node in (item.get("path"), member_value(item.get("target"), "file")):
+        for node in assertion_path_nodes(item):
             path = string_of(node)
-            if node is None or not path:
+            if not path:
                 continue
             moved = _moved_destination(path, destinations)
             if moved is not None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from ..contracts.detection import EVALS, WORKFLOW
 from ..parser.tree import OBJECT, STRING, Node, path_at
 from ..parser.values import member_value, string_of
-from .cases import PathString, case_path_strings, path_strings
+from .cases import PathString, case_path_strings, is_assertion_path, path_strings
 from .document import DocumentView
 from .markdown_anchors import file_headings, find_heading
 from .workspace_facts import WorkspaceFacts, skill_of
@@ -113,10 +113,8 @@ def _seeded_source_of_assertion_path(
         return None
     steps, node, _member = path_at(document.root, offset)
     wanted = string_of(node)
-    if node is None or wanted is None or len(steps) < 3 or steps[0].key != "evals":
+    if node is None or wanted is None or not is_assertion_path(tuple(step.key for step in steps)):
         return None
-    if steps[-1].key not in ("path", "file") or not isinstance(steps[1].key, int):
-        return None  # not a path, or not inside a case (`evals` must be the case array)
     case = steps[2].container  # the case the path lies in (steps[1] went into it)
     target = _seeded_source(case, wanted.strip("/"), document.path.parent, facts)
     return Link(node.start, node.end, target, tooltip="seeded from evals/") if target is not None else None
