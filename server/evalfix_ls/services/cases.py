@@ -22,6 +22,9 @@ TEXT_MEMBERS = {EVALS: ("prompt",), WORKFLOW: INPUT_ALIASES}
 # The members of an evals.json assertion that name a file of the case's workspace: ``path``
 # (file-exists, json-valid, …) and a regex assertion's ``target.file``.
 ASSERTION_PATH_MEMBERS = (("path",), ("target", "file"))
+# The mount modes that copy a seeded source's contents instead of the source itself: the loader's
+# spelling and the spec's (the loader rejects that one, `mount-mode-flatten`, but it means the same).
+FLATTEN_MODES = ("flatten-contents", "flatten")
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,3 +158,8 @@ def assertion_path_nodes(assertion: Node) -> Iterator[Node]:
             node = member_value(node, name)
         if node is not None:
             yield node
+
+
+def flattens(setup: Node | None) -> bool:
+    """Whether a seeded ``setup`` copies the contents of its sources (``mountMode``)."""
+    return string_of(member_value(setup, "mountMode")) in FLATTEN_MODES

@@ -14,7 +14,7 @@ from ..parser.text_view import Text
 from ..parser.tree import OBJECT, STRING, Node, join_pointer, resolve_pointer
 from ..parser.values import member_value, string_of
 from ..workspace.confine import resolve_within
-from .cases import case_path_strings, is_assertion_path
+from .cases import case_path_strings, flattens, is_assertion_path
 from .completion_context import CompletionContext
 from .cursor import JsonPath
 from .document import DocumentView
@@ -262,7 +262,7 @@ def created_paths(case: Node | None, evals_dir: Path, repo_root: Path | None = N
     if case is None or case.kind != OBJECT:
         return []
     pairs: list[tuple[str, str | None, bool]] = []  # (from, to, flatten)
-    flatten = string_of(member_value(case.get("setup"), "mountMode")) == "flatten-contents"
+    flatten = flattens(case.get("setup"))
     for source in case_path_strings(EVALS, case):
         if not source.value:
             continue

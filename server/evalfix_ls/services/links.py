@@ -20,7 +20,7 @@ from pathlib import Path
 from ..contracts.detection import EVALS, WORKFLOW
 from ..parser.tree import OBJECT, STRING, Node, path_at
 from ..parser.values import member_value, string_of
-from .cases import PathString, case_path_strings, is_assertion_path, path_strings
+from .cases import PathString, case_path_strings, flattens, is_assertion_path, path_strings
 from .document import DocumentView
 from .markdown_anchors import file_headings, find_heading
 from .workspace_facts import WorkspaceFacts, skill_of
@@ -125,7 +125,7 @@ def _seeded_source(case: Node, wanted: str, evals_dir: Path, facts: WorkspaceFac
     setup = member_value(case, "setup")
     if string_of(member_value(setup, "kind")) != "seeded":
         return None
-    flatten = string_of(member_value(setup, "mountMode")) in ("flatten-contents", "flatten")
+    flatten = flattens(setup)
     for source in case_path_strings(EVALS, case):
         if source.field != "sources" or not source.value:
             continue

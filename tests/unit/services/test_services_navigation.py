@@ -157,6 +157,21 @@ def test_seeded_files_completed_in_an_assertion_path_of_the_case_array_only(
     assert ("src/main.py" in labels) is offered
 
 
+@pytest.mark.parametrize("mode", ["flatten-contents", "flatten"])
+def test_a_flattened_seeded_file_is_completed_where_it_lands(tmp_path: Path, mode: str) -> None:
+    # "flatten", the spec's spelling (the loader warns), flattens for completion as for definition
+    write_seeded(tmp_path)
+    case = {
+        **SEEDED_CASE,
+        "setup": {"kind": "seeded", "sources": [{"from": "files/repo"}], "mountMode": mode},
+    }
+    marked = json.dumps({"skill_name": "demo", "evals": [case]}).replace("src/ma|in.py", "src/|")
+    text, offset = split_cursor(marked)
+    doc = document(text, root=tmp_path, rel_path="skills/demo/evals/evals.json")
+    labels = {item.label for item in complete(doc, offset, WorkspaceFacts(tmp_path))}
+    assert "src/main.py" in labels
+
+
 def test_no_seeded_definition_for_a_path_that_is_no_assertions(tmp_path: Path) -> None:
     # A command mock's file is what the mocked command creates, not the copy of a seeded source,
     # though it has a `path` inside the case as an assertion has.
