@@ -30,6 +30,7 @@ from typing import TypedDict
 from .contracts.detection import EVALS, UNKNOWN, WORKFLOW, Walk
 from .findings import Finding, Severity
 from .parser.line_index import text_lines
+from .workspace.glob_match import PathGlob
 
 PROJECT_FILE = ".evalfix.toml"
 PYPROJECT = "pyproject.toml"
@@ -63,7 +64,7 @@ class FileMapping:
     pattern: str
     kind: str
     base: Path
-    regex: re.Pattern[str] = field(compare=False, repr=False)
+    glob: PathGlob = field(compare=False, repr=False)
     origin: str | None = field(default=None, compare=False)  # where it is written (".evalfix.toml:4")
 
     def matches(self, path: Path) -> bool:
@@ -71,7 +72,7 @@ class FileMapping:
             rel = path.absolute().relative_to(self.base).as_posix()
         except ValueError:
             return False
-        return self.regex.fullmatch(rel) is not None
+        return self.glob.matches(rel)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,51 +154,6 @@ class Config:
 # -- parsing ---------------------------------------------------------------------------------------
 
 
-def glob_to_regex(pattern: str) -> re.Pattern[str]:
-    """Translate a POSIX glob to a regex over ``/``-separated relative paths.
-
-    ``*`` and ``?`` never cross ``/``; ``**`` as a whole segment matches any number of segments;
-    ``[...]`` is a character class. A pattern without ``/`` matches a file name in any directory
-    (as in ``.gitignore``)."""
-    pattern = pattern.strip()
-    while pattern.startswith("./"):
-        pattern = pattern[2:]
-    if "/" not in pattern:
-        pattern = "**/" + pattern
-    out: list[str] = []
-    index = 0
-    length = len(pattern)
-    while index < length:
-        char = pattern[index]
-        if pattern.startswith("**/", index) and (index == 0 or pattern[index - 1] == "/"):
-            out.append("(?:[^/]*/)*")
-            index += 3
-        elif pattern.endswith("**") and index + 2 == length and (index == 0 or pattern[index - 1] == "/"):
-            out.append(".*")
-            index += 2
-        elif char == "*":
-            out.append("[^/]*")
-            index += 1
-        elif char == "?":
-            out.append("[^/]")
-            index += 1
-        elif char == "[":
-            close = pattern.find("]", index + 2 if pattern.startswith("[!", index) else index + 1)
-            if close == -1:
-                out.append(re.escape(char))
-                index += 1
-            else:
-                body = pattern[index + 1 : close]
-                if body.startswith("!"):
-                    body = "^" + body[1:]
-                out.append("[" + body.replace("\\", "\\\\") + "]")
-                index = close + 1
-        else:
-            out.append(re.escape(char))
-            index += 1
-    return re.compile("".join(out))
-
-
 class _SettingChanges(TypedDict, total=False):
     """The ``Config`` fields one settings mapping sets (named as ``Config`` names them)."""
 
@@ -276,7 +232,12 @@ def _parse_files(value: object, base_dir: Path, where: str, problems: list[str])
                 f"{', '.join(sorted(KIND_WORDS))} (got {kind_word!r})"
             )
             continue
-        yield FileMapping(pattern, kind, base_dir.absolute(), glob_to_regex(pattern), f"{where}.{pattern}")
+        try:
+            glob = PathGlob(pattern)
+        except ValueError as invalid:
+            problems.append(f"{where}.{pattern}: not a valid glob: {invalid}")
+            continue
+        yield FileMapping(pattern, kind, base_dir.absolute(), glob, f"{where}.{pattern}")
 
 
 def _parse_severity(value: object, where: str, problems: list[str]) -> Iterator[tuple[str, Severity | None]]:

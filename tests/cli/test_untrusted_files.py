@@ -255,3 +255,22 @@ def test_a_special_project_file_does_not_block(repo: Path) -> None:
     result = check(repo)
     assert result.returncode == 0 and "files-legacy" in result.stdout
     assert f"{repo / 'pyproject.toml'}: a symbolic link leading outside the repository" in result.stderr
+
+
+def test_a_hostile_glob_in_the_project_file_does_not_hang(repo: Path) -> None:
+    """A ``files`` glob is matched against every file of the repository. As a regular expression,
+    ``*a*a…*ab.json`` backtracked exponentially on a long name of ``a``s that does not match it;
+    a reversed range ``[z-a]`` was a traceback."""
+    long_name = "a" * 60 + ".json"
+    (repo / "skills/demo/evals" / long_name).write_text('{"cases": [{"id": "x"}]}')
+    (repo / "skills/demo/evals/evals.json").write_text(SUITE_WITH_FILES)
+    hostile = "*a" * 30 + "b.json"
+    (repo / ".evalfix.toml").write_text(
+        f'[files]\n"{hostile}" = "evals"\n"[z-a].json" = "none"\n"skills/*/evals/[a-c]*.json" = "none"\n'
+    )
+    result = check(repo, "--format", "json")
+    assert "Traceback" not in result.stderr, result.stderr
+    assert "files.[z-a].json: not a valid glob: the range z-a in [z-a] is reversed" in result.stderr
+    checked = findings(result)
+    assert f"skills/demo/evals/{long_name}" not in checked  # the last mapping took it
+    assert "files-legacy" in [code for code, _ in checked["skills/demo/evals/evals.json"]]
