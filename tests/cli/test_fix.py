@@ -154,6 +154,30 @@ def test_migrate_rewrites_legacy_fixtures(tmp_path: Path, capsys: pytest.Capture
     assert "migrated" in err
 
 
+def test_migrate_handles_values_nested_deeper_than_python_recurses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The migration is checked by comparing the normalized cases before and after; on an outcome
+    nested 5,000 levels deep that comparison was a RecursionError traceback."""
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    make_walking(root)
+    (root / "skills/demo").mkdir(parents=True)
+    (root / "skills/demo/SKILL.md").write_text("# demo\n", encoding="utf-8")
+    legacy = root / "skills/demo/evals/examples.json"
+    legacy.parent.mkdir()
+    depth = 5_000
+    deep = '{"a": ' * depth + "1" + "}" * depth
+    case = '"name": "Deep 深", "user_intent": "plan it", "coverage_tags": ["trigger"], '
+    case += f'"expected": {deep}, "source_refs": ["skills/demo/SKILL.md"]'
+    legacy.write_text(f'{{"skill": "demo", "examples": [{{{case}}}]}}', encoding="utf-8")
+    code, _, err = run(["--check", "--migrate"], root, capsys)
+    assert "migrated" in err and "not migrated" not in err, err
+    text = legacy.read_text(encoding="utf-8")
+    assert '"schema_version": "spec-first.workflow-eval-fixtures.v1"' in text
+    assert '"expected_outcome": ' + deep in text
+
+
 def test_fix_flags_need_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run(["--fix"], tmp_path, capsys)
     assert code == 2 and "need --check" in err
