@@ -231,6 +231,26 @@ def test_crlf_file_keeps_its_bytes(tmp_path: Path) -> None:
     assert "Tidy the CHANGELOG 🧹".encode() in raw and b'"kind": "seeded"' in raw
 
 
+@pytest.mark.parametrize("newline", ["\r", "\r\n"], ids=["cr", "crlf"])
+def test_inserted_members_use_the_files_own_line_break(tmp_path: Path, newline: str) -> None:
+    """A member a fix adds goes on a line of its own, ended as the file's lines are: a file with
+    classic Mac line endings (lone CR) got a LF in the middle."""
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "SKILL.md").write_text("# mocks\n", encoding="utf-8")
+    suite = root / "evals/evals.json"
+    suite.parent.mkdir()
+    case = {"id": "mocked", "prompt": "列出 📂", "sandboxMocks": [{"command": "ls"}]}
+    text = json.dumps({"skill_name": "repo", "evals": [case]}, ensure_ascii=False, indent=2)
+    suite.write_bytes(text.replace("\n", newline).encode("utf-8"))
+    (result,) = fix_paths([suite], root=root, cwd=root, options=FixOptions(unsafe=True))
+    assert [fix.code for fix in result.fixes] == ["sandbox-mocks-unused"]
+    raw = suite.read_bytes().decode("utf-8")
+    assert '"sandbox": "just-bash"' in raw
+    assert raw.count(newline) == text.count("\n") + 1  # one more line, and no other kind of break
+    assert len(raw.replace(newline, "").splitlines()) == 1
+
+
 def test_read_only_file_is_not_written(tmp_path: Path) -> None:
     root = copy_tree("broken", tmp_path)
     before = (root / SUITE).read_bytes()
