@@ -4,7 +4,6 @@ it applies (to a path's contract, to findings' severities, to the files to check
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +11,7 @@ from types import MappingProxyType
 
 from ..contracts.detection import UNKNOWN, Walk
 from ..findings import Finding, Severity
+from ..workspace.glob_match import PathGlob
 
 DEFAULT_DEBOUNCE_MS = 60
 MAX_DEBOUNCE_MS = 2000
@@ -24,7 +24,7 @@ class FileMapping:
     pattern: str
     kind: str
     base: Path
-    regex: re.Pattern[str] = field(compare=False, repr=False)
+    glob: PathGlob = field(compare=False, repr=False)
     origin: str | None = field(default=None, compare=False)  # where it is written (".evalfix.toml:4")
 
     def matches(self, path: Path) -> bool:
@@ -32,7 +32,7 @@ class FileMapping:
             rel = path.absolute().relative_to(self.base).as_posix()
         except ValueError:
             return False
-        return self.regex.fullmatch(rel) is not None
+        return self.glob.matches(rel)
 
 
 @dataclass(frozen=True, slots=True)

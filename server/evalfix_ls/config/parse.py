@@ -12,7 +12,7 @@ from typing import TypedDict
 
 from ..contracts.detection import EVALS, UNKNOWN, WORKFLOW, Walk
 from ..findings import Severity
-from .globs import glob_to_regex
+from ..workspace.glob_match import PathGlob
 from .model import MAX_DEBOUNCE_MS, Config, FileMapping
 
 # Words accepted for a contract kind in ``files`` mappings. "none" excludes matching files.
@@ -113,7 +113,12 @@ def _parse_files(value: object, base_dir: Path, where: str, problems: list[str])
                 f"{', '.join(sorted(KIND_WORDS))} (got {kind_word!r})"
             )
             continue
-        yield FileMapping(pattern, kind, base_dir.absolute(), glob_to_regex(pattern), f"{where}.{pattern}")
+        try:
+            glob = PathGlob(pattern)
+        except ValueError as invalid:
+            problems.append(f"{where}.{pattern}: not a valid glob: {invalid}")
+            continue
+        yield FileMapping(pattern, kind, base_dir.absolute(), glob, f"{where}.{pattern}")
 
 
 def _parse_severity(value: object, where: str, problems: list[str]) -> Iterator[tuple[str, Severity | None]]:
