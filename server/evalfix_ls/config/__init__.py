@@ -15,8 +15,8 @@ Key names are matched ignoring case, ``_`` and ``-``: ``debounceMs``, ``debounce
 Invalid entries never abort: they are skipped and described in ``Config.problems``.
 
 The modules: ``model`` (``Config``, what the layers merge into and how it applies to findings and
-paths), ``globs`` (the ``files`` globs), ``parse`` (one settings table or object, from TOML or
-from the client, checked into a ``Config``), ``project_files`` (finding and reading the project
-file) and ``project_config`` (a project file's ``Config``, cached per directory). The client's
-settings are taken apart in ``lsp/settings.py``.
+paths; its ``files`` globs are matched by ``workspace/glob_match.py``), ``parse`` (one settings
+table or object, from TOML or from the client, checked into a ``Config``), ``project_files``
+(finding and reading the project file) and ``project_config`` (a project file's ``Config``, cached
+per directory). The client's settings are taken apart in ``lsp/settings.py``.
 """
