@@ -161,8 +161,7 @@ def _reused(
     reuse: Reuse | None,
     finding: Finding,
     cases: list[int],
-    index: LineIndex,
-    edit_end_line: int,  # the line the edit ends on, in the new text (one lookup per conversion)
+    after_edit_line: int,  # where the line after the edit's last one starts (one lookup per conversion)
     lines: int,  # how many lines the edit added (negative: removed)
     memo: DiagnosticMemo | None = None,  # this result's: learns which diagnostic a copy moved
 ) -> types.Diagnostic | None:
@@ -173,7 +172,7 @@ def _reused(
         return reuse.memo.find(finding, cases, finding.start, finding.end)
     if finding.start < edit.new_end:
         return None  # inside the edit
-    if index.line_of(finding.start) == edit_end_line:
+    if finding.start < after_edit_line:
         return None  # on the line the edit ends on: its columns moved
     shift = edit.new_end - edit.old_end
     earlier = reuse.memo.find(finding, cases, finding.start - shift, finding.end - shift)
@@ -185,6 +184,14 @@ def _reused(
     if memo is not None:
         memo.moved(moved, earlier, lines)
     return moved
+
+
+def _after_edit_line(index: LineIndex, edit: Edit) -> int:
+    """The offset where the line after the one the edit ends on starts (past the text: the edit
+    ends on the last line). A finding after the edit starting before it is on the edit's line:
+    an offset compared, not a line looked up per finding."""
+    line = index.line_of(edit.new_end) + 1
+    return index.line_start(line) if line < index.line_count else len(index.text) + 1
 
 
 def _lines_moved(diagnostic: types.Diagnostic, lines: int) -> types.Diagnostic:
@@ -215,10 +222,10 @@ def to_diagnostics(
     """The diagnostics of ``findings``; with ``reuse``, those whose positions did not move since
     the previous result are its very objects; ``memo`` (when given) learns this result's."""
     out = []
-    edit_end_line = index.line_of(reuse.edit.new_end) if reuse is not None else -1
+    after_edit_line = _after_edit_line(index, reuse.edit) if reuse is not None else 0
     lines = index.line_count - reuse.memo.line_count if reuse is not None else 0
     for finding, cases in merge_case_repeats(findings):
-        earlier = _reused(reuse, finding, cases, index, edit_end_line, lines, memo)
+        earlier = _reused(reuse, finding, cases, after_edit_line, lines, memo)
         if earlier is not None:
             out.append(earlier)
             if memo is not None:
