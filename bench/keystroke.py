@@ -28,14 +28,14 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 if __package__ in (None, ""):  # run as `python bench/keystroke.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import describe_machine, fmt_ms, percentile, print_table
+from bench.common import describe_machine, fmt_ms, machine_summary, percentile, print_table, save_results
 from bench.generate import SIZES, generate_suite, parse_sizes, write_suite_tree
 from bench.lsp_typing import NEW_CASE
 
@@ -301,6 +301,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(NEW_CASE)} keystrokes typing a new case after the middle one, per size")
     report(runs)
     print(describe_machine())
+    payload = {"machine": machine_summary(), "runs": [asdict(run) for run in runs]}
+    print(f"results: {save_results('keystroke', payload)}")
     return 0
 
 

@@ -125,7 +125,9 @@ class CaseCache:
         layout = self._layout = _Layout(text, {})
         return layout
 
-    def get(self, key: CaseKey, base: int) -> tuple[list[Finding], CaseFacts] | None:
+    def get(self, key: CaseKey, base: int) -> tuple[tuple[Finding, ...], CaseFacts] | None:
+        """The findings of the case of ``key`` at ``base`` (shared: not to be changed) and its
+        facts, or None."""
         with self._lock:
             cached = self._entries.get(key)
             if cached is None:
@@ -139,7 +141,7 @@ class CaseCache:
                 cached.placed = tuple(_shift(f, base) for f in cached.findings)
                 cached.placed_at = base
             placed = cached.placed
-        return list(placed), cached.facts
+        return placed, cached.facts
 
     def put(self, key: CaseKey, findings: list[Finding], base: int, facts: CaseFacts) -> None:
         entry = CachedCase(tuple(_shift(f, -base) for f in findings), facts, base, tuple(findings))
