@@ -51,7 +51,6 @@ def test_cached_equals_fresh_across_edits(tmp_path_factory, order: list[int], da
         cut = data.draw(st.integers(min_value=0, max_value=2))
         new_text = text[:at] + inserted + text[at + cut :]
         tree = previous.tree and reparse(previous.tree, new_text, at, min(at + cut, len(text)))
-        cache.edited(text, at, min(at + cut, len(text)), at + len(inserted))  # as the server tells it
         cached = analyze(new_text, path=path, repo_root=path.parents[3], fs=fs, case_cache=cache, tree=tree)
         fresh = analyze(new_text, path=path, repo_root=path.parents[3], fs=FileSystemView())
         assert rows(cached.findings) == rows(fresh.findings)
@@ -114,29 +113,3 @@ def test_cases_the_edit_did_not_move_are_not_rebuilt(tmp_path: Path) -> None:
     assert cache.shifted == len(later)
     fresh = analyze(moved, path=path, repo_root=tmp_path, fs=FileSystemView())
     assert rows(again.findings) == rows(fresh.findings)
-
-
-def test_a_keystroke_hashes_only_the_cases_it_touched(tmp_path: Path) -> None:
-    """Work counted: told the edit (as the server does), the cache takes the hash of every case the
-    edit did not touch from the text before it; only the edited case's text is hashed again. And
-    the findings are a fresh analysis's."""
-    path = setup_skill(tmp_path)
-    fs = FileSystemView()
-    cache = CaseCache()
-    text = suite([0, 1, 2, 3, 4, 5, 0, 1, 2, 3])
-    analyze(text, path=path, repo_root=tmp_path, fs=fs, case_cache=cache)
-    assert cache.hashed == 10
-    start = text.index('"p"', text.index('"b"')) + 1  # in the prompt of the case with id "b"
-    for at in range(start, start + 3):  # three keystrokes there
-        new_text = text[:at] + "x" + text[at:]
-        cache.edited(text, at, at, at + 1)
-        hashed = cache.hashed
-        cached = analyze(new_text, path=path, repo_root=tmp_path, fs=fs, case_cache=cache)
-        assert cache.hashed - hashed == 1
-        fresh = analyze(new_text, path=path, repo_root=tmp_path, fs=FileSystemView())
-        assert rows(cached.findings) == rows(fresh.findings)
-        text = new_text
-    untold = text.replace('"q"', '"qq"')  # an edit the cache was not told: every case hashed
-    hashed = cache.hashed
-    analyze(untold, path=path, repo_root=tmp_path, fs=fs, case_cache=cache)
-    assert cache.hashed - hashed == 10
