@@ -63,7 +63,6 @@ class Keystrokes:
     cpu: dict[str, list[float]] = field(default_factory=lambda: {phase: [] for phase in PHASES})
     totals: list[float] = field(default_factory=list)
     rechecked: list[int] = field(default_factory=list)  # cases the case cache missed
-    hashed: list[int] = field(default_factory=list)  # case texts hashed for the cache's keys
     rebuilt: list[int] = field(default_factory=list)  # findings the case cache rebuilt at an offset
     converted: list[int] = field(default_factory=list)  # diagnostics not taken from the previous result
     printed: list[int] = field(default_factory=list)  # fingerprint parts computed
@@ -138,7 +137,7 @@ class Editor:
         from evalfix_ls.parser.gcpause import gc_paused
 
         job = self.job()
-        misses, shifted, hashed = self.cache.misses, self.cache.shifted, _hashed(self.cache)
+        misses, shifted = self.cache.misses, self.cache.shifted
         with gc_paused():
             text = _timed(out, "text", lambda: job.snapshot.text)
             tree = _timed(out, "re-parse", lambda: analyzer._reparsed(job, text))
@@ -193,7 +192,6 @@ class Editor:
         gc.freeze()  # what the job built is frozen after it (``collector.settle``)
         if out is not None:
             out.rechecked.append(self.cache.misses - misses)
-            out.hashed.append(_hashed(self.cache) - hashed)
             out.rebuilt.append(self.cache.shifted - shifted)
             kept = {id(d) for d in previous.diagnostics} if previous is not None else set()
             out.converted.append(sum(1 for d in diagnostics if id(d) not in kept))
@@ -207,12 +205,6 @@ class Editor:
 
         result = run_job(self.job(fresh=True), self.store.for_path)
         return encode_items(result.diagnostics)[1]
-
-
-def _hashed(cache: Any) -> int:
-    """Case texts the cache hashed so far (0 for a server before it counted them, measured with
-    ``PYTHONPATH=<its server folder>``)."""
-    return int(getattr(cache, "hashed", 0))
 
 
 def _timed(out: Keystrokes | None, phase: str, call: Callable[[], T]) -> T:
@@ -285,14 +277,14 @@ def report(runs: list[Keystrokes]) -> None:
     print()
     counts = []
     for run in runs:
-        counted = (run.rechecked, run.hashed, run.rebuilt, run.converted, run.printed, run.encoded)
+        counted = (run.rechecked, run.rebuilt, run.converted, run.printed, run.encoded)
         cells = [f"{_p(values, 50):,.0f} / {max(values):,}" for values in counted]
         counts.append(
             [f"noisy-{run.label}", f"{run.cases:,}", f"{run.findings:,}", *cells, str(run.identical)]
         )
-    headers = ["suite", "cases", "findings", "re-checked", "hashed", "rebuilt", "converted", "printed"]
+    headers = ["suite", "cases", "findings", "re-checked", "rebuilt", "converted", "printed"]
     print("Work per keystroke, p50 / max:")
-    print_table([*headers, "encoded", "identical"], counts, right=[False, *[True] * 8, False])
+    print_table([*headers, "encoded", "identical"], counts, right=[False, *[True] * 7, False])
 
 
 def main(argv: list[str] | None = None) -> int:

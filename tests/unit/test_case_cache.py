@@ -51,7 +51,6 @@ def test_cached_equals_fresh_across_edits(tmp_path_factory, order: list[int], da
         cut = data.draw(st.integers(min_value=0, max_value=2))
         new_text = text[:at] + inserted + text[at + cut :]
         tree = previous.tree and reparse(previous.tree, new_text, at, min(at + cut, len(text)))
-        cache.edited(text, new_text, at, min(at + cut, len(text)), at + len(inserted))  # as the server does
         cached = analyze(new_text, path=path, repo_root=path.parents[3], fs=fs, case_cache=cache, tree=tree)
         fresh = analyze(new_text, path=path, repo_root=path.parents[3], fs=FileSystemView())
         assert rows(cached.findings) == rows(fresh.findings)
@@ -114,51 +113,3 @@ def test_cases_the_edit_did_not_move_are_not_rebuilt(tmp_path: Path) -> None:
     assert cache.shifted == len(later)
     fresh = analyze(moved, path=path, repo_root=tmp_path, fs=FileSystemView())
     assert rows(again.findings) == rows(fresh.findings)
-
-
-def test_a_keystroke_hashes_only_the_cases_it_touched(tmp_path: Path) -> None:
-    """Work counted: told the edit (as the server does), the cache takes the hash of every case the
-    edit did not touch from the text before it; only the edited case's text is hashed again. And
-    the findings are a fresh analysis's."""
-    path = setup_skill(tmp_path)
-    fs = FileSystemView()
-    cache = CaseCache()
-    text = suite([0, 1, 2, 3, 4, 5, 0, 1, 2, 3])
-    analyze(text, path=path, repo_root=tmp_path, fs=fs, case_cache=cache)
-    assert cache.hashed == 10
-    start = text.index('"p"', text.index('"b"')) + 1  # in the prompt of the case with id "b"
-    for at in range(start, start + 3):  # three keystrokes there
-        new_text = text[:at] + "x" + text[at:]
-        cache.edited(text, new_text, at, at, at + 1)
-        hashed = cache.hashed
-        cached = analyze(new_text, path=path, repo_root=tmp_path, fs=fs, case_cache=cache)
-        assert cache.hashed - hashed == 1
-        fresh = analyze(new_text, path=path, repo_root=tmp_path, fs=FileSystemView())
-        assert rows(cached.findings) == rows(fresh.findings)
-        text = new_text
-    untold = text.replace('"q"', '"qq"')  # an edit the cache was not told: every case hashed
-    hashed = cache.hashed
-    analyze(untold, path=path, repo_root=tmp_path, fs=fs, case_cache=cache)
-    assert cache.hashed - hashed == 10
-
-
-def test_an_edit_told_for_a_text_never_keyed_is_not_applied_to_another(tmp_path: Path) -> None:
-    """The server tells the cache the edit before the analysis; an analysis can stop before it
-    keys any case (a document whose top level cannot be read). The next text keyed, made another
-    way (a full parse), must not take its hashes through that edit: here the first case's
-    `metadata.difficulty` changed from "Easy" to "easy" (the same length) would get the old
-    text's key, and its old finding back (seen failing so: metadata-difficulty-invalid kept)."""
-    path = setup_skill(tmp_path)
-    fs = FileSystemView()
-    cache = CaseCache()
-    text = suite([4, 0, 1])
-    analyze(text, path=path, repo_root=tmp_path, fs=fs, case_cache=cache)
-    at = text.index('"请 😀"') + 1  # in the second case: after the first one
-    told = text[:at] + "x" + text[at:]
-    cache.edited(text, told, at, at, at + 1)  # never keyed
-    other = text.replace('"Easy"', '"easy"')
-    hashed = cache.hashed
-    cached = analyze(other, path=path, repo_root=tmp_path, fs=fs, case_cache=cache)
-    fresh = analyze(other, path=path, repo_root=tmp_path, fs=FileSystemView())
-    assert rows(cached.findings) == rows(fresh.findings)
-    assert cache.hashed - hashed == 3  # every case: nothing is known of how this text was made

@@ -190,13 +190,10 @@ def _reuse(job: Job) -> Reuse | None:
 
 def _reparsed(job: Job, text: str) -> ParseResult | None:
     """The parse of ``text`` rebuilt from the previous version's around the edit (only the
-    innermost value holding the edit is parsed again), or None to parse from scratch. The case
-    cache is told the edit too: the cases it did not touch keep their keys' hashes."""
+    innermost value holding the edit is parsed again), or None to parse from scratch."""
     prev, edit = job.prev_tree, job.edit
     if prev is None or edit is None or len(prev.text) + edit.new_end - edit.old_end != len(text):
         return None
-    if job.case_cache is not None and isinstance(prev.text, str):
-        job.case_cache.edited(prev.text, text, edit.start, edit.old_end, edit.new_end)
     from ..parser.incremental import reparse
 
     return reparse(prev, text, edit.start, edit.old_end)
