@@ -86,8 +86,12 @@ def between(self: EditLog, uri: str, from_revision: int, to_revision: int) -> An
 EditLog.between = between  # type: ignore[method-assign]
 
 
+_jobs_reparsing = [0]  # jobs handed an earlier result's tree to re-parse from
+
+
 def run_job(job: Any, lookup: Any) -> Any:
     _jobs_run[0] += 1
+    _jobs_reparsing[0] += job.prev_tree is not None
     text = job.snapshot.text if job.snapshot is not None else ""
     if "PLANTED_SLOW_ANALYSIS" in text:
         _log.info("slow analysis started")
@@ -137,6 +141,7 @@ def state(ls: Any) -> dict[str, Any]:
         "documents": list(ls.documents._docs),
         "pygls documents": list(ls.protocol.workspace.text_documents),
         "results": list(diagnostics.cache.open),
+        "late results": list(diagnostics.cache.late),
         "inflight": list(diagnostics.runner.inflight),
         "case caches": list(diagnostics.cache.case_caches),
         "edits": diagnostics.edits.tracked(),
@@ -157,6 +162,7 @@ def state(ls: Any) -> dict[str, Any]:
         "request futures": [str(key) for key in ls.protocol.pending_requests()],
         "alive analyses": len(_alive),
         "jobs run": _jobs_run[0],
+        "jobs re-parsing": _jobs_reparsing[0],
         "texts built": _texts_built[0],
         "edit reads": _edit_reads[0],
         "request lanes": list(_lanes_started),

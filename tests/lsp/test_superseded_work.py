@@ -59,3 +59,30 @@ async def test_pulls_sent_while_an_analysis_runs_share_one_analysis_of_the_last_
         assert (await state(client))["jobs run"] == before + 2  # version 1, then version 5 only
     finally:
         await client.close()
+
+
+async def test_an_analysis_typed_over_is_the_base_of_the_next(tmp_path: Path) -> None:
+    """Work counted: an analysis that ends after its text changed is no answer, but the next
+    analysis re-parses from its tree (and reuses its cases) instead of parsing the whole text
+    again. At 10 MB under load every analysis outlasted the keystrokes; dropped, none was ever
+    stored, and each one after was a full parse and a re-check of every case (the recorded
+    replay: 13-40 s each, 2 GB)."""
+    root = make_repo(tmp_path / "repo")
+    path = write_json(root / "evals" / "evals.json", suite(50, marker="PLANTED_SLOW_ANALYSIS"))
+    uri = path.as_uri()
+    client = await probe(root)
+    try:
+        open_doc(client, uri, path.read_text(encoding="utf-8"))
+        before = await state(client)
+        pull(client, 2001, uri)
+        await logged(client, "slow analysis started", 1)  # version 1 is being analysed
+        text = json.dumps(suite(50, marker="PLANTED_SLOW_ANALYSIS 2"), ensure_ascii=False)
+        change(client, uri, 2, text)  # typed over while it runs
+        pull(client, 2002, uri)
+        answers = await responses(client, {2001, 2002})
+        assert answers[2002]["result"]["items"]
+        after = await state(client)
+        assert after["jobs run"] == before["jobs run"] + 2
+        assert after["jobs re-parsing"] == before["jobs re-parsing"] + 1  # version 2 from version 1
+    finally:
+        await client.close()
