@@ -24,10 +24,10 @@ from .contracts.detection import (
 )
 from .contracts.fix_data import RepeatedKey
 from .contracts.workflow.index import WorkflowIndex
-from .findings import Finding
+from .findings import SORT_KEY, Finding
 from .parser import parse
 from .parser.gcpause import gc_paused
-from .parser.recovered import intact_view
+from .parser.recovered import IntactView, intact_view
 from .parser.text_view import Text
 from .parser.tree import Node, ParseResult, path_at, pointer_of
 from .workspace.files import MAX_FILE_BYTES, FileText
@@ -215,7 +215,7 @@ def _analyze(
         ctx = AnalysisContext(text, tree, path, rel_path, repo_root, fs, workspace, case_cache)
         contract, workflow = _contract_findings(detected, ctx)
         findings.extend(contract)
-    findings.sort(key=lambda f: f.sort_key)
+    findings.sort(key=SORT_KEY)
     return Analysis(detected, text, tree, findings, workflow, classification)
 
 
@@ -252,13 +252,30 @@ def _intact_findings(
     recovered = ParseResult(text, view.root, [], [])
     ctx = AnalysisContext(text, recovered, path, rel_path, repo_root, fs, workspace, case_cache)
     findings, workflow = _contract_findings(kind, ctx)
-    intact = [
-        finding
-        for finding in findings
-        if view.covers(finding.start, finding.end)
-        and all(r.path is not None or view.covers(r.start, r.end) for r in finding.related)
-    ]
-    return intact, workflow
+    return _covered(view, findings), workflow
+
+
+def _covered(view: IntactView, findings: list[Finding]) -> list[Finding]:
+    """The findings (sorted, as the analysis returns them) that lie inside one intact part, with
+    every related place of this document inside one too. Sorted first, they are matched against
+    the parts in one walk instead of a search per finding (every finding of a broken document is
+    filtered on each keystroke)."""
+    findings.sort(key=SORT_KEY)
+    spans, last = view.spans, len(view.spans) - 1
+    out: list[Finding] = []
+    at = 0
+    for finding in findings:
+        start = finding.start
+        while at < last and spans[at + 1][0] <= start:
+            at += 1
+        if last < 0 or not spans[at][0] <= start or finding.end > spans[at][1]:
+            continue
+        if finding.related and not all(
+            r.path is not None or view.covers(r.start, r.end) for r in finding.related
+        ):
+            continue
+        out.append(finding)
+    return out
 
 
 # A file that is not JSON at all (a binary file, 50,000 unclosed brackets) would otherwise give one

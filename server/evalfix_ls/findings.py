@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
+from operator import attrgetter
 from typing import NamedTuple
 
 from .json_value import JsonValue
@@ -74,3 +75,9 @@ class Finding:
     @property
     def sort_key(self) -> tuple[int, str]:
         return (self.start, self.code)
+
+
+# ``Finding.sort_key`` as a C-level key function: the analysis sorts every finding of a document
+# on each keystroke (12,555 on a noisy 10 MB suite), where a lambda reading the property cost a
+# Python call and a property call per finding.
+SORT_KEY: Callable[[Finding], tuple[int, str]] = attrgetter("start", "code")

@@ -83,8 +83,12 @@ def between(self: EditLog, uri: str, from_revision: int, to_revision: int) -> An
     return _between(self, uri, from_revision, to_revision)
 
 
+_jobs_reparsing = [0]  # jobs handed an earlier result's tree to re-parse from
+
+
 def run_job(job: Any, lookup: Any) -> Any:
     _jobs_run[0] += 1
+    _jobs_reparsing[0] += job.prev_tree is not None
     text = job.snapshot.text if job.snapshot is not None else ""
     if "PLANTED_SLOW_ANALYSIS" in text:
         _log.info("slow analysis started")
@@ -134,6 +138,7 @@ def state(ls: Any) -> dict[str, Any]:
         "documents": list(ls.documents._docs),
         "pygls documents": list(ls.protocol.workspace.text_documents),
         "results": list(diagnostics.cache.open),
+        "late results": list(diagnostics.cache.late),
         "inflight": list(diagnostics.runner.inflight),
         "case caches": list(diagnostics.cache.case_caches),
         "edits": diagnostics.edits.tracked(),
@@ -154,6 +159,7 @@ def state(ls: Any) -> dict[str, Any]:
         "request futures": [str(key) for key in ls.protocol.pending_requests()],
         "alive analyses": len(_alive),
         "jobs run": _jobs_run[0],
+        "jobs re-parsing": _jobs_reparsing[0],
         "texts built": _texts_built[0],
         "edit reads": _edit_reads[0],
         "request lanes": list(_lanes_started),

@@ -68,7 +68,10 @@ class Document:
 
     def insert(self, needle: str, text: str) -> Result:
         """Insert ``text`` after ``needle``: the result reusing the last one."""
-        offset = self.snapshot.text.index(needle) + len(needle)
+        return self.insert_at(self.snapshot.text.index(needle) + len(needle), text)
+
+    def insert_at(self, offset: int, text: str) -> Result:
+        """Insert ``text`` at ``offset``: the result reusing the last one."""
         line, character = self.snapshot.line_index.position(offset, Encoding.UTF16)
         point = types.Position(line=line, character=character)
         change = types.TextDocumentContentChangePartial(range=types.Range(start=point, end=point), text=text)
@@ -177,3 +180,29 @@ def moved_by_lines(before: Result, after: Result) -> int:
         for d in after.diagnostics
         if id(d.data) in earlier and earlier[id(d.data)] is not d and earlier[id(d.data)].range != d.range
     )
+
+
+NEW_CASE = '\n    {"id": "typed-case", "prompt": "写一个 😀 file", "assertions": ["it works"]},'
+
+
+def test_typing_a_case_through_invalid_json_reports_what_a_fresh_analysis_does(tmp_path: Path) -> None:
+    """A new case typed character by character after case 20 (CJK and emoji in it and around it),
+    through every invalid state: each keystroke's report (its diagnostics, their fingerprint and
+    the JSON a pull or a publish writes, assembled from the previous report's pieces) is a fresh
+    analysis's."""
+    from evalfix_ls.lsp.diagnostics.encoded import EncodedDocuments, encode_items
+
+    root = make_repo(tmp_path / "repo")
+    path = write_json(root / "evals" / "evals.json", noisy_suite(40))
+    document = Document(root, path)
+    encoded = EncodedDocuments()
+    encoded.items(document.uri, document.result.diagnostics).text()
+    text = document.snapshot.text
+    at = text.index('"prompt": "写 🎉 20"')
+    at = text.index("\n    },", at) + len("\n    },")
+    for count, character in enumerate(NEW_CASE):
+        reused = document.insert_at(at + count, character)
+        fresh = document.run(document.snapshot, fresh=True)
+        assert reused.fingerprint == fingerprint(fresh.diagnostics), (count, character)
+        report = encoded.items(document.uri, reused.diagnostics).text()
+        assert report == encode_items(fresh.diagnostics)[1], (count, character)

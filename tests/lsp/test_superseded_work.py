@@ -32,17 +32,22 @@ async def responses(client: RawClient, ids: set[int]) -> dict[int, dict[str, Any
     return found
 
 
+async def slow_suite_opened(tmp_path: Path) -> tuple[RawClient, str]:
+    """A probe server with a suite open whose analysis lasts a second (``PLANTED_SLOW_ANALYSIS``)."""
+    root = make_repo(tmp_path / "repo")
+    path = write_json(root / "evals" / "evals.json", suite(50, marker="PLANTED_SLOW_ANALYSIS"))
+    client = await probe(root)
+    open_doc(client, path.as_uri(), path.read_text(encoding="utf-8"))
+    return client, path.as_uri()
+
+
 async def test_pulls_sent_while_an_analysis_runs_share_one_analysis_of_the_last_text(tmp_path: Path) -> None:
     """Each keystroke's pull used to start an analysis of its own text at once: they queued
     behind the running one and every one of them ran, for texts already outdated (at 10 MB the
     pulls were answered a minute late). Now they wait for the running analysis, then share one of
     the text current by then."""
-    root = make_repo(tmp_path / "repo")
-    path = write_json(root / "evals" / "evals.json", suite(50, marker="PLANTED_SLOW_ANALYSIS"))
-    uri = path.as_uri()
-    client = await probe(root)
+    client, uri = await slow_suite_opened(tmp_path)
     try:
-        open_doc(client, uri, path.read_text(encoding="utf-8"))
         before = (await state(client))["jobs run"]
         pull(client, 1001, uri)
         await logged(client, "slow analysis started", 1)  # version 1 is being analysed
@@ -57,5 +62,28 @@ async def test_pulls_sent_while_an_analysis_runs_share_one_analysis_of_the_last_
         assert len({answer["result"]["resultId"] for answer in answers.values()}) == 1
         assert answers[1005]["result"]["items"]  # a suite with findings: a full report
         assert (await state(client))["jobs run"] == before + 2  # version 1, then version 5 only
+    finally:
+        await client.close()
+
+
+async def test_an_analysis_typed_over_is_the_base_of_the_next(tmp_path: Path) -> None:
+    """Work counted: an analysis that ends after its text changed is no answer, but the next
+    analysis re-parses from its tree (and reuses its cases) instead of parsing the whole text
+    again. At 10 MB under load every analysis outlasted the keystrokes; dropped, none was ever
+    stored, and each one after was a full parse and a re-check of every case (the recorded
+    replay: 13-40 s each, 2 GB)."""
+    client, uri = await slow_suite_opened(tmp_path)
+    try:
+        before = await state(client)
+        pull(client, 2001, uri)
+        await logged(client, "slow analysis started", 1)  # version 1 is being analysed
+        text = json.dumps(suite(50, marker="PLANTED_SLOW_ANALYSIS 2"), ensure_ascii=False)
+        change(client, uri, 2, text)  # typed over while it runs
+        pull(client, 2002, uri)
+        answers = await responses(client, {2001, 2002})
+        assert answers[2002]["result"]["items"]
+        after = await state(client)
+        assert after["jobs run"] == before["jobs run"] + 2
+        assert after["jobs re-parsing"] == before["jobs re-parsing"] + 1  # version 2 from version 1
     finally:
         await client.close()

@@ -23,10 +23,13 @@ CaseKey = tuple[Hashable, ...]
 class CaseFacts:
     """What the rules learnt of a case besides its findings, for the rules that follow it: how many
     of its findings stand for loader issues, and its id (kind, value, start and end relative to the
-    case) when the id is one the later rules compare."""
+    case) when the id is one the later rules compare, with what they compare of it (``String(id)``
+    and its artifact folder), so a case the cache answers costs them no conversion."""
 
     loader_issues: int
     id: tuple[str, object, int, int] | None
+    id_string: str | None = None
+    folder: str | None = None
 
 
 @dataclass(slots=True)
@@ -55,7 +58,9 @@ class CaseCache:
         piece = text[start:end]
         return (end - start, hash(piece), *context)
 
-    def get(self, key: CaseKey, base: int) -> tuple[list[Finding], CaseFacts] | None:
+    def get(self, key: CaseKey, base: int) -> tuple[tuple[Finding, ...], CaseFacts] | None:
+        """The findings of the case of ``key`` at ``base`` (shared: not to be changed) and its
+        facts, or None."""
         with self._lock:
             cached = self._entries.get(key)
             if cached is None:
@@ -69,7 +74,7 @@ class CaseCache:
                 cached.placed = tuple(_shift(f, base) for f in cached.findings)
                 cached.placed_at = base
             placed = cached.placed
-        return list(placed), cached.facts
+        return placed, cached.facts
 
     def put(self, key: CaseKey, findings: list[Finding], base: int, facts: CaseFacts) -> None:
         entry = CachedCase(tuple(_shift(f, -base) for f in findings), facts, base, tuple(findings))

@@ -63,16 +63,50 @@ def _group_key(finding: Finding) -> _GroupKey:
 
 
 def merge_case_repeats(findings: Iterable[Finding]) -> list[tuple[Finding, list[int]]]:
-    """Findings that differ only in ``case`` merged into one, with the list of their cases."""
+    """Findings that differ only in ``case`` merged into one, with the list of their cases, in
+    the order of their first occurrence.
+
+    Findings that merge share their start and code, so in the sorted list an analysis gives they
+    lie in one run of equal (start, code): only a run of two or more is looked at by key. (On a
+    noisy 10 MB suite nearly every run has one finding, and a key and a dictionary entry per
+    finding cost every keystroke's conversion.) A list out of that order is merged by key whole."""
+    items = findings if isinstance(findings, list) else list(findings)
+    out: list[tuple[Finding, list[int]]] = []
+    start, code = -1, ""
+    run = 0  # where the run of the current (start, code) begins in ``out``
+    keys: dict[_GroupKey, tuple[Finding, list[int]]] | None = None  # of that run, once it has two
+    for finding in items:
+        if finding.start != start or finding.code != code:
+            if finding.start < start or (finding.start == start and finding.code < code):
+                return _merged_by_key(items)
+            start, code, run, keys = finding.start, finding.code, len(out), None
+            out.append((finding, [] if finding.case is None else [finding.case]))
+            continue
+        if keys is None:
+            keys = {_group_key(entry[0]): entry for entry in out[run:]}
+        _merge_into(keys, out, finding)
+    return out
+
+
+def _merge_into(
+    merged: dict[_GroupKey, tuple[Finding, list[int]]], out: list[tuple[Finding, list[int]]], finding: Finding
+) -> None:
+    key = _group_key(finding)
+    entry = merged.get(key)
+    if entry is None:
+        entry = merged[key] = (finding, [] if finding.case is None else [finding.case])
+        out.append(entry)
+    elif finding.case is not None and finding.case not in entry[1]:
+        entry[1].append(finding.case)
+
+
+def _merged_by_key(findings: Iterable[Finding]) -> list[tuple[Finding, list[int]]]:
+    """``merge_case_repeats`` for findings in any order: every finding looked up by key."""
     merged: dict[_GroupKey, tuple[Finding, list[int]]] = {}
+    out: list[tuple[Finding, list[int]]] = []
     for finding in findings:
-        key = _group_key(finding)
-        entry = merged.get(key)
-        if entry is None:
-            merged[key] = (finding, [] if finding.case is None else [finding.case])
-        elif finding.case is not None and finding.case not in entry[1]:
-            entry[1].append(finding.case)
-    return list(merged.values())
+        _merge_into(merged, out, finding)
+    return out
 
 
 class DiagnosticMemo:
@@ -161,8 +195,7 @@ def _reused(
     reuse: Reuse | None,
     finding: Finding,
     cases: list[int],
-    index: LineIndex,
-    edit_end_line: int,  # the line the edit ends on, in the new text (one lookup per conversion)
+    after_edit_line: int,  # where the line after the edit's last one starts (one lookup per conversion)
     lines: int,  # how many lines the edit added (negative: removed)
     memo: DiagnosticMemo | None = None,  # this result's: learns which diagnostic a copy moved
 ) -> types.Diagnostic | None:
@@ -173,7 +206,7 @@ def _reused(
         return reuse.memo.find(finding, cases, finding.start, finding.end)
     if finding.start < edit.new_end:
         return None  # inside the edit
-    if index.line_of(finding.start) == edit_end_line:
+    if finding.start < after_edit_line:
         return None  # on the line the edit ends on: its columns moved
     shift = edit.new_end - edit.old_end
     earlier = reuse.memo.find(finding, cases, finding.start - shift, finding.end - shift)
@@ -185,6 +218,14 @@ def _reused(
     if memo is not None:
         memo.moved(moved, earlier, lines)
     return moved
+
+
+def _after_edit_line(index: LineIndex, edit: Edit) -> int:
+    """The offset where the line after the one the edit ends on starts (past the text: the edit
+    ends on the last line). A finding after the edit starting before it is on the edit's line:
+    an offset compared, not a line looked up per finding."""
+    line = index.line_of(edit.new_end) + 1
+    return index.line_start(line) if line < index.line_count else len(index.text) + 1
 
 
 def _lines_moved(diagnostic: types.Diagnostic, lines: int) -> types.Diagnostic:
@@ -215,10 +256,10 @@ def to_diagnostics(
     """The diagnostics of ``findings``; with ``reuse``, those whose positions did not move since
     the previous result are its very objects; ``memo`` (when given) learns this result's."""
     out = []
-    edit_end_line = index.line_of(reuse.edit.new_end) if reuse is not None else -1
+    after_edit_line = _after_edit_line(index, reuse.edit) if reuse is not None else 0
     lines = index.line_count - reuse.memo.line_count if reuse is not None else 0
     for finding, cases in merge_case_repeats(findings):
-        earlier = _reused(reuse, finding, cases, index, edit_end_line, lines, memo)
+        earlier = _reused(reuse, finding, cases, after_edit_line, lines, memo)
         if earlier is not None:
             out.append(earlier)
             if memo is not None:

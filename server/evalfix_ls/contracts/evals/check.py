@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...findings import Finding, Related
@@ -114,10 +115,10 @@ def _check_cases(findings: list[Finding], evals: Node, paths: SuitePaths, ctx: A
                 ),
             )
             continue
-        id_node = _check_case_cached(scope, case, paths, ctx)
-        key = js_id_string(id_node)
-        if id_node is None or key is None:
+        case_id = _check_case_cached(scope, case, paths, ctx)
+        if case_id is None:
             continue
+        id_node, key = case_id.node, case_id.key
         reported = False
         if scope.loader_issues == 0:
             first = registered.get(key)
@@ -151,35 +152,51 @@ def _check_cases(findings: list[Finding], evals: Node, paths: SuitePaths, ctx: A
                 {"id": key, "first": earlier[0]},
                 (Related("first use of this id", earlier[1].start, earlier[1].end),),
             )
-        _check_artifact_folder(scope, id_node, key, folders)
+        _check_artifact_folder(scope, case_id, folders)
 
 
-def _check_case_cached(scope: Scope, case: Node, paths: SuitePaths, ctx: AnalysisContext) -> Node | None:
+@dataclass(frozen=True, slots=True)
+class _CaseId:
+    """A case's id as the suite-wide rules compare it: ``String(id)`` and its artifact folder."""
+
+    node: Node
+    key: str
+    folder: str
+
+
+def _case_id(id_node: Node | None) -> _CaseId | None:
+    key = js_id_string(id_node)
+    if id_node is None or key is None:
+        return None
+    return _CaseId(id_node, key, _artifact_folder(key))
+
+
+def _check_case_cached(scope: Scope, case: Node, paths: SuitePaths, ctx: AnalysisContext) -> _CaseId | None:
     """``_check_case``, reusing the findings of an identical case from a previous version."""
     cache = ctx.case_cache
     if cache is None:
-        return _check_case(scope, case, paths)
+        return _case_id(_check_case(scope, case, paths))
     key = cache.key(ctx.text, case.start, case.end, "evals", scope.index, ctx.fs.generation, ctx.path)
     hit = cache.get(key, case.start)
     if hit is not None:
         cached_findings, facts = hit
         scope.findings.extend(cached_findings)
         scope.loader_issues = facts.loader_issues
-        if facts.id is None:
+        if facts.id is None or facts.id_string is None or facts.folder is None:
             return None
         # The id rebuilt from the cache rather than looked up: on a case moved by an edit, the
         # lookup would copy all of its members (a lazily shifted node materialises on first use).
         kind, value, start, end = facts.id
-        return Node(kind, case.start + start, case.start + end, value)
+        return _CaseId(Node(kind, case.start + start, case.start + end, value), facts.id_string, facts.folder)
     before = len(scope.findings)
-    id_node = _check_case(scope, case, paths)
-    cached = (
-        None
-        if id_node is None
-        else (id_node.kind, id_node.value, id_node.start - case.start, id_node.end - case.start)
-    )
-    cache.put(key, scope.findings[before:], case.start, CaseFacts(scope.loader_issues, cached))
-    return id_node
+    case_id = _case_id(_check_case(scope, case, paths))
+    facts = CaseFacts(scope.loader_issues, None)
+    if case_id is not None:
+        node = case_id.node
+        place = (node.kind, node.value, node.start - case.start, node.end - case.start)
+        facts = CaseFacts(scope.loader_issues, place, case_id.key, case_id.folder)
+    cache.put(key, scope.findings[before:], case.start, facts)
+    return case_id
 
 
 def _check_case(scope: Scope, case: Node, paths: SuitePaths) -> Node | None:
@@ -321,11 +338,10 @@ def _artifact_folder(key: str) -> str:
 
 def _check_artifact_folder(
     scope: Scope,
-    id_node: Node,
-    key: str,
+    case_id: _CaseId,
     folders: dict[str, tuple[str, int | None, Node]],
 ) -> None:
-    folder = _artifact_folder(key)
+    id_node, key, folder = case_id.node, case_id.key, case_id.folder
     slot = folder.lower()  # case-insensitive file systems (macOS, Windows) merge letter case
     first = folders.get(slot)
     if first is None:

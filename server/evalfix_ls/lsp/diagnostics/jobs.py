@@ -98,11 +98,11 @@ class JobRunner:
         snapshot = job.snapshot
         assert snapshot is not None
         case_cache = self.cache.case_caches.get(uri)
-        base = self.cache.open.get(uri)
+        base = self.cache.base_for(uri)
         tree = base.analysis.tree if base is not None and base.analysis is not None else None
         if tree is None or base is None or base.revision is None:
             return replace(job, case_cache=case_cache)
-        if since is None:
+        if since is None or base is not self.cache.open.get(uri):  # ``since`` is from ``open``'s
             since = self.edits.since(uri, base.text, base.revision, snapshot)
         if since.same:
             return replace(job, case_cache=case_cache, tree=tree, prev_memo=base.memo)
@@ -185,6 +185,13 @@ class JobRunner:
         if result.is_for(self.server.documents.get(uri)):
             self.cache.store_open(uri, result)
             self.edits.forget_until(uri, result.revision)
+        elif result.analysis is not None and uri in self.cache.case_caches:
+            # Typed over while it ran (a 10 MB suite under load: every analysis outlasts the
+            # keystrokes): not an answer, but the next analysis re-parses from its tree and its
+            # cases, not from the last result stored. Dropped, every later analysis started from
+            # that older result, the edits since piled up, and once none ended in time each one
+            # was a full parse and a re-check of every case (the recorded replay: 13-40 s each).
+            self.cache.late[uri] = result
 
     async def _run_one(self, job: Job) -> Result:
         return (await self._run([job]))[0]

@@ -22,6 +22,9 @@ class ResultCache:
     def __init__(self) -> None:
         self.open: dict[str, Result] = {}  # open documents: the latest result of the current text
         self.disk: dict[Path, Result] = {}  # closed workspace files, without text and tree
+        # Per open document: the result of an analysis that ended after its text had changed,
+        # newer than ``open``'s. Never an answer; the next analysis re-parses from its tree.
+        self.late: dict[str, Result] = {}
         # Per open document: findings of unchanged cases.
         self.case_caches: dict[str, CaseCache] = {}
         self._result_ids: dict[str, tuple[Fingerprint, str]] = {}
@@ -33,9 +36,11 @@ class ResultCache:
 
         self.case_caches[uri] = CaseCache()
         self.open.pop(uri, None)
+        self.late.pop(uri, None)
 
     def closed(self, uri: str) -> None:
         self.open.pop(uri, None)
+        self.late.pop(uri, None)
         self.case_caches.pop(uri, None)
         # A closed workspace file gets a new id with its disk findings; anything else none.
         self._result_ids.pop(uri, None)
@@ -44,8 +49,14 @@ class ResultCache:
         """Keep ``result`` as the document's latest; wake pull waiters when its findings differ."""
         previous = self.open.get(uri)
         self.open[uri] = result
+        self.late.pop(uri, None)
         if previous is None or previous.fingerprint != result.fingerprint:
             self.notify_changed()
+
+    def base_for(self, uri: str) -> Result | None:
+        """The result the next analysis of ``uri`` re-parses from: the newest one analysed,
+        late or not."""
+        return self.late.get(uri) or self.open.get(uri)
 
     def store_disk(self, result: Result) -> None:
         assert result.path is not None
