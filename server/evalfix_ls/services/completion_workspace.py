@@ -19,6 +19,7 @@ from .completion_context import CompletionContext
 from .cursor import JsonPath
 from .document import DocumentView
 from .markdown_anchors import MAX_HEADINGS, file_headings
+from .markdown_code import code
 from .schema_nodes import listed, schema_for, table
 from .snippets import json_text
 from .suggestion import FILE, FOLDER, TAG, VALUE, Suggestion, replacing
@@ -104,7 +105,7 @@ def tag_suggestions(
     uses = facts.coverage_tags(exclude_file=document.rel_path)
     for order, use in enumerate(u for u in uses if u.tag not in known and u.tag not in present):
         cases = f"{use.count} case{'s' if use.count != 1 else ''}"
-        doc = f"Used in {cases} of this workspace, e.g. `{use.example}`."
+        doc = f"Used in {cases} of this workspace, e.g. {code(use.example)}."
         detail = f"used in {cases}"
         out.append(_tag_item(ctx, use.tag, f"1{order:05d}", detail, doc))
     return out
