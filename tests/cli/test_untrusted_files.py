@@ -298,3 +298,19 @@ def test_a_fixtures_control_characters_stay_inside_their_finding(repo: Path, out
         else "Bad\\n::error file=README.md::injected\\r"
     )
     assert lines[0].endswith(f"invalid coverage tag: {shown}\\u001b[2K\\u009b31m\\u202etag"), lines[0]
+
+
+@pytest.mark.parametrize("project_file", [".evalfix.toml", "pyproject.toml"])
+def test_a_project_file_nested_too_deep_is_a_warning(repo: Path, project_file: str) -> None:
+    """Python's TOML reader recurses once per nesting level: a project file nested deeper than
+    the interpreter's limit was a RecursionError traceback instead of a configuration warning."""
+    (repo / "skills/demo/evals/evals.json").write_text(SUITE_WITH_FILES)
+    (repo / "skills/demo/evals/x.txt").write_text("x")
+    table = "[tool.evalfix]\n" if project_file == "pyproject.toml" else ""
+    (repo / project_file).write_text(f"{table}files = {'[' * 50_000}{']' * 50_000}\n")
+    result = check(repo)
+    assert "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert result.returncode == 0 and "files-legacy" in result.stdout
+    # A pyproject.toml that cannot be read is someone else's file: passed over, as when it is invalid.
+    warned = f"{repo / project_file}: cannot read: nested too deeply to read" in result.stderr
+    assert warned == (project_file == ".evalfix.toml"), result.stderr
