@@ -314,3 +314,26 @@ def test_a_project_file_nested_too_deep_is_a_warning(repo: Path, project_file: s
     # A pyproject.toml that cannot be read is someone else's file: passed over, as when it is invalid.
     warned = f"{repo / project_file}: cannot read: nested too deeply to read" in result.stderr
     assert warned == (project_file == ".evalfix.toml"), result.stderr
+
+
+def test_a_directory_chain_deeper_than_python_recurses_is_walked(repo: Path) -> None:
+    """Python 3.11's ``os.walk`` recurses once per directory level: a repository with a chain of
+    1,200 nested directories stopped ``--check`` with a ``RecursionError`` traceback."""
+    top = repo / "skills/demo/evals/d"
+    deep = top
+    for _ in range(1_200):
+        deep.mkdir()
+        deep = deep / "d"
+    fixture = deep.parent / "cases.json"
+    fixture.write_text('{"cases": [{"id": "x"}]}')
+    try:
+        result = check(repo, "--format", "json")
+        assert "Traceback" not in result.stderr, result.stderr[-2000:]
+        [(path, codes)] = [(p, [c for c, _ in found]) for p, found in findings(result).items()]
+        assert path.endswith("/d/cases.json") and "missing_input" in codes
+    finally:  # pytest's clean-up of old temporary folders recurses too: leave no chain behind
+        fixture.unlink()
+        for level in [deep.parent, *deep.parent.parents]:
+            level.rmdir()
+            if level == top:
+                break

@@ -14,6 +14,7 @@ from ..parser.text_view import Text
 from ..parser.tree import OBJECT, STRING, Node, join_pointer, resolve_pointer
 from ..parser.values import member_value, string_of
 from ..workspace.confine import resolve_within
+from ..workspace.walk import walk_directories
 from .cases import case_path_strings
 from .completion_context import CompletionContext
 from .cursor import JsonPath
@@ -306,7 +307,7 @@ def _clean(path: PurePosixPath) -> str:
 def _walk(directory: Path) -> list[str]:
     """Files below ``directory`` (relative POSIX paths, sorted, dot-entries skipped, bounded)."""
     found: list[str] = []
-    for current, dirs, files in os.walk(directory):
+    for current, dirs, files in walk_directories(directory):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
             if name.startswith("."):
