@@ -101,6 +101,17 @@ def test_named_file_in_skipped_directory_is_checked(repo: Path, capsys: pytest.C
     assert out.startswith(".hidden/evals/evals.json:3:")
 
 
+def test_a_file_named_twice_is_checked_once(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same file through a ``..`` and through the walk was checked and counted twice."""
+    named = ["skills/bad/evals/../evals/evals.json", "skills", "./skills/bad/evals/evals.json"]
+    code, out, _ = run(["--check", "--format", "json", *named], repo, capsys)
+    paths = [file["path"] for file in json.loads(out)["files"]]
+    assert code == 1 and sorted(paths) == [
+        "skills/bad/evals/evals.json",
+        "skills/demo/evals/evals.json",
+    ]
+
+
 def test_missing_path_is_a_usage_error(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["--check", "nope.json"], repo, capsys)
     assert code == 2

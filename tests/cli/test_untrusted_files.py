@@ -298,3 +298,42 @@ def test_a_fixtures_control_characters_stay_inside_their_finding(repo: Path, out
         else "Bad\\n::error file=README.md::injected\\r"
     )
     assert lines[0].endswith(f"invalid coverage tag: {shown}\\u001b[2K\\u009b31m\\u202etag"), lines[0]
+
+
+@pytest.mark.parametrize("project_file", [".evalfix.toml", "pyproject.toml"])
+def test_a_project_file_nested_too_deep_is_a_warning(repo: Path, project_file: str) -> None:
+    """Python's TOML reader recurses once per nesting level: a project file nested deeper than
+    the interpreter's limit was a RecursionError traceback instead of a configuration warning."""
+    (repo / "skills/demo/evals/evals.json").write_text(SUITE_WITH_FILES)
+    (repo / "skills/demo/evals/x.txt").write_text("x")
+    table = "[tool.evalfix]\n" if project_file == "pyproject.toml" else ""
+    (repo / project_file).write_text(f"{table}files = {'[' * 50_000}{']' * 50_000}\n")
+    result = check(repo)
+    assert "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert result.returncode == 0 and "files-legacy" in result.stdout
+    # A pyproject.toml that cannot be read is someone else's file: passed over, as when it is invalid.
+    warned = f"{repo / project_file}: cannot read: nested too deeply to read" in result.stderr
+    assert warned == (project_file == ".evalfix.toml"), result.stderr
+
+
+def test_a_directory_chain_deeper_than_python_recurses_is_walked(repo: Path) -> None:
+    """Python 3.11's ``os.walk`` recurses once per directory level: a repository with a chain of
+    1,200 nested directories stopped ``--check`` with a ``RecursionError`` traceback."""
+    top = repo / "skills/demo/evals/d"
+    deep = top
+    for _ in range(1_200):
+        deep.mkdir()
+        deep = deep / "d"
+    fixture = deep.parent / "cases.json"
+    fixture.write_text('{"cases": [{"id": "x"}]}')
+    try:
+        result = check(repo, "--format", "json")
+        assert "Traceback" not in result.stderr, result.stderr[-2000:]
+        [(path, codes)] = [(p, [c for c, _ in found]) for p, found in findings(result).items()]
+        assert path.endswith("/d/cases.json") and "missing_input" in codes
+    finally:  # pytest's clean-up of old temporary folders recurses too: leave no chain behind
+        fixture.unlink()
+        for level in [deep.parent, *deep.parent.parents]:
+            level.rmdir()
+            if level == top:
+                break

@@ -80,3 +80,23 @@ async def test_workflow_case_while_a_top_level_member_has_no_value_yet(
     assert as_tuple(found.range) == as_tuple(
         lsp_range(session.texts[uri], start, start + 4, session.encoding)
     )
+
+
+async def test_a_fixtures_backticks_stay_inside_their_code_span(session: Session, tmp_path: Path) -> None:
+    """The hover shows a case's id, tags and refs as inline code: a backtick in one closed the span
+    early, and the Markdown after it was rendered (here an image the editor would fetch on hover,
+    and a heading after a blank line)."""
+    make_repo(tmp_path)
+    (tmp_path / "skills/demo").mkdir(parents=True)
+    (tmp_path / "skills/demo/SKILL.md").write_text("# Demo\n", encoding="utf-8")
+    await session.initialize([tmp_path])
+    hostile = "a`![x](https://evil.example/t.png)``"
+    fixture = workflow_fixture("demo", [hostile])
+    fixture["cases"][0]["coverage_tags"] = ["trigger", "t\n\n# owned"]
+    marked = json.dumps(fixture, ensure_ascii=False).replace('"id": "a`', '"id": "|a`')
+    uri, offset = open_marked(session, tmp_path / "skills/demo/evals/trigger.json", marked)
+    found = await hover_at(session, uri, offset)
+    assert found is not None
+    text = found.contents.value
+    assert "**Case ``` a`![x](https://evil.example/t.png)`` ```**" in text, text
+    assert "`t  # owned`" in text, text

@@ -55,7 +55,7 @@ def collect(paths: Iterable[Path]) -> list[tuple[Path, bool]]:
     seen: set[Path] = set()
     out: list[tuple[Path, bool]] = []
     for raw in paths:
-        path = raw.absolute()
+        path = _without_dot_dot(raw.absolute())
         if not path.exists():
             raise CheckError(f"{raw}: no such file or directory")
         if path.is_dir():
@@ -67,6 +67,17 @@ def collect(paths: Iterable[Path]) -> list[tuple[Path, bool]]:
             seen.add(path)
             out.append((path, True))
     return out
+
+
+def _without_dot_dot(path: Path) -> Path:
+    """``path`` with its ``..`` segments resolved in writing when that names the same file, so that
+    a file named as ``evals/../evals/evals.json`` and found by the walk is checked once. (After a
+    link to a folder, ``..`` leads to the target's parent: such a path is kept as it is.)"""
+    lexical = Path(os.path.normpath(path))
+    try:
+        return lexical if lexical == path or os.path.samefile(lexical, path) else path
+    except OSError:
+        return path
 
 
 def plan(

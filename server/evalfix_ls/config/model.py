@@ -3,7 +3,6 @@ it applies (to a path's contract, to findings' severities, to the files to check
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,9 +100,9 @@ class Config:
         wanted = [m for m in self.files if m.kind != UNKNOWN]
         if not wanted:
             return
-        from ..workspace.walk import SKIPPED_DIRS
+        from ..workspace.walk import SKIPPED_DIRS, walk_directories
 
-        for dirpath, dirnames, filenames in os.walk(directory):
+        for dirpath, dirnames, filenames in walk_directories(directory):
             dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS and not d.startswith("."))
             for name in sorted(filenames):
                 path = Path(dirpath) / name

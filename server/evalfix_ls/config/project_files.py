@@ -23,7 +23,10 @@ def parse_toml(text: str) -> dict[str, object]:
     else:  # pragma: no cover - exercised on 3.10 only
         # tomli is installed on 3.10 only: an environment on a later Python has no stubs for it
         import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
-    table: dict[str, object] = tomllib.loads(text)
+    try:
+        table: dict[str, object] = tomllib.loads(text)
+    except RecursionError:  # tomllib recurses once per nesting level; a hostile file nests deeper
+        raise ValueError("nested too deeply to read") from None
     return table
 
 

@@ -14,11 +14,13 @@ from ..parser.text_view import Text
 from ..parser.tree import OBJECT, STRING, Node, join_pointer, resolve_pointer
 from ..parser.values import member_value, string_of
 from ..workspace.confine import resolve_within
+from ..workspace.walk import walk_directories
 from .cases import case_path_strings, flattens, is_assertion_path
 from .completion_context import CompletionContext
 from .cursor import JsonPath
 from .document import DocumentView
 from .markdown_anchors import MAX_HEADINGS, file_headings
+from .markdown_code import code
 from .schema_nodes import listed, schema_for, table
 from .snippets import json_text
 from .suggestion import FILE, FOLDER, TAG, VALUE, Suggestion, replacing
@@ -98,7 +100,7 @@ def tag_suggestions(
     uses = facts.coverage_tags(exclude_file=document.rel_path)
     for order, use in enumerate(u for u in uses if u.tag not in known and u.tag not in present):
         cases = f"{use.count} case{'s' if use.count != 1 else ''}"
-        doc = f"Used in {cases} of this workspace, e.g. `{use.example}`."
+        doc = f"Used in {cases} of this workspace, e.g. {code(use.example)}."
         detail = f"used in {cases}"
         out.append(_tag_item(ctx, use.tag, f"1{order:05d}", detail, doc))
     return out
@@ -299,7 +301,7 @@ def _clean(path: PurePosixPath) -> str:
 def _walk(directory: Path) -> list[str]:
     """Files below ``directory`` (relative POSIX paths, sorted, dot-entries skipped, bounded)."""
     found: list[str] = []
-    for current, dirs, files in os.walk(directory):
+    for current, dirs, files in walk_directories(directory):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
             if name.startswith("."):

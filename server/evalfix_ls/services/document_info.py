@@ -13,6 +13,7 @@ from ..parser.tree import ARRAY, OBJECT
 from ..parser.values import items_of
 from .document import DocumentView
 from .inline_facts import readiness_line
+from .markdown_code import code
 from .workspace_facts import WorkspaceFacts
 
 TITLES = {EVALS: "eval suite", WORKFLOW: "workflow fixture", UNKNOWN: "not checked"}
@@ -56,8 +57,8 @@ class DocumentInfo:
         """The same facts for a hover on the root object."""
         lines = [f"**evalfix: {self.title}** — {self.reason}"]
         facts = [
-            ("decided by", f"`{self.decided_by}`" if self.decided_by else None),
-            ("shape", f"`{self.shape}`" if self.shape else None),
+            ("decided by", code(self.decided_by) if self.decided_by else None),
+            ("shape", code(self.shape) if self.shape else None),
             ("cases", str(self.cases) if self.cases is not None else None),
             ("readiness", self.readiness),
         ]

@@ -18,6 +18,7 @@ from ..parser.tree import ARRAY, OBJECT, STRING, Node, join_pointer, resolve_poi
 from ..parser.values import string_of
 from .cursor import Cursor, JsonPath, locate
 from .document import DocumentView
+from .markdown_code import code
 from .schema_nodes import schema_at, schema_for, table
 from .snippets import json_text
 from .workspace_facts import WorkspaceFacts
@@ -74,7 +75,7 @@ def _member_doc(document: DocumentView, path: JsonPath) -> str | None:
     description = schema.description()
     if not description or not path or not isinstance(path[-1], str):
         return description
-    return f"**`{path[-1]}`**\n\n{description}"
+    return f"**{code(path[-1])}**\n\n{description}"
 
 
 def _value_doc(document: DocumentView, path: JsonPath, node: Node) -> str | None:
@@ -122,13 +123,15 @@ def _file_note(facts: WorkspaceFacts, path: Path | None) -> str:
     if path is None:
         return "The path leaves the repository (or there is no repository to resolve it in)."
     if facts.leaves(path):
-        return f"`{_shown(facts, path)}` leads outside the repository (a symbolic link): not looked at."
+        return f"{code(_shown(facts, path))} leads outside the repository (a symbolic link): not looked at."
     if not facts.exists(path):
-        return f"`{_shown(facts, path)}` does not exist."
+        return f"{code(_shown(facts, path))} does not exist."
     if facts.is_dir(path):
-        entries = ", ".join(f"`{e.name}{'/' if e.is_dir else ''}`" for e in facts.list_dir(path)[:12])
-        return f"Folder `{_shown(facts, path)}/` exists" + (f": {entries}" if entries else " (empty).")
-    return f"`{_shown(facts, path)}` exists.\n\n```\n{preview(facts, path)}\n```"
+        entries = ", ".join(code(e.name + ("/" if e.is_dir else "")) for e in facts.list_dir(path)[:12])
+        return f"Folder {code(_shown(facts, path) + '/')} exists" + (
+            f": {entries}" if entries else " (empty)."
+        )
+    return f"{code(_shown(facts, path))} exists.\n\n```\n{preview(facts, path)}\n```"
 
 
 def _shown(facts: WorkspaceFacts, path: Path) -> str:
@@ -171,7 +174,8 @@ def _regex_note(document: DocumentView, path: JsonPath) -> str:
 def _flag_meanings(flags: str) -> str:
     meanings = table(schema_for(EVALS) or {}, "$defs", "RegexFlags", "x-flagDescriptions")
     rows = [
-        f"* `{flag}` — {meanings.get(flag, 'not a JavaScript RegExp flag')}" for flag in dict.fromkeys(flags)
+        f"* {code(flag)} — {meanings.get(flag, 'not a JavaScript RegExp flag')}"
+        for flag in dict.fromkeys(flags)
     ]
     return "Flags:\n\n" + "\n".join(rows)
 
@@ -202,15 +206,17 @@ def _case(document: DocumentView, cursor: Cursor, facts: WorkspaceFacts) -> Hove
 def case_summary(case: NormalizedCase, document: DocumentView, facts: WorkspaceFacts) -> str:
     """The case as the normalizer sees it: id, effective tags and refs (inherited marked),
     authority, and the readiness buckets it counts for."""
-    lines = [f"**Case `{case.id}`** (skill `{case.skill.text}`, id from {case.id_source})", ""]
-    tags = ", ".join(f"`{t.value}`" + (" (inherited)" if t.inherited else "") for t in case.coverage_tags)
+    lines = [f"**Case {code(case.id)}** (skill {code(case.skill.text)}, id from {case.id_source})", ""]
+    tags = ", ".join(code(t.value) + (" (inherited)" if t.inherited else "") for t in case.coverage_tags)
     lines.append(f"* coverage tags: {tags or 'none'}")
     authority = case.authority.value + (" (this case)" if case.authority.from_case else "")
-    lines.append(f"* source refs, authority `{authority}`:" if case.source_refs else "* source refs: none")
+    lines.append(
+        f"* source refs, authority {code(authority)}:" if case.source_refs else "* source refs: none"
+    )
     for ref in case.source_refs:
         target = facts.resolve(ref.value.split("#", 1)[0]) if ref.value else None
         state = "exists" if target is not None and facts.exists(target) else "missing"
-        lines.append(f"  * `{ref.value}`" + (" (inherited)" if ref.inherited else "") + f" — {state}")
+        lines.append(f"  * {code(ref.value)}" + (" (inherited)" if ref.inherited else "") + f" — {state}")
     if document.rel_path is not None and facts.repo_root is not None:  # a path in a repository
         buckets = counted_buckets(case, document.rel_path, facts.repo_root, facts.fs)
         shown = ", ".join(

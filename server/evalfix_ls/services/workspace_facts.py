@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from ..contracts.workflow.index import WorkflowIndex
 from ..workspace.confine import is_inside
 from ..workspace.view import FileSystemView
-from ..workspace.walk import SKIPPED_DIRS
+from ..workspace.walk import SKIPPED_DIRS, walk_directories
 
 MAX_DIR_ENTRIES = 500  # a folder listing for path completion stops here
 
@@ -189,7 +189,7 @@ MAX_NAMED_ENTRIES = 50_000
 def _entries_by_name(root: Path) -> dict[str, list[Path]]:
     by_name: dict[str, list[Path]] = {}
     seen = 0
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, dirnames, filenames in walk_directories(root):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS and not d.startswith("."))
         for entry in (*dirnames, *filenames):
             by_name.setdefault(entry, []).append(Path(dirpath) / entry)

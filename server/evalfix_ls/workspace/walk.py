@@ -17,6 +17,34 @@ SKIPPED_DIRS = frozenset(
 )
 
 
+def walk_directories(top: str | os.PathLike[str]) -> Iterator[tuple[str, list[str], list[str]]]:
+    """``os.walk(top)`` (top-down; the caller may prune or reorder the directory names it is given;
+    links to directories are listed but not entered; unreadable directories are passed over)
+    without recursion. Python 3.11's ``os.walk`` recurses once per level, so a repository with a
+    directory chain about a thousand levels deep stopped ``--check`` with a ``RecursionError``."""
+    pending = [os.fspath(top)]
+    while pending:
+        current = pending.pop()
+        dirs: list[str] = []
+        files: list[str] = []
+        try:
+            with os.scandir(current) as entries:
+                for entry in entries:
+                    (dirs if _is_dir(entry) else files).append(entry.name)
+        except OSError:
+            continue
+        yield current, dirs, files
+        inside = (os.path.join(current, name) for name in reversed(dirs))  # popped in dirs' order
+        pending.extend(path for path in inside if not os.path.islink(path))
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
 def default_root(cwd: Path) -> Path:
     """The nearest ancestor (or ``cwd`` itself) holding ``.git``, else ``cwd``."""
     cwd = cwd.absolute()
@@ -35,7 +63,7 @@ def walk(directory: Path) -> Iterator[Path]:
     # is inside ``skills/`` too, while a checkout placed under some ``…/skills/…`` is not.
     base = default_root(directory)
     prefix = directory.absolute().parts[len(base.parts) :] if base != directory.absolute() else ()
-    for dirpath, dirnames, filenames in os.walk(directory):
+    for dirpath, dirnames, filenames in walk_directories(directory):
         current = Path(dirpath)
         parts = current.relative_to(directory).parts
         inside_skills = (directory.name == "skills") or "skills" in prefix + parts

@@ -5,7 +5,6 @@ only one — for workflow source refs (anchor kept) and eval-suite copy sources.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,7 @@ from fix_support import (
     view,
 )
 
+from evalfix_ls.services import workspace_facts
 from evalfix_ls.services.fixes import fixes_for
 
 
@@ -97,8 +97,8 @@ def test_the_repository_is_walked_once_for_every_missing_path_of_a_request(
     touch(root, "docs/b.md")
     document = view(root, WORKFLOW_PATH, workflow_text(["references/a.md", "references/b.md"]))
     walks = []
-    real_walk = os.walk
-    monkeypatch.setattr(os, "walk", lambda top, *a, **k: walks.append(top) or real_walk(top, *a, **k))
+    real_walk = workspace_facts.walk_directories
+    monkeypatch.setattr(workspace_facts, "walk_directories", lambda top: walks.append(top) or real_walk(top))
     shared = facts(root)
     missing = [f for f in document.analysis.findings if f.code == "source_ref_missing"]
     offered = [fix.title for target in missing for fix in fixes_for(document, target, shared)]

@@ -144,6 +144,20 @@ def test_tags_documented_then_used_never_repeated(tmp_path: Path) -> None:
     assert "team-tag" not in {item.label for item in again}
 
 
+def test_the_file_a_used_tag_comes_from_is_one_code_span(tmp_path: Path) -> None:
+    """A file name with a backtick closed the span early: the rest rendered as Markdown."""
+    facts = workspace(tmp_path)
+    odd = tmp_path / "skills/demo/evals/odd`[x](https:e.example).json"
+    odd.write_text(json.dumps({"cases": [{"id": "d", "coverage_tags": ["odd-tag"]}]}), encoding="utf-8")
+    text, offset = split_cursor('{"cases": [{"id": "o", "coverage_tags": ["|"]}]}')
+    view = document(text, root=tmp_path, rel_path="skills/demo/evals/open.json")
+    (item,) = [item for item in complete(view, offset, facts) if item.label == "odd-tag"]
+    assert (
+        item.documentation
+        == "Used in 1 case of this workspace, e.g. ``skills/demo/evals/odd`[x](https:e.example).json``."
+    )
+
+
 def test_paths_segment_by_segment_without_plan_folders(tmp_path: Path) -> None:
     text, found = workflow_items(tmp_path, '{"source_refs": ["docs/|"], "cases": []}')
     labels = {item.label for item in found}

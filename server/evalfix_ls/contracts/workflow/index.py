@@ -25,6 +25,7 @@ from ...parser.fast import reject_constant
 from ...workspace.confine import resolve_within
 from ...workspace.files import read_file
 from ...workspace.view import FileSystemView
+from ...workspace.walk import walk_directories
 from ..detection import CANONICAL_SCHEMA, Walk, declared_schema, is_workflow_path, walking_repository
 from .normalize import NormalizedFile, normalize_file
 
@@ -66,7 +67,7 @@ def discover(repo_root: Path) -> list[str]:
     base = repo_root / "skills"
     if resolve_within(base, repo_root) is None:
         return found  # ``skills`` links out of the repository: its listing is not looked at
-    for dirpath, _dirnames, filenames in os.walk(base, followlinks=False):
+    for dirpath, _dirnames, filenames in walk_directories(base):
         for name in filenames:
             if not name.endswith(".json"):
                 continue
