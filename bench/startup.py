@@ -24,7 +24,7 @@ answer. That is the start-up that is pygls' and lsprotocol's own.
 Bytecode: the servers are spawned with Python's bytecode cache on, after one untimed spawn that
 writes it (as an installed server has it: pip compiles a package's modules when it installs it), even
 when ``PYTHONDONTWRITEBYTECODE`` is set here: with it every spawn compiled our modules from source
-(pygls' and lsprotocol's come compiled from their install), about 50 ms of CPU that no user pays.
+(pygls' and lsprotocol's come compiled from their install), 50-70 ms of CPU that no user pays.
 """
 
 from __future__ import annotations
