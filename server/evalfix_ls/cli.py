@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Iterator
@@ -12,6 +11,8 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 from . import __version__
 
 if TYPE_CHECKING:
+    import argparse
+
     from .batch.run import FileReport, Report
 
 
@@ -23,9 +24,15 @@ class _LineFormat(Protocol):
 
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+# How editors start the server: served without building the argument parser, which costs a few ms
+# of CPU before ``initialize`` (argparse, and the help formatter it builds for every argument,
+# whose terminal width comes from ``shutil``, which imports the compression modules).
+SERVE_ARGVS: tuple[list[str], ...] = ([], ["--stdio"])
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="evalfix-ls",
         description=(
@@ -78,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _positive_int(value: str) -> int:
+    import argparse
+
     try:
         number = int(value)
     except ValueError:
@@ -88,6 +97,8 @@ def _positive_int(value: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if (sys.argv[1:] if argv is None else argv) in SERVE_ARGVS:
+        return serve(tcp=None)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -104,11 +115,11 @@ def main(argv: list[str] | None = None) -> int:
             parser.print_usage(sys.stderr)
             print("evalfix-ls: error: PATHS are only valid with --check", file=sys.stderr)
             return EXIT_USAGE
-        return serve(args)
+        return serve(args.tcp)
     return run_check(args)
 
 
-def serve(args: argparse.Namespace) -> int:
+def serve(tcp: str | None) -> int:
     import gc
 
     # The server's imports (lsprotocol's types above all) allocate enough objects to trigger full
@@ -118,7 +129,7 @@ def serve(args: argparse.Namespace) -> int:
     try:
         from .lsp.server import start
 
-        return start(tcp=args.tcp)
+        return start(tcp=tcp)
     finally:
         gc.enable()  # also when it returned before building the server (a bad --tcp)
 

@@ -73,3 +73,45 @@ def test_start_up_runs_no_full_collection() -> None:
     seen = json.loads(out.stdout.strip().splitlines()[-1])
     assert seen["full_collections"] == 0
     assert seen["enabled"] and seen["frozen"] > 10_000  # on again, start-up's objects frozen
+
+
+INITIALIZE = json.dumps(
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"processId": None, "rootUri": None, "capabilities": {"textDocument": {"diagnostic": {}}}},
+    }
+)
+
+# The server as an editor starts it (``evalfix-ls``, no argument), sent ``initialize`` then end of
+# input; what it imported by then goes to stderr (``initialized`` never came: no warm-up).
+SERVE_AND_LIST = """
+import json, sys
+from evalfix_ls.cli import main
+code = main()
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+# Standard library modules only later requests or the command line use: difflib (a settings
+# problem's "did you mean"), argparse and, through its help formatter, shutil and the compression
+# modules (the command line; editors start the server without arguments or with --stdio).
+NOT_BEFORE_INITIALIZE = ("difflib", "argparse", "shutil", "bz2", "lzma")
+
+
+def test_real_server_answers_initialize_without_later_modules() -> None:
+    body = INITIALIZE.encode()
+    out = subprocess.run(
+        [sys.executable, "-c", SERVE_AND_LIST],
+        input=b"Content-Length: %d\r\n\r\n%s" % (len(body), body),
+        capture_output=True,
+        check=False,
+        timeout=120,
+    )
+    assert b'"capabilities"' in out.stdout  # initialize was answered
+    modules = json.loads(out.stderr.decode().strip().splitlines()[-1])
+    assert "evalfix_ls.lsp.features.hover" in modules  # the server was built…
+    loaded = [
+        name for name in modules if name.split(".")[0] in NOT_BEFORE_INITIALIZE or name.startswith(CORE)
+    ]
+    assert loaded == []  # …without them

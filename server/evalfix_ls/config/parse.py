@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
-from difflib import get_close_matches
 from pathlib import Path
 from types import MappingProxyType
 from typing import TypedDict
@@ -125,6 +124,8 @@ def _parse_severity(value: object, where: str, problems: list[str]) -> Iterator[
     if not isinstance(value, Mapping):
         problems.append(f'{where}: expected a table of code = severity, e.g. {{"id-not-kebab" = "off"}}')
         return
+    from difflib import get_close_matches  # lazily: not needed before ``initialize``
+
     from ..contracts.codes import ALL_CODES  # lazily: the registry loads the schemas (start-up)
 
     for code, word in value.items():

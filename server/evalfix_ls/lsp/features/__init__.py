@@ -29,9 +29,9 @@ the ``evalfix.caseCommand`` command).
 from __future__ import annotations
 
 import asyncio
-import importlib
 import inspect
 import pkgutil
+import sys
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from dataclasses import replace
@@ -175,6 +175,9 @@ def feature_modules() -> list[str]:
 
 def register_all(server: FeatureServer) -> None:
     for name in feature_modules():
-        module = importlib.import_module(f"{__name__}.{name}")
+        # ``__import__``, not ``importlib.import_module``: ``python -X importtime`` (bench.startup)
+        # sees only the imports made through it
+        __import__(f"{__name__}.{name}")
+        module = sys.modules[f"{__name__}.{name}"]
         if hasattr(module, "register"):
             module.register(server)
