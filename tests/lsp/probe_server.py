@@ -26,6 +26,7 @@ from unittest.mock import patch
 import evalfix_ls.lsp.diagnostics.jobs as jobs
 from evalfix_ls.analysis import Analysis
 from evalfix_ls.cli import main
+from evalfix_ls.contracts.evals import check as evals_check
 from evalfix_ls.lsp import collector, lifecycle, requests
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.lsp.diagnostics.edit_log import EditLog
@@ -65,6 +66,16 @@ def fixes_for(*args: Any, **kwargs: Any) -> Any:
 
 
 fixes.fixes_for = fixes_for
+_cases_checked = [0]  # eval cases checked afresh (not answered from the per-case cache)
+_check_case = evals_check._check_case
+
+
+def check_case(*args: Any, **kwargs: Any) -> Any:
+    _cases_checked[0] += 1
+    return _check_case(*args, **kwargs)
+
+
+evals_check._check_case = check_case
 _lanes_started: list[str] = []  # the lane of each feature request, in the order they reach it
 _run = requests.RequestRunner.run
 
@@ -164,6 +175,7 @@ def state(ls: Any) -> dict[str, Any]:
         "edit reads": _edit_reads[0],
         "request lanes": list(_lanes_started),
         "fixes asked": _fixes_asked[0],
+        "cases checked": _cases_checked[0],
         **frozen_state(),
         "warmed up": _warmed_up[0],
         "threads": sorted(thread.name for thread in threading.enumerate()),

@@ -276,29 +276,42 @@ class WorkspaceIndex:
         return True
 
     def note_file_events(self, events: Iterable[FileEvent], is_open: Callable[[Path], bool]) -> set[Path]:
-        """Queue file-system events; returns the repository roots they touch. Every event
-        invalidates existence facts (a created file can clear ``source_ref_missing``); events on
-        fixture files that are not open also update the workflow index (an open buffer, not the
-        disk, is what the index holds for those)."""
+        """Queue file-system events; returns the repository roots where something was queued.
+        An event that can change a fact the rules use invalidates existence facts (a created
+        file can clear ``source_ref_missing``); one that cannot (an editor saving a file only
+        ever asked about by kind, e.g. the open suite itself) leaves every cached per-case result
+        valid. Events on fixture files that are not open also update the workflow index (an open
+        buffer, not the disk, is what the index holds for those)."""
         touched: set[Path] = set()
         for event in events:
-            path = event.path
             if event.kind != 2:  # created or deleted: the set of files changed
                 self._discovered = None
-            for repo in self._repos_containing(path):
-                repo.queue_fs_change(path)
-                touched.add(repo.root)
-                rel = relative_posix(path, repo.root)
-                if rel is None:
-                    continue
-                if _is_directory_event(event, rel):
-                    repo.queue_full_reload()  # a whole folder of fixtures came or went
-                elif is_workflow_path(rel) and not is_open(path):
-                    if event.kind == 3:
-                        repo.queue_deleted(rel)
-                    else:
-                        repo.queue_text(rel, None)
+            for repo in self._repos_containing(event.path):
+                if self._queue_event(repo, event, is_open):
+                    touched.add(repo.root)
         return touched
+
+    @staticmethod
+    def _queue_event(repo: RepoState, event: FileEvent, is_open: Callable[[Path], bool]) -> bool:
+        """Queue what ``event`` changes in ``repo``; False when nothing was queued."""
+        path = event.path
+        queued = event.kind != 2 or repo.fs.content_change_matters(path)
+        if queued:
+            repo.queue_fs_change(path)
+        rel = relative_posix(path, repo.root)
+        if rel is None:
+            return queued
+        if _is_directory_event(event, rel):
+            repo.queue_full_reload()  # a whole folder of fixtures came or went
+        elif is_workflow_path(rel) and not is_open(path):
+            # A closed fixture's text may have changed: the workflow index reads it again.
+            if event.kind == 3:
+                repo.queue_deleted(rel)
+            else:
+                repo.queue_text(rel, None)
+        else:
+            return queued
+        return True
 
     def _repos_containing(self, path: Path) -> Iterator[RepoState]:
         for repo in self._repos.values():

@@ -26,6 +26,9 @@ class FileSystemView:
         self._stat_cache: dict[str, int] = {}  # path → 0 missing, 1 file, 2 dir, 3 other
         # (root, path) → the real path inside root, or None when it leaves root (confine.py)
         self._resolved: dict[tuple[str, str], str | None] = {}
+        # Paths whose content a rule read (``read_text``/``read_head``, uncached): a change of
+        # their content changes a fact, unlike one of a file only ever asked about by kind.
+        self._read: set[str] = set()
         # Changes whenever cached facts are dropped; results computed from this view (e.g. cached
         # per-case findings) are valid only for the generation they were computed in. Unique
         # across views, so a new view never matches an old one's results.
@@ -88,7 +91,7 @@ class FileSystemView:
 
         Deliberately not cached (so never stale): rules read only small files such as a SKILL.md
         front matter, once per analysis."""
-        target = path if root is None else self.resolve(path, root)
+        target = self._target_to_read(path, root)
         if target is None:
             return None
         try:
@@ -101,13 +104,35 @@ class FileSystemView:
     def read_head(self, path: str | Path, limit: int, root: str | Path | None = None) -> str | None:
         """The first ``limit`` bytes of a regular file as UTF-8 text (a preview), or None when it
         cannot be read, is not a regular file or, with a ``root``, leaves it. Not cached."""
-        target = path if root is None else self.resolve(path, root)
+        target = self._target_to_read(path, root)
         if target is None:
             return None
         try:
             return read_regular(target, limit, head=True).decode("utf-8", "replace")
         except (NotRegularFile, OSError, ValueError):
             return None
+
+    def _target_to_read(self, path: str | Path, root: str | Path | None) -> str | None:
+        """The real file to read for ``path`` (None: it leaves ``root``), remembered as read
+        before it is read, so a change event arriving meanwhile already finds it here."""
+        target = os.fspath(path) if root is None else self.resolve(path, root)
+        if target is not None:
+            self._read.add(target)
+        return target
+
+    def content_change_matters(self, path: str | Path) -> bool:
+        """Whether a "changed" event for ``path`` (its content written; neither created nor
+        deleted) can change a fact this view answered, so results keyed by its generation must
+        be computed again. The facts are kinds, link resolutions and the contents of the few
+        files read: a regular file that was never read and whose cached kind (if any) is still
+        "file" changes none of them (the editor saving a suite, say). In doubt, True: a link
+        (its target may have moved), a directory or anything else that is not a regular file."""
+        given = os.fspath(path)
+        names = {given, os.path.realpath(given)}
+        if os.path.islink(given) or self._stat(given) != 1 or not names.isdisjoint(self._read):
+            return True
+        # Read from the loop while a worker fills the caches: single lookups, safe under the GIL.
+        return any(self._stat_cache.get(name, 1) != 1 for name in names)
 
     def revalidate(self) -> bool:
         """Check every cached fact against the disk again; forget (and move the generation for)

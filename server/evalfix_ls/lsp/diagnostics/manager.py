@@ -128,6 +128,8 @@ class DiagnosticsManager:
         touched = index.note_file_events(
             events, is_open=lambda path: self.server.documents.for_path(path) is not None
         )
+        # A closed file's own result is read from its text: a save changes it whatever else does.
+        rewritten = self.cache.forget_disk(event.path for event in events)
         for root in touched:
             self.sync.schedule(root)
         if touched:
@@ -140,7 +142,7 @@ class DiagnosticsManager:
             and index.repo_root_for(snapshot.path, self.server.settings.config_for(snapshot.path).root)
             in touched
         ]
-        self.strategy.files_changed(affected, bool(touched))
+        self.strategy.files_changed(affected, bool(touched) or rewritten)
 
     # -- pull ------------------------------------------------------------------------------------
 

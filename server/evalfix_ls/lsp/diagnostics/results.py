@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -61,6 +62,11 @@ class ResultCache:
     def store_disk(self, result: Result) -> None:
         assert result.path is not None
         self.disk[result.path] = result
+
+    def forget_disk(self, paths: Iterable[Path]) -> bool:
+        """Drop the disk results of ``paths`` (written on disk: their own text may differ, which
+        no generation in the results' keys tells); True when one was held."""
+        return bool([path for path in paths if self.disk.pop(path, None) is not None])
 
     def notify_changed(self) -> None:
         """Wake parked ``workspace/diagnostic`` requests."""
