@@ -190,3 +190,19 @@ async def test_moves_rewrite_only_the_files_the_analysis_checks(
     assert (local_uri in edited) is rewritten
     if rewritten:
         assert json.loads(edited[local_uri])["source_refs"] == [NEW_GUIDE]
+
+
+async def test_a_move_outside_every_workspace_folder_and_open_document_is_not_planned(
+    session: Session, tmp_path: Path
+) -> None:
+    """A repository the user does not work in (outside the workspace folders, nothing open there)
+    is left alone: renaming ``/`` once walked the whole file system and read other projects'
+    files. The same move inside the workspace is planned."""
+    inside = cited_paths_repo(tmp_path / "inside")
+    outside = cited_paths_repo(tmp_path / "outside")
+    await session.initialize([inside])
+    for root, planned in ((outside, False), (inside, True)):
+        edit = await session.client.workspace_will_rename_files_async(
+            rename_params((root / GUIDE, root / NEW_GUIDE))
+        )
+        assert (edit is not None) == planned, root

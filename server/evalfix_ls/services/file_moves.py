@@ -37,6 +37,19 @@ from .cases import PathString, assertion_path_nodes, case_path_strings, flattens
 from .fixes.edits import json_text
 
 
+def plans_moves_in(root: Path, moved: Path, folders: Iterable[Path], open_files: Iterable[Path]) -> bool:
+    """Whether a move of ``moved`` is planned in the repository ``root`` it resolved to: only when
+    ``moved`` lies inside that root and the root is one the user works in (a workspace folder or
+    below one, or, outside every folder, a root holding an open document). Renaming ``/`` or a
+    folder above every repository resolves to a root such as ``/``: planning it would walk the
+    whole file system and read other projects' files."""
+    if root not in moved.parents or root == Path(root.anchor):
+        return False
+    if any(root == folder or folder in root.parents for folder in folders):
+        return True
+    return any(root in path.parents for path in open_files)
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     old: Path  # absolute, normalised

@@ -10,7 +10,7 @@ from typing import Any
 
 from evalfix_ls.config.model import Config
 from evalfix_ls.contracts.detection import Walk
-from evalfix_ls.services.file_moves import Move, Moves, fixture_files, plan_moves
+from evalfix_ls.services.file_moves import Move, Moves, fixture_files, plan_moves, plans_moves_in
 
 ROOT = Path("/repo")
 WORKFLOW_PATH = ROOT / "skills" / "写作" / "evals" / "cases.json"
@@ -163,3 +163,15 @@ def test_escaped_paths_are_found_and_written_plainly() -> None:
     )
     (replacement,) = plan_moves(planned, ROOT, fixtures)[WORKFLOW_PATH]
     assert replacement.new_text == '"docs/指.md"'
+
+
+def test_moves_are_planned_only_in_repositories_the_user_works_in(tmp_path: Path) -> None:
+    folder, repo = tmp_path / "work", tmp_path / "work" / "repo"
+    elsewhere = tmp_path / "elsewhere"
+    moved = repo / "skills/a/guide.md"
+    assert plans_moves_in(repo, moved, [folder], [])  # below a workspace folder
+    assert plans_moves_in(folder, folder / "x.md", [folder], [])  # the folder itself
+    assert not plans_moves_in(elsewhere, elsewhere / "x.md", [folder], [])  # outside, nothing open
+    assert plans_moves_in(elsewhere, elsewhere / "x.md", [folder], [elsewhere / "evals/evals.json"])
+    assert not plans_moves_in(Path("/"), Path("/home"), [folder], [moved])  # the file-system root
+    assert not plans_moves_in(repo, repo, [folder], [])  # the repository itself moves: nothing inside changes

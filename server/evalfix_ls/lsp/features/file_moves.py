@@ -89,14 +89,16 @@ def _edit_for(
 
 def _plan(ls: FeatureServer, renames: list[tuple[Path, Path]], snapshots: dict[Path, Snapshot]) -> Planned:
     """Per fixture file: (its text, its replacements), over every repository a move lies in."""
-    from ...services.file_moves import Move, Moves, fixture_files, plan_moves
+    from ...services.file_moves import Move, Moves, fixture_files, plan_moves, plans_moves_in
     from ...workspace.files import read_file
     from ...workspace.walk import walk
 
     index = ls.workspace_index
     by_root: dict[Path, list[Move]] = defaultdict(list)
     for old, new in renames:
-        by_root[index.repo_root_for(old, ls.settings.config_for(old).root)].append(Move.of(old, new))
+        root = index.repo_root_for(old, ls.settings.config_for(old).root)
+        if plans_moves_in(root, old.absolute(), index.folders, snapshots):
+            by_root[root].append(Move.of(old, new))
     discovered = index.discover(ls.settings.folder_config)
     planned: Planned = {}
     for root, moves in by_root.items():
