@@ -84,7 +84,7 @@ def test_no_full_collection_while_the_frozen_heap_is_large(monkeypatch: pytest.M
     _wait_for_idle_collection(collections)
     assert alive() is not None and collector.full_collections() == full
     monkeypatch.setattr(collector, "FULL_COLLECTION_LIMIT", sys.maxsize)  # "small" again
-    collector.document_closed()
+    collector.document_closed(last=False)
     _wait_for_idle_collection(collections + 1)
     assert alive() is None and collector.full_collections() == full + 1
 
@@ -158,8 +158,8 @@ def test_every_request_worker_reports_its_end(monkeypatch: pytest.MonkeyPatch) -
     clock = _Clock()
     monkeypatch.setattr(collector, "time", clock)
     assert requests._paused(lambda: "answer") == "answer"
-    assert collector._idle._last_job == clock.now
+    assert collector._idle.last_job == clock.now
     clock.now += 10.0
     with pytest.raises(ZeroDivisionError):
         requests._paused(lambda: 1 / 0)
-    assert collector._idle._last_job == clock.now
+    assert collector._idle.last_job == clock.now

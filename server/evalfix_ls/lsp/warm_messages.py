@@ -1,5 +1,5 @@
 """The messages of an editing session, structured (and an error answer serialized) once at
-``initialized`` (``lifecycle.warm_up``).
+``initialized`` (``lifecycle.warm_up``); and the data of findings converted once.
 
 cattrs builds the function that structures a message type on its first use and keeps it for good,
 with its generated source (``linecache``). Built while the first large analysis runs, those objects
@@ -11,9 +11,12 @@ suite, most held such once-only objects. Built before any document, they share t
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import PurePosixPath
 from typing import Any
 
 from lsprotocol import types
+
+from ..json_value import is_json_value
 
 _URI = "file:///warm-up/evals/evals.json"
 _POSITION = {"line": 0, "character": 0}
@@ -61,3 +64,26 @@ def prepare_editing_messages(
     for message in EDITING_MESSAGES:
         structure(message)
     serialize(ERROR_ANSWER)
+
+
+# Finding data of each kind the checks hand the editor (``Finding.data``): lists, tuples, nested
+# mappings, paths, enums, sets, scalars.
+_FINDING_DATA = {
+    "list": ["a"],
+    "tuple": ("a", 1),
+    "mapping": {"a": {"b": [1.5, True, None]}},
+    "path": PurePosixPath("skills/a"),
+    "enum": types.DiagnosticSeverity.Hint,
+    "set": frozenset({"a"}),
+}
+
+
+def prepare_finding_data() -> None:
+    """Convert finding data of every kind once. ``isinstance(value, Mapping)`` and the other ABC
+    checks of the conversion record each concrete type they meet in the ABCs' caches (a weak
+    reference and its callback per ABC and subclass, ten for a ``list``), for good; recorded
+    during the first large analysis, those kept one of its arenas after close."""
+    from .convert import jsonable
+
+    jsonable(_FINDING_DATA)
+    is_json_value(_FINDING_DATA)
