@@ -95,6 +95,7 @@ def document_closed(*, last: bool) -> None:
         with unpaused_now() as quiet:
             if quiet and gc.get_freeze_count() <= FULL_COLLECTION_LIMIT:
                 collect_frozen()
+                _idle.close_collections += 1
     _idle.job_done()
 
 
@@ -118,6 +119,7 @@ class _IdleCollector:
         self.collections = 0  # how many idle clean-ups ran (for tests)
         self.full_collections = 0  # how many of them collected the frozen heap (for tests)
         self.wakeups = 0  # how many times the thread woke up to look (for tests)
+        self.close_collections = 0  # how many collections the last document's close ran (for tests)
 
     @property
     def last_job(self) -> float:
@@ -233,6 +235,10 @@ def idle_collections() -> int:
 
 def full_collections() -> int:
     return _idle.full_collections
+
+
+def close_collections() -> int:
+    return _idle.close_collections
 
 
 def idle_wakeups() -> int:

@@ -14,7 +14,7 @@ from ..parser.line_index import Encoding
 from .capabilities import ClientFeatures
 from .documents import uri_to_path
 from .features.file_moves import announce_to_every_client
-from .warm_messages import prepare_editing_messages, prepare_finding_data
+from .warm_messages import prepare_codecs, prepare_editing_messages, prepare_type_checks
 from .workspace_events import fetch_configuration, register_dynamic_capabilities
 
 if TYPE_CHECKING:
@@ -52,7 +52,8 @@ def warm_up(structure: Callable[[dict[str, Any]], object], serialize: Callable[[
     for name in WARM_UP:
         importlib.import_module(name, __package__)
     prepare_editing_messages(structure, serialize)
-    prepare_finding_data()
+    prepare_type_checks()
+    prepare_codecs()
 
 
 WARM_UP = (  # relative to this package

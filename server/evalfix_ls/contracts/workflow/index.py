@@ -12,7 +12,6 @@ hash. It is not thread-safe: the language server updates it on its main loop.
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import json
 import os
@@ -29,14 +28,10 @@ from ...workspace.view import FileSystemView
 from ..detection import CANONICAL_SCHEMA, Walk, declared_schema, is_workflow_path, walking_repository
 from .normalize import NormalizedFile, normalize_file
 
-# Looked up with this module (the server imports it at warm-up): found at the first key, the codec
-# module was imported during the first document's analysis and kept one of its arenas after close.
-_UTF16_BE = codecs.lookup("utf-16-be")
-
 
 def batch_order_key(rel_path: str) -> bytes:
     """JavaScript's default sort compares UTF-16 code units (§9.4)."""
-    return _UTF16_BE.encode(rel_path, "surrogatepass")[0]
+    return rel_path.encode("utf-16-be", "surrogatepass")
 
 
 @dataclass(frozen=True, slots=True)
