@@ -132,13 +132,13 @@ def malloc_heaps() -> int | None:
             return info.read().count("<heap nr=")
 
 
-def abc_cache_entries() -> int:
-    """Entries of every ABC's caches (``isinstance`` against an ABC records each new concrete type
-    there, with a weak reference, for good)."""
+def abc_cache_entries() -> list[str]:
+    """Every entry of every ABC's caches, as ``ABC:type`` (``isinstance`` against an ABC records
+    each new concrete type there, with a weak reference, for good)."""
     import _abc
     from abc import ABCMeta
 
-    total, seen, pending = 0, set(), [object]
+    entries, seen, pending = [], set(), [object]
     while pending:
         cls = pending.pop()
         for sub in type.__subclasses__(cls):
@@ -147,12 +147,10 @@ def abc_cache_entries() -> int:
                 pending.append(sub)
         if isinstance(cls, ABCMeta):
             _registry, cache, negative, _version = _abc._get_dump(cls)
-            total += len(cache) + len(negative)
-            _DEBUG.update(f"{cls.__qualname__}:{getattr(r(), '__qualname__', r())}" for r in (*cache, *negative))
-    return total
-
-
-_DEBUG: set[str] = set()
+            entries += [
+                f"{cls.__qualname__}:{getattr(ref(), '__qualname__', ref())}" for ref in (*cache, *negative)
+            ]
+    return sorted(entries)
 
 
 def table_bytes(ls: Any) -> int:
@@ -208,7 +206,6 @@ def state(ls: Any) -> dict[str, Any]:
         # cattrs keeps the source of each (un)structure function it generates in linecache
         "converter functions": sum("cattrs generated" in name for name in list(linecache.cache)),
         "abc cache entries": abc_cache_entries(),
-        "abc debug": sorted(_DEBUG),
         "modules": sorted(sys.modules),
         "regex verdicts": regex.cached_verdicts(),
         "table bytes": table_bytes(ls),
