@@ -186,6 +186,7 @@ def state(ls: Any) -> dict[str, Any]:
     caches = {
         "repo roots": len(ls.workspace_index._repo_root_cache),
         "configs": len(ls.settings._configs),
+        "repositories": len(ls.workspace_index._repos),
         "disk results": len(diagnostics.cache.disk),
         "caseless": len(ls.workspace_index._caseless),
     }

@@ -341,3 +341,22 @@ async def test_closing_the_last_document_empties_the_caches_of_its_contents(tmp_
         assert none_open["collections at close"] == 1, none_open
     finally:
         await client.close()
+
+
+async def test_the_folders_state_is_built_before_any_document(tmp_path: Path) -> None:
+    """The workspace folder's configuration and repository state are built at ``initialized``, so
+    a document opened in it builds none: kept for good, they were built during the first
+    document's analysis and held one of its pymalloc arenas after close (issue 19, point 5)."""
+    root = make_repo(tmp_path / "repo")
+    client = await probe(root)
+    try:
+        deadline = asyncio.get_running_loop().time() + TIMEOUT
+        while not (before := await state(client))["caches"]["repositories"]:
+            assert asyncio.get_running_loop().time() < deadline, f"no repository state: {before}"
+            await asyncio.sleep(0.05)
+        await opened_and_pulled(client, root)
+        after = (await state(client))["caches"]
+        assert (after["configs"], after["repositories"]) == (1, 1), after
+        assert before["caches"]["configs"] == 1, before
+    finally:
+        await client.close()

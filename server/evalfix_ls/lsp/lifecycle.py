@@ -56,6 +56,15 @@ def warm_up(structure: Callable[[dict[str, Any]], object], serialize: Callable[[
     prepare_codecs()
 
 
+def prepare_folders(ls: Host) -> None:
+    """Build each workspace folder's configuration and repository state once the settings are
+    known, before any document: kept for good, they were built at the first document's open,
+    during its analysis, and held one of its pymalloc arenas after close."""
+    for folder in ls.workspace_index.folders:
+        # (a path inside the folder: its files' repository root is the folder's)
+        ls.workspace_index.repo_for(folder / "skills", ls.settings.folder_config(folder))
+
+
 WARM_UP = (  # relative to this package
     "..analysis",
     "..parser.incremental",  # an edit's re-parse (its modules were first imported by a keystroke)
@@ -105,6 +114,7 @@ def register(server: Host) -> None:
             await fetch_configuration(ls)
         finally:
             ls.diagnostics.settings_ready.set()
+        prepare_folders(ls)
         ls.diagnostics.recheck_open_documents()  # any opened while the settings were on their way
         await register_dynamic_capabilities(ls)
         ls.diagnostics.initialized()
