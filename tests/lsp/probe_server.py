@@ -27,6 +27,7 @@ import evalfix_ls.lsp.diagnostics.jobs as jobs
 from evalfix_ls.analysis import Analysis
 from evalfix_ls.cli import main
 from evalfix_ls.contracts.evals import check as evals_check
+from evalfix_ls.js import regex
 from evalfix_ls.lsp import collector, lifecycle, requests
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.lsp.diagnostics.edit_log import EditLog
@@ -143,6 +144,44 @@ def malloc_heaps() -> int | None:
             return info.read().count("<heap nr=")
 
 
+def abc_cache_entries() -> list[str]:
+    """Every entry of every ABC's caches, as ``ABC:type`` (``isinstance`` against an ABC records
+    each new concrete type there, with a weak reference, for good)."""
+    import _abc
+    from abc import ABCMeta
+
+    entries, seen, pending = [], set(), [object]
+    while pending:
+        cls = pending.pop()
+        for sub in type.__subclasses__(cls):
+            if id(sub) not in seen:
+                seen.add(id(sub))
+                pending.append(sub)
+        if isinstance(cls, ABCMeta):
+            _registry, cache, negative, _version = _abc._get_dump(cls)
+            entries += [
+                f"{cls.__qualname__}:{getattr(ref(), '__qualname__', ref())}" for ref in (*cache, *negative)
+            ]
+    return sorted(entries)
+
+
+def table_bytes(ls: Any) -> int:
+    """What the per-document tables hold above an empty dict's size (their hash tables)."""
+    diagnostics = ls.diagnostics
+    tables = [
+        ls.documents._docs,
+        ls.quick_trees._built,
+        diagnostics.cache.open,
+        diagnostics.cache.case_caches,
+        diagnostics.cache._result_ids,
+        diagnostics.runner.inflight,
+        diagnostics.edits._edits,
+        diagnostics.edits._latest_revision,
+        diagnostics.push.publisher._push,
+    ]
+    return sum(sys.getsizeof(table) - sys.getsizeof({}) for table in tables)
+
+
 def state(ls: Any) -> dict[str, Any]:
     diagnostics = ls.diagnostics
     per_uri = {
@@ -160,6 +199,7 @@ def state(ls: Any) -> dict[str, Any]:
     caches = {
         "repo roots": len(ls.workspace_index._repo_root_cache),
         "configs": len(ls.settings._configs),
+        "repositories": len(ls.workspace_index._repos),
         "disk results": len(diagnostics.cache.disk),
         "caseless": len(ls.workspace_index._caseless),
     }
@@ -181,6 +221,11 @@ def state(ls: Any) -> dict[str, Any]:
         "threads": sorted(thread.name for thread in threading.enumerate()),
         # cattrs keeps the source of each (un)structure function it generates in linecache
         "converter functions": sum("cattrs generated" in name for name in list(linecache.cache)),
+        "abc cache entries": abc_cache_entries(),
+        "modules": sorted(sys.modules),
+        "regex verdicts": regex.cached_verdicts(),
+        "table bytes": table_bytes(ls),
+        "collections at close": collector.close_collections(),
     }
 
 

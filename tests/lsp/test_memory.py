@@ -115,6 +115,9 @@ async def test_cancelled_pulls_and_a_closed_document_leave_nothing_behind(tmp_pa
         assert not any(after["per_uri"].values()), after
         assert after["alive analyses"] == 0, after
         assert after["tasks"] == 0 and not after["request futures"], after
+        # the per-document tables gave their hash tables back (made while the suite was open,
+        # they kept one of its pymalloc arenas after close; issue 19, point 5)
+        assert after["table bytes"] == 0, after
     finally:
         await client.close()
 
@@ -262,6 +265,11 @@ async def test_an_editing_session_builds_nothing_once_only_after_the_warm_up(tmp
         after = await settled(client, alive=0)
         assert after["converter functions"] == before["converter functions"], (before, after)
         assert after["threads"] == before["threads"]
+        # no ABC met a new concrete type (``isinstance`` of finding data), no module imported
+        assert set(after["abc cache entries"]) == set(before["abc cache entries"]), set(
+            after["abc cache entries"]
+        ) - set(before["abc cache entries"])
+        assert set(after["modules"]) == set(before["modules"]), set(after["modules"]) - set(before["modules"])
     finally:
         await client.close()
 
@@ -283,5 +291,72 @@ async def test_every_worker_thread_is_started_with_the_server(tmp_path: Path) ->
             "evalfix-encode": 1,
             "evalfix-gc-idle": 1,
         }
+    finally:
+        await client.close()
+
+
+REGEX_SUITE = {
+    "skill_name": "demo",
+    "evals": [
+        {
+            "id": f"case-{n}",
+            "prompt": "p",
+            "setup": {"kind": "Empty"},
+            "assertions": [
+                {
+                    "type": "regex-match",
+                    "pattern": f"^v{n}\\.0",
+                    "flags": "m",
+                    "target": {"file": "CHANGELOG.md"},
+                }
+            ],
+        }
+        for n in range(3)
+    ],
+}
+
+
+async def test_closing_the_last_document_empties_the_caches_of_its_contents(tmp_path: Path) -> None:
+    """The regex verdicts cached while typing (keyed by the document's patterns) are emptied once
+    no document is open: made during its analyses, each entry kept one of their pymalloc arenas
+    after close (issue 19, point 5). While a document is open, they stay."""
+    root = make_repo(tmp_path / "repo")
+    first = write_json(root / "evals" / "evals.json", REGEX_SUITE)
+    second = write_json(root / "skills" / "other" / "evals" / "evals.json", REGEX_SUITE)
+    client = await probe(root)
+    try:
+        for path in (first, second):
+            open_doc(client, path.as_uri(), path.read_text(encoding="utf-8"))
+            assert "result" in await client.request(
+                "textDocument/diagnostic", {"textDocument": {"uri": path.as_uri()}}
+            )
+        client.notify("textDocument/didClose", {"textDocument": {"uri": first.as_uri()}})
+        one_open = await state(client)
+        assert one_open["regex verdicts"] > 0, one_open
+        assert one_open["collections at close"] == 0, one_open
+        client.notify("textDocument/didClose", {"textDocument": {"uri": second.as_uri()}})
+        none_open = await state(client)
+        assert none_open["regex verdicts"] == 0, none_open
+        # and the closed documents' cyclic garbage was collected then, before the next message
+        assert none_open["collections at close"] == 1, none_open
+    finally:
+        await client.close()
+
+
+async def test_the_folders_state_is_built_before_any_document(tmp_path: Path) -> None:
+    """The workspace folder's configuration and repository state are built at ``initialized``, so
+    a document opened in it builds none: kept for good, they were built during the first
+    document's analysis and held one of its pymalloc arenas after close (issue 19, point 5)."""
+    root = make_repo(tmp_path / "repo")
+    client = await probe(root)
+    try:
+        deadline = asyncio.get_running_loop().time() + TIMEOUT
+        while not (before := await state(client))["caches"]["repositories"]:
+            assert asyncio.get_running_loop().time() < deadline, f"no repository state: {before}"
+            await asyncio.sleep(0.05)
+        await opened_and_pulled(client, root)
+        after = (await state(client))["caches"]
+        assert (after["configs"], after["repositories"]) == (1, 1), after
+        assert before["caches"]["configs"] == 1, before
     finally:
         await client.close()

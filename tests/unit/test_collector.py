@@ -85,7 +85,7 @@ def test_no_full_collection_while_the_frozen_heap_is_large(monkeypatch: pytest.M
     _wait_for_idle_collection(collections)
     assert alive() is not None and collector.full_collections() == full
     monkeypatch.setattr(collector, "FULL_COLLECTION_LIMIT", sys.maxsize)  # "small" again
-    collector.document_closed()
+    collector.document_closed(last=False)
     _wait_for_idle_collection(collections + 1)
     assert alive() is None and collector.full_collections() == full + 1
 
@@ -159,8 +159,38 @@ def test_every_request_worker_reports_its_end(monkeypatch: pytest.MonkeyPatch) -
     clock = _Clock()
     monkeypatch.setattr(collector, "time", clock)
     assert requests._paused(lambda: "answer") == "answer"
-    assert collector._idle._last_job == clock.now
+    assert collector._idle.last_job == clock.now
     clock.now += 10.0
     with pytest.raises(ZeroDivisionError):
         requests._paused(lambda: 1 / 0)
-    assert collector._idle._last_job == clock.now
+    assert collector._idle.last_job == clock.now
+
+
+def test_the_clock_of_the_last_activity_is_updated_in_place() -> None:
+    """A new float at every job and request: the one made last, during a large document's
+    analysis, was left in its pymalloc arena after close (issue 19, point 5)."""
+    clock = collector._idle._last_job
+    collector.request_done()
+    collector.request_done()
+    assert collector._idle._last_job is clock
+
+
+def _repr_guards() -> int:
+    """Per-thread dicts holding the interpreter's ``repr`` recursion guard (``Py_Repr``)."""
+    return sum(1 for item in gc.get_objects() if type(item) is dict and "Py_Repr" in item)
+
+
+def test_worker_threads_build_their_repr_guard_when_started() -> None:
+    """A thread builds its per-thread dict and ``repr`` guard at its first ``repr`` of a container
+    (a finding's message, a log line): during a large analysis, where they kept one of its arenas
+    after close (issue 19, point 5). The workers build them when they start, before any document."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(max_workers=2)
+    try:
+        with gcpause.gc_paused():  # (no idle collection freezes the new dicts meanwhile)
+            before = _repr_guards()
+            collector._start_workers([(pool, 2)])
+            assert _repr_guards() == before + 2
+    finally:
+        pool.shutdown()

@@ -84,6 +84,15 @@ def _check_cached(pattern: str, flags: str) -> RegexVerdict:
     return _check_uncached(pattern, flags)
 
 
+def forget_verdicts() -> None:
+    """Empty the verdict cache (the patterns of documents no longer open)."""
+    _check_cached.cache_clear()
+
+
+def cached_verdicts() -> int:
+    return _check_cached.cache_info().currsize
+
+
 def _check_uncached(pattern: str, flags: str) -> RegexVerdict:
     problem = flags_problem(flags)
     if problem is not None:

@@ -23,6 +23,7 @@ from lsprotocol import types
 
 from ..parser.line_index import _LINE_BREAK, Encoding, LineIndex
 from ..parser.text_view import PieceText, Text, as_str
+from .tables import forget
 
 _REVISIONS = itertools.count(1)
 
@@ -289,7 +290,7 @@ class DocumentStore:
         return snapshot
 
     def close(self, uri: str) -> Snapshot | None:
-        snapshot = self._docs.pop(uri, None)
+        snapshot = forget(self._docs, uri)
         if snapshot is not None and snapshot.path is not None:
             self._uri_by_path.pop(snapshot.path, None)
         return snapshot

@@ -14,7 +14,7 @@ from ..parser.line_index import Encoding
 from .capabilities import ClientFeatures
 from .documents import uri_to_path
 from .features.file_moves import announce_to_every_client
-from .warm_messages import prepare_editing_messages
+from .warm_messages import prepare_codecs, prepare_editing_messages, prepare_type_checks
 from .workspace_events import fetch_configuration, register_dynamic_capabilities
 
 if TYPE_CHECKING:
@@ -52,6 +52,17 @@ def warm_up(structure: Callable[[dict[str, Any]], object], serialize: Callable[[
     for name in WARM_UP:
         importlib.import_module(name, __package__)
     prepare_editing_messages(structure, serialize)
+    prepare_type_checks()
+    prepare_codecs()
+
+
+def prepare_folders(ls: Host) -> None:
+    """Build each workspace folder's configuration and repository state once the settings are
+    known, before any document: kept for good, they were built at the first document's open,
+    during its analysis, and held one of its pymalloc arenas after close."""
+    for folder in ls.workspace_index.folders:
+        # (a path inside the folder: its files' repository root is the folder's)
+        ls.workspace_index.repo_for(folder / "skills", ls.settings.folder_config(folder))
 
 
 WARM_UP = (  # relative to this package
@@ -70,6 +81,7 @@ WARM_UP = (  # relative to this package
     "..services.migrate",
     "..services.case_ids",
     "..services.document_info",
+    "..services.document_caches",  # emptied when the last document closes
 )
 
 
@@ -102,6 +114,7 @@ def register(server: Host) -> None:
             await fetch_configuration(ls)
         finally:
             ls.diagnostics.settings_ready.set()
+        prepare_folders(ls)
         ls.diagnostics.recheck_open_documents()  # any opened while the settings were on their way
         await register_dynamic_capabilities(ls)
         ls.diagnostics.initialized()

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..parser.text_view import Text
 from .documents import Snapshot
+from .tables import forget
 
 if TYPE_CHECKING:  # the analysis core is imported by the first request, not at start-up
     from ..analysis import Analysis
@@ -102,4 +103,4 @@ class QuickTrees:
         return bases
 
     def forget(self, uri: str) -> None:
-        self._built.pop(uri, None)
+        forget(self._built, uri)

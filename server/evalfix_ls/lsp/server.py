@@ -115,7 +115,12 @@ class EvalfixServer(Host):
             logger.warning("didClose for a document that is not open: %s (ignored)", params.text_document.uri)
             return
         self.diagnostics.document_closed(snapshot)
-        document_closed()  # what the document held is freed: the idle clean-up follows
+        last = not self.documents
+        if last:  # their entries came from documents no longer open
+            from ..services.document_caches import forget_document_caches  # (imported at warm-up)
+
+            forget_document_caches()
+        document_closed(last=last)  # what the document held is freed: the clean-up follows
 
     # -- for feature modules (hover, completion, symbols …): one store, one analysis --------------
 

@@ -18,6 +18,7 @@ import collections
 import contextlib
 import logging
 import os
+import queue
 import threading
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
@@ -54,7 +55,12 @@ class StreamWriter:
     (a ``response`` under ``URGENT_BYTES``, e.g. a hover) is written before the
     messages still queued, never in the middle of one: JSON-RPC responses may come in any
     order, while notifications keep theirs (a later, smaller ``publishDiagnostics`` must not
-    overtake an earlier one), so only the protocol says what is a response."""
+    overtake an earlier one), so only the protocol says what is a response.
+
+    The thread waits for work on a ``SimpleQueue`` of wake-ups (one per message, one for the
+    close), which allocates nothing to wait: a ``Condition`` wait makes a lock and more, and the
+    ones made after the last answer before a document was closed kept one of its pymalloc arenas
+    through the idle period that followed."""
 
     URGENT_BYTES = 1 << 16
     DRAIN_SECONDS = 5.0  # at the end, how long queued messages get to reach the client
@@ -62,7 +68,8 @@ class StreamWriter:
     def __init__(self, stream: BinaryIO, on_lost: Callable[[], None]) -> None:
         self._stream = stream
         self._on_lost = on_lost
-        self._ready = threading.Condition()
+        self._ready = threading.Condition()  # guards the queues and flags; ``flush`` waits on it
+        self._wake: queue.SimpleQueue[None] = queue.SimpleQueue()
         self._queued: collections.deque[bytes] = collections.deque()
         self._urgent: collections.deque[bytes] = collections.deque()
         self._writing = False
@@ -77,7 +84,7 @@ class StreamWriter:
                 return
             urgent = response and len(data) <= self.URGENT_BYTES
             (self._urgent if urgent else self._queued).append(data)
-            self._ready.notify_all()
+        self._wake.put(None)
 
     def flush(self, timeout: float = DRAIN_SECONDS) -> bool:
         """Wait until every queued message is written (or the client is gone); False on timeout."""
@@ -90,32 +97,41 @@ class StreamWriter:
         self.flush()
         with self._ready:
             self._closing = True
-            self._ready.notify_all()
+        self._wake.put(None)
         with contextlib.suppress(OSError, ValueError):
             self._stream.close()
 
     def _drain(self) -> None:
-        while True:
-            with self._ready:
-                self._ready.wait_for(lambda: self._closing or self._urgent or self._queued)
-                if not (self._urgent or self._queued):
-                    return  # closing, nothing left
-                data = (self._urgent or self._queued).popleft()
-                self._writing = True
-            try:
-                self._stream.write(data)
-                self._stream.flush()
-            except (OSError, ValueError):  # broken pipe, closed stream
-                with self._ready:
-                    self.lost = True
-                    self._queued.clear()
-                    self._urgent.clear()
-            with self._ready:
-                self._writing = False
-                self._ready.notify_all()
+        while (data := self._next_message()) is not None:
+            self._write(data)
+            del data  # not held while waiting for the next one (a report can be a megabyte)
             if self.lost:
                 self._on_lost()
                 return
+
+    def _next_message(self) -> bytes | None:
+        """The next message to write (an urgent one first); None once closing with none left."""
+        while True:
+            self._wake.get()
+            with self._ready:
+                if self._urgent or self._queued:
+                    self._writing = True
+                    return (self._urgent or self._queued).popleft()
+                if self._closing:
+                    return None
+
+    def _write(self, data: bytes) -> None:
+        try:
+            self._stream.write(data)
+            self._stream.flush()
+        except (OSError, ValueError):  # broken pipe, closed stream
+            with self._ready:
+                self.lost = True
+                self._queued.clear()
+                self._urgent.clear()
+        with self._ready:
+            self._writing = False
+            self._ready.notify_all()
 
 
 class SocketWriter:
@@ -135,23 +151,33 @@ class SocketWriter:
 
 def _read_stdin(fd: int, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[bytes]) -> None:
     """The reader thread: chunks into the queue until end of input or the loop is gone."""
-    while True:
-        try:
-            chunk = os.read(fd, CHUNK_BYTES)
-        except OSError:
-            chunk = b""
-        put = queue.put(chunk)
-        try:
-            future = asyncio.run_coroutine_threadsafe(put, loop)
-        except RuntimeError:  # the loop is closed: the session is over
-            put.close()  # never scheduled: closed, or "coroutine was never awaited" lands on stderr
-            return
-        try:
-            future.result()
-        except BaseException:  # noqa: BLE001 - cancelled at the end: the session is over
-            return
-        if not chunk:
-            return
+    while _hand_over(_read_chunk(fd), loop, queue):
+        pass
+
+
+def _read_chunk(fd: int) -> bytes:
+    try:
+        return os.read(fd, CHUNK_BYTES)
+    except OSError:
+        return b""
+
+
+def _hand_over(chunk: bytes, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[bytes]) -> bool:
+    """Put ``chunk`` into the queue on the loop and wait until it is there; whether to read on.
+    A function of its own so that nothing of the chunk (its bytes, the future and task of the
+    hand-over) stays referenced while the thread blocks in the next read: kept through an idle
+    period, the last message's objects pinned the pymalloc arenas of the document it closed."""
+    put = queue.put(chunk)
+    try:
+        future = asyncio.run_coroutine_threadsafe(put, loop)
+    except RuntimeError:  # the loop is closed: the session is over
+        put.close()  # never scheduled: closed, or "coroutine was never awaited" lands on stderr
+        return False
+    try:
+        future.result()
+    except BaseException:  # noqa: BLE001 - cancelled at the end: the session is over
+        return False
+    return bool(chunk)
 
 
 class Connection:
@@ -181,20 +207,29 @@ class Connection:
     async def run(self) -> str | None:
         """Serve; why the input broke off in the middle of a message, or None."""
         while not self._stopped.is_set():
-            chunk = await self._next_chunk()
-            if chunk is None:
-                if self._stopped.is_set() or self._lost:
-                    return None
-                events = self._framer.stalled()
-            elif not chunk:
-                return self._framer.eof()
-            else:
-                events = self._framer.feed(chunk)
-            for event in events:
-                self._deliver(event)
-                if self._stopped.is_set():
-                    return None
+            ended, why = self._handle(await self._next_chunk())
+            if ended:
+                return why
         return None
+
+    def _handle(self, chunk: bytes | None) -> tuple[bool, str | None]:
+        """Deliver what ``chunk`` completes; whether serving ended, and why the input broke off.
+        A method of its own so that the chunk and its messages are not referenced by ``run``
+        while it waits for the next chunk (the last message's objects, kept through an idle
+        period, pinned the pymalloc arenas of the document it closed)."""
+        if chunk is None:
+            if self._stopped.is_set() or self._lost:
+                return True, None
+            events = self._framer.stalled()
+        elif not chunk:
+            return True, self._framer.eof()
+        else:
+            events = self._framer.feed(chunk)
+        for event in events:
+            self._deliver(event)
+            if self._stopped.is_set():
+                return True, None
+        return False, None
 
     async def _next_chunk(self) -> bytes | None:
         """The next chunk (b"" at end of input); None when stopped or stalled mid-body."""

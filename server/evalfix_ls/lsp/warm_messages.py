@@ -1,5 +1,5 @@
 """The messages of an editing session, structured (and an error answer serialized) once at
-``initialized`` (``lifecycle.warm_up``).
+``initialized`` (``lifecycle.warm_up``); and the data of findings converted once.
 
 cattrs builds the function that structures a message type on its first use and keeps it for good,
 with its generated source (``linecache``). Built while the first large analysis runs, those objects
@@ -10,10 +10,15 @@ suite, most held such once-only objects. Built before any document, they share t
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Callable
+from pathlib import PurePosixPath
 from typing import Any
 
 from lsprotocol import types
+from pygls.protocol.json_rpc import RPCNotification, RPCRequest, RPCResponse
+
+from ..json_value import is_json_value
 
 _URI = "file:///warm-up/evals/evals.json"
 _POSITION = {"line": 0, "character": 0}
@@ -59,5 +64,51 @@ def prepare_editing_messages(
     """Structure each editing message once and serialize an error answer once (``structure`` and
     ``serialize``: the protocol's); nothing is dispatched or written."""
     for message in EDITING_MESSAGES:
-        structure(message)
+        _classify(structure(message))
     serialize(ERROR_ANSWER)
+
+
+def _classify(message: object) -> None:
+    """Tell the message's kind as pygls does (``JsonRPCProtocol.handle_message``): ``isinstance``
+    against its runtime-checkable protocols, in its order, which records the message type in the
+    protocols' ABC caches for good (see ``prepare_type_checks``)."""
+    for kind in (RPCRequest, RPCNotification, RPCResponse):
+        if isinstance(message, kind):
+            return
+
+
+# Finding data of each kind the checks hand the editor (``Finding.data``): lists, tuples, nested
+# mappings, paths, enums, sets, scalars.
+_FINDING_DATA = {
+    "list": ["a"],
+    "tuple": ("a", 1),
+    "mapping": {"a": {"b": [1.5, True, None]}},
+    "path": PurePosixPath("skills/a"),
+    "enum": types.DiagnosticSeverity.Hint,
+    "set": frozenset({"a"}),
+}
+
+
+def prepare_type_checks() -> None:
+    """Convert finding data of every kind once, and read absent client settings once.
+    ``isinstance(value, Mapping)`` and the other ABC checks of the conversion (and of
+    ``section_of``) record each concrete type they meet in the ABCs' caches (a weak reference and
+    its callback per ABC and subclass, ten for a ``list``), for good; recorded during the first
+    large analysis, those kept one of its arenas after close."""
+    from .convert import jsonable
+    from .settings import section_of
+
+    jsonable(_FINDING_DATA)
+    is_json_value(_FINDING_DATA)
+    section_of(None)
+
+
+# The codecs positions and sort keys encode with (``parser.line_index``, ``contracts.workflow``):
+# looked up at the first non-ASCII line or the first workflow file, their modules were imported
+# during a large analysis.
+_CODECS = ("utf-16-le", "utf-16-be", "utf-16")
+
+
+def prepare_codecs() -> None:
+    for name in _CODECS:
+        codecs.lookup(name)

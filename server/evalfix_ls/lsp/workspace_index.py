@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ..contracts.detection import Walk, is_evals_suite_path, is_workflow_path
 from ..parser.text_view import Text, as_str
@@ -119,9 +119,9 @@ class RepoState:
     def sync(self) -> set[str]:
         """Apply the queued facts; returns the repository-relative paths of fixture files whose
         findings may have changed because of another file (``WorkflowIndex.dependents``)."""
-        with self._pending_lock:
-            texts, self._pending_texts = self._pending_texts, {}
-            fs_paths, self._pending_fs = self._pending_fs, []
+        with self._pending_lock:  # the queues are emptied in place, not replaced (see _taken)
+            texts = _taken(self._pending_texts)
+            fs_paths = _taken(self._pending_fs)
             reload_all, self._reload_all = self._reload_all, False
         for path in fs_paths:
             self.fs.invalidate(path)
@@ -168,6 +168,18 @@ class RepoState:
                 except Exception:
                     logger.exception("could not index the fixture files of %s", self.root)
         return self._index
+
+
+_Pending = TypeVar("_Pending", dict[str, "Text | _Queued"], list[Path])
+
+
+def _taken(queue: _Pending) -> _Pending:
+    """A copy of ``queue``, which is emptied (and its storage freed). A new empty queue made at
+    every sync would be made during an analysis, and the last one, kept by the repository for
+    good, held one of that analysis' pymalloc arenas after the document was closed."""
+    taken = queue.copy()
+    queue.clear()
+    return taken
 
 
 def _is_directory_event(event: FileEvent, rel: str) -> bool:

@@ -52,3 +52,11 @@ def unpaused() -> Iterator[None]:
         while _depth > 0:
             _resumed.wait()
         yield
+
+
+@contextmanager
+def unpaused_now() -> Iterator[bool]:
+    """Whether no pause is running, without waiting; while the body runs with True, no new pause
+    starts (as in ``unpaused``)."""
+    with _lock:
+        yield _depth == 0

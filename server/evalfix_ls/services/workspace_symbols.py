@@ -111,6 +111,11 @@ def _suite_ids_on_disk(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, 
     return _suite_ids_of_text(file_text.text)
 
 
+def forget_suite_ids() -> None:
+    """Empty the cache of the suites' ids on disk (read again at the next workspace request)."""
+    _suite_ids_on_disk.cache_clear()
+
+
 def _suite_ids_of_text(text: str) -> tuple[tuple[str, int, int], ...]:
     root = parse(text).root
     return tuple(

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ...parser.text_view import Text, as_str
 from ..documents import Edit, Snapshot, compose
+from ..tables import forget
 
 MAX_TRACKED_EDITS = 1000  # edits remembered per document between two analyses
 
@@ -48,8 +49,8 @@ class EditLog:
         self._latest_revision[snapshot.uri] = snapshot.revision
 
     def closed(self, uri: str) -> None:
-        self._edits.pop(uri, None)
-        self._latest_revision.pop(uri, None)
+        forget(self._edits, uri)
+        forget(self._latest_revision, uri)
 
     def tracked(self) -> list[str]:
         return list(self._edits)

@@ -26,6 +26,8 @@ import attrs
 from cattrs import Converter
 from lsprotocol import types
 
+from ..tables import forget
+
 INLINE_LIMIT = 200  # reports this small are encoded on the loop (a thread hop costs more)
 
 _encoder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="evalfix-encode")
@@ -107,7 +109,7 @@ class EncodedDocuments:
         return items
 
     def forget(self, uri: str) -> None:
-        self._last.pop(uri, None)
+        forget(self._last, uri)
 
     def uris(self) -> list[str]:
         return list(self._last)

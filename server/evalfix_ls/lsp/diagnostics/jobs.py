@@ -17,6 +17,7 @@ from ...workspace.view import relative_posix
 from ..analyzer import Job, Result, run_job
 from ..documents import Snapshot, path_to_uri
 from ..file_lines import OpenLookup
+from ..tables import forget
 from ..workspace_index import RepoState, unwatched_epoch
 from .edit_log import EditLog, Since
 from .results import ResultCache
@@ -178,7 +179,7 @@ class JobRunner:
 
     def _analysis_done(self, uri: str, future: asyncio.Future[Result]) -> None:
         if self.inflight.get(uri, (None, None, None))[2] is future:
-            del self.inflight[uri]
+            forget(self.inflight, uri)
         if future.cancelled() or future.exception() is not None:
             return
         result = future.result()

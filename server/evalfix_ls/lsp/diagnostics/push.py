@@ -16,6 +16,7 @@ from lsprotocol import types
 
 from ..convert import Fingerprint
 from ..documents import Snapshot
+from ..tables import forget
 from .encoded import EncodedDocuments, EncodedPublishParams
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ class PushScheduler:
 
     def forget(self, uri: str) -> None:
         """The document was closed: stop its pipeline."""
-        state = self._push.pop(uri, None)
+        state = forget(self._push, uri)
         if state is not None and state.task is not None:
             state.task.cancel()
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..analyzer import Result
 from ..convert import Fingerprint
+from ..tables import forget
 
 if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at start-up
     from ...contracts.case_cache import CaseCache
@@ -40,11 +41,11 @@ class ResultCache:
         self.late.pop(uri, None)
 
     def closed(self, uri: str) -> None:
-        self.open.pop(uri, None)
-        self.late.pop(uri, None)
-        self.case_caches.pop(uri, None)
+        forget(self.open, uri)
+        forget(self.late, uri)
+        forget(self.case_caches, uri)
         # A closed workspace file gets a new id with its disk findings; anything else none.
-        self._result_ids.pop(uri, None)
+        forget(self._result_ids, uri)
 
     def store_open(self, uri: str, result: Result) -> None:
         """Keep ``result`` as the document's latest; wake pull waiters when its findings differ."""
