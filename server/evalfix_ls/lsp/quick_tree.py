@@ -19,6 +19,9 @@ if TYPE_CHECKING:  # the analysis core is imported by the first request, not at 
     from ..analysis import Analysis
     from ..contracts.detection import Classification
     from ..parser.tree import ParseResult
+    from ..services.case_memo import CaseMemo
+    from ..services.links import Link
+    from ..services.outline import Symbol
     from .analyzer import Result
     from .diagnostics.edit_log import EditLog
     from .diagnostics.results import ResultCache
@@ -34,6 +37,19 @@ class _Built:
     classification: Classification | None
 
 
+class DocumentMemos:
+    """The per-case results of an open document's features that walk every case, kept from one
+    request to the next (``services.case_memo``)."""
+
+    __slots__ = ("symbols", "links")
+
+    def __init__(self) -> None:
+        from ..services.case_memo import CaseMemo
+
+        self.symbols: CaseMemo[Symbol] = CaseMemo()
+        self.links: CaseMemo[list[Link]] = CaseMemo()
+
+
 class QuickTrees:
     """Per open document, the last tree built for a feature request (the base when the analysed
     tree is too far behind, and the answer to a second request on the same version)."""
@@ -42,6 +58,7 @@ class QuickTrees:
         self._results = cache.open  # the latest analysed result of each open document
         self._edits = edits
         self._built: dict[str, _Built] = {}
+        self._memos: dict[str, DocumentMemos] = {}
 
     def analysis_now(self, snapshot: Snapshot) -> Analysis | None:
         """An ``Analysis`` (tree and contract, no findings) of exactly ``snapshot.content``, or
@@ -101,5 +118,13 @@ class QuickTrees:
             bases.append(built)  # (not when it is of the analysed text: nothing more to learn)
         return bases
 
+    def memos(self, uri: str) -> DocumentMemos:
+        """The feature memos of an open document (made on first use)."""
+        memos = self._memos.get(uri)
+        if memos is None:
+            memos = self._memos[uri] = DocumentMemos()
+        return memos
+
     def forget(self, uri: str) -> None:
         self._built.pop(uri, None)
+        self._memos.pop(uri, None)

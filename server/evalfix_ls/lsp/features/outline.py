@@ -68,7 +68,7 @@ def symbols(ctx: FeatureContext, params: types.DocumentSymbolParams) -> EncodedR
     directly (``json_text``: a 10 MB suite has 5,000 symbols)."""
     from ...services.outline import document_symbols
 
-    outline = document_symbols(ctx.document)
+    outline = document_symbols(ctx.document, memo=ctx.memos.symbols if ctx.memos is not None else None)
     walked = list(_walk(outline.symbols))
     if outline.truncated:
         logger.info("document symbols of %s: capped at %d", ctx.uri, len(walked))
@@ -114,37 +114,37 @@ def _walk(symbols: list[Symbol], parent: str | None = None) -> Iterator[tuple[Sy
         yield from _walk(symbol.children, symbol.name)
 
 
-def folding(ctx: FeatureContext, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+def folding(ctx: FeatureContext, params: types.FoldingRangeParams) -> EncodedResult:
+    """Written as JSON directly (``json_text``): a 10 MB suite has 5,000 folding ranges."""
     from ...services.outline import folding_ranges
 
     declared = ctx.client.supports("text_document", "folding_range", "range_limit")
     limit = declared if isinstance(declared, int) and declared else 5000
     line_only = bool(ctx.client.supports("text_document", "folding_range", "line_folding_only"))
-    index = ctx.snapshot.line_index
+    spans = folding_ranges(ctx.document, limit=limit * 2)
+    ctx.token.check_now()
+    points = ctx.snapshot.line_index.positions(
+        [offset for start, end in spans for offset in (start, max(start, end - 1))], ctx.encoding
+    )
     out = []
-    for start, end in folding_ranges(ctx.document, limit=limit * 2):
+    for at in range(0, len(points), 2):
         ctx.token.check()
-        start_line, start_char = index.position(start, ctx.encoding)
-        end_line, end_char = index.position(max(start, end - 1), ctx.encoding)
+        (start_line, start_char), (end_line, end_char) = points[at], points[at + 1]
         if line_only:
             end_line -= 1  # keep the closing bracket's line visible
         if end_line <= start_line:
             continue
         if line_only:
-            out.append(types.FoldingRange(start_line=start_line, end_line=end_line))
+            out.append(f'{{"startLine": {start_line}, "endLine": {end_line}}}')
         else:
             out.append(
-                types.FoldingRange(
-                    start_line=start_line,
-                    end_line=end_line,
-                    start_character=start_char + 1,
-                    end_character=end_char,
-                )
+                f'{{"startLine": {start_line}, "startCharacter": {start_char + 1}, '
+                f'"endLine": {end_line}, "endCharacter": {end_char}}}'
             )
         if len(out) >= limit:
             logger.info("folding ranges of %s: capped at %d", ctx.uri, limit)
             break
-    return out
+    return EncodedResult(json_text.array(out))
 
 
 def selection(ctx: FeatureContext, params: types.SelectionRangeParams) -> list[types.SelectionRange]:
