@@ -28,7 +28,7 @@ from evalfix_ls.cli import main
 from evalfix_ls.lsp import collector, lifecycle, requests
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.lsp.diagnostics.edit_log import EditLog
-from evalfix_ls.parser import gcpause, text_view
+from evalfix_ls.parser import gcpause, shift, text_view
 from evalfix_ls.services import fixes
 
 _run_job = jobs.run_job
@@ -64,6 +64,17 @@ def fixes_for(*args: Any, **kwargs: Any) -> Any:
 
 
 fixes.fixes_for = fixes_for
+_nodes_built = [0]  # moved containers whose children were built (``ShiftedNode._materialize``)
+_materialize = shift.ShiftedNode._materialize
+
+
+def materialize(node: shift.ShiftedNode) -> None:
+    # (an edited array hands over its view of the moved items: nothing is built then)
+    _nodes_built[0] += isinstance(node._source, shift.Node)
+    _materialize(node)
+
+
+shift.ShiftedNode._materialize = materialize  # type: ignore[method-assign]
 _lanes_started: list[str] = []  # the lane of each feature request, in the order they reach it
 _run = requests.RequestRunner.run
 
@@ -131,6 +142,10 @@ def malloc_heaps() -> int | None:
             return info.read().count("<heap nr=")
 
 
+def _counts(memo: Any) -> dict[str, int]:
+    return {"computed": memo.computed, "reused": memo.reused}
+
+
 def state(ls: Any) -> dict[str, Any]:
     diagnostics = ls.diagnostics
     per_uri = {
@@ -160,6 +175,11 @@ def state(ls: Any) -> dict[str, Any]:
         "texts built": _texts_built[0],
         "edit reads": _edit_reads[0],
         "request lanes": list(_lanes_started),
+        "nodes built": _nodes_built[0],
+        "case memos": {
+            uri: {"symbols": _counts(memos.symbols), "links": _counts(memos.links)}
+            for uri, memos in ls.quick_trees._memos.items()
+        },
         "fixes asked": _fixes_asked[0],
         **frozen_state(),
         "warmed up": _warmed_up[0],

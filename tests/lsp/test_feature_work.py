@@ -163,3 +163,36 @@ async def test_whether_fix_all_has_work_is_decided_once_per_analysis(tmp_path: P
             await answer(client, "textDocument/codeAction", source)
             counts.append((await state(client))["fixes asked"] - before)
         assert counts[0] >= 30 and counts[1] == 0
+
+
+async def test_a_keystroke_s_document_wide_requests_build_no_moved_case(tmp_path: Path) -> None:
+    """Issue 19f: after a keystroke, symbols, folding, links, lenses and hints read the cases the
+    edit moved through the nodes they were moved from, and symbols and links take each unchanged
+    case's result of the previous request back: the work is the edited case's, not the suite's.
+    A cursor move off an id (documentHighlight) reads the case under the cursor only."""
+    suite = noisy_suite(200)  # (larger than what a local re-parse re-reads whole)
+    async with analysed_suite(tmp_path, suite) as (client, uri, text):
+        document = {"textDocument": {"uri": uri}}
+        lines = text.splitlines()
+        line = next(i for i, ln in enumerate(lines) if '"case-7"' in ln)
+        at = lines[line].index("case-7") + len("case-7")
+        cases = len(suite["evals"])
+        for version in (2, 3):  # the first keystroke's requests fill the memos
+            change(client, uri, version, line, at, at, "x")
+            before = await state(client)
+            for method, extra in FEATURES:
+                await answer(client, method, document | extra)
+            after = await state(client)
+        memos = {name: after["case memos"][uri][name] for name in ("symbols", "links")}
+        assert after["nodes built"] == before["nodes built"]
+        for name, counts in memos.items():
+            was = before["case memos"][uri][name]
+            assert counts["computed"] - was["computed"] <= 1, name  # the edited case
+            assert counts["reused"] - was["reused"] >= cases - 1, name
+        prompt = max(i for i, ln in enumerate(lines) if '"prompt"' in ln)  # in the last case
+        cursor = document | {"position": {"line": prompt, "character": 8}}
+        before = await state(client)
+        assert await answer(client, "textDocument/documentHighlight", cursor) == []
+        after = await state(client)
+        assert after["nodes built"] - before["nodes built"] <= 2  # the case under the cursor
+        assert after["request lanes"][-1] == "point"

@@ -16,10 +16,13 @@ import pytest
 
 from evalfix_ls.analysis import Analysis, analyze
 from evalfix_ls.contracts.case_cache import CaseCache
+from evalfix_ls.js.values import js_id_string
 from evalfix_ls.parser import shift
 from evalfix_ls.parser.incremental import reparse
 from evalfix_ls.parser.local import reparse_local
+from evalfix_ls.services.case_ids import highlights
 from evalfix_ls.services.case_memo import CaseMemo
+from evalfix_ls.services.cases import iter_cases
 from evalfix_ls.services.document import DocumentView
 from evalfix_ls.services.inline_facts import code_lenses, inlay_hints
 from evalfix_ls.services.links import Link, document_links
@@ -79,6 +82,30 @@ def answers(document: DocumentView, facts: WorkspaceFacts, session: Session | No
         "hints": inlay_hints(document, 0, len(document.text)),
         "hints in a range": inlay_hints(document, len(document.text) // 2, len(document.text) // 2 + 400),
     }
+
+
+def highlight_answers(document: DocumentView) -> list[Any]:
+    """Highlights of an id before and after the edits, and off an id (a point: the case under
+    the cursor is read, so not counted with the document-wide features)."""
+    return [
+        [(site.start, site.end) for site in highlights(document, offset)] for offset in _cursors(document)
+    ]
+
+
+def naive_highlights(document: DocumentView) -> list[Any]:
+    """What ``highlight_answers`` must be: every case read in turn, as the references define it."""
+    cases = list(iter_cases("evals", document.root))
+    out = []
+    for offset in _cursors(document):
+        ids = [case.id_node for case in cases if case.id_node is not None]
+        at = next((node for node in ids if node.start <= offset <= node.end), None)
+        wanted = js_id_string(at) if at is not None else None
+        out.append([(n.start, n.end) for n in ids if wanted is not None and js_id_string(n) == wanted])
+    return out
+
+
+def _cursors(document: DocumentView) -> list[int]:
+    return [document.text.find(f'"case-{n}"') + 2 for n in (3, 30)] + [document.text.find("写 🎉 30")]
 
 
 def _plain(symbols: list[Symbol]) -> list[Any]:
@@ -170,6 +197,8 @@ def test_answers_on_quick_trees_with_memos_equal_fresh_ones(
         fresh = analyze(text, path=path, repo_root=root, recover=True)
         expected = answers(session.view(text, fresh.tree), WorkspaceFacts(root), None)
         got = answers(session.view(text, quick), facts, session)
+        for document in (session.view(text, quick), session.view(text, fresh.tree)):
+            assert highlight_answers(document) == naive_highlights(document)
         if expected != got:  # the approximate tree may differ from a full parse: same tree, no memo
             assert got == answers(session.view(text, quick), WorkspaceFacts(root), None), text
         else:
