@@ -28,6 +28,7 @@ from evalfix_ls.cli import main
 from evalfix_ls.lsp import collector, lifecycle, requests
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.lsp.diagnostics.edit_log import EditLog
+from evalfix_ls.lsp.features import outline
 from evalfix_ls.parser import gcpause, shift, text_view
 from evalfix_ls.services import fixes
 
@@ -75,6 +76,16 @@ def materialize(node: shift.ShiftedNode) -> None:
 
 
 shift.ShiftedNode._materialize = materialize  # type: ignore[method-assign]
+_cases_written = [0]  # cases whose symbols were written as JSON (``outline.written_case``)
+_written_case = outline.written_case
+
+
+def written_case(*args: Any) -> Any:
+    _cases_written[0] += 1
+    return _written_case(*args)
+
+
+outline.written_case = written_case
 _lanes_started: list[str] = []  # the lane of each feature request, in the order they reach it
 _run = requests.RequestRunner.run
 
@@ -176,6 +187,7 @@ def state(ls: Any) -> dict[str, Any]:
         "edit reads": _edit_reads[0],
         "request lanes": list(_lanes_started),
         "nodes built": _nodes_built[0],
+        "cases written": _cases_written[0],
         "case memos": {
             uri: {"symbols": _counts(memos.symbols), "links": _counts(memos.links)}
             for uri, memos in ls.quick_trees._memos.items()

@@ -41,13 +41,16 @@ class DocumentMemos:
     """The per-case results of an open document's features that walk every case, kept from one
     request to the next (``services.case_memo``)."""
 
-    __slots__ = ("symbols", "links")
+    __slots__ = ("symbols", "links", "symbol_texts")
 
     def __init__(self) -> None:
         from ..services.case_memo import CaseMemo
 
         self.symbols: CaseMemo[Symbol] = CaseMemo()
         self.links: CaseMemo[list[Link]] = CaseMemo()
+        # The JSON each case's symbol was written as, by the memo's symbol (id): that symbol, what
+        # the text depends on besides it (``features.outline``), and the text.
+        self.symbol_texts: dict[int, tuple[Symbol, tuple[object, ...], str]] = {}
 
 
 class QuickTrees:

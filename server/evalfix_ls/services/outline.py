@@ -40,6 +40,9 @@ class Symbol:
 class Outline:
     symbols: list[Symbol]
     truncated: bool  # the cap was reached: some cases or assertions are left out
+    # For each case's symbol (the file symbol's children), the one it was placed from: the memo's,
+    # the same object while the case is unchanged (so a caller can keep what it wrote of it).
+    sources: list[Symbol] = field(default_factory=list)
 
 
 def document_symbols(
@@ -55,10 +58,11 @@ def document_symbols(
     top = Symbol(
         _file_name(document), "file", root.start, root.end, root.start, min(root.start + 1, root.end)
     )
+    sources: list[Symbol] = []
     with (memo or CaseMemo()).round(kind) as cases:
         for index, origin, delta in case_origins(kind, root):
             if budget <= 0:
-                return Outline([top], True)
+                return Outline([top], True, sources)
             budget -= 1
             symbol = cases.result(origin, lambda node: _case_symbol(kind, node))
             shown = len(symbol.children)
@@ -67,7 +71,8 @@ def document_symbols(
             else:
                 budget -= shown
             top.children.append(_placed(symbol, index, delta, shown))
-    return Outline([top], budget < 0)
+            sources.append(symbol)
+    return Outline([top], budget < 0, sources)
 
 
 def _placed(symbol: Symbol, index: int, delta: int, shown: int) -> Symbol:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -15,7 +15,8 @@ from ..requests import EncodedResult, RequestToken
 from . import FeatureServer, feature
 
 if TYPE_CHECKING:
-    from ...services.outline import Symbol
+    from ...services.outline import Outline, Symbol
+    from ..quick_tree import DocumentMemos
 
 logger = logging.getLogger("evalfix_ls")
 
@@ -69,33 +70,86 @@ def symbols(ctx: FeatureContext, params: types.DocumentSymbolParams) -> EncodedR
     from ...services.outline import document_symbols
 
     outline = document_symbols(ctx.document, memo=ctx.memos.symbols if ctx.memos is not None else None)
-    walked = list(_walk(outline.symbols))
     if outline.truncated:
-        logger.info("document symbols of %s: capped at %d", ctx.uri, len(walked))
-    if ctx.client.supports("text_document", "document_symbol", "hierarchical_document_symbol_support"):
-        spans = [span for s, _ in walked for span in ((s.start, s.end), (s.selection_start, s.selection_end))]
-        in_order = iter(ctx.range_texts(spans))  # in walk order: each symbol, then its children
-        return EncodedResult(json_text.array(_document_symbol(s, in_order) for s in outline.symbols))
+        logger.info("document symbols of %s: capped at %d", ctx.uri, len(list(_walk(outline.symbols))))
+    tree = bool(
+        ctx.client.supports("text_document", "document_symbol", "hierarchical_document_symbol_support")
+    )
+    if len(outline.symbols) != 1:  # (none: not a suite or fixture)
+        return EncodedResult(json_text.array(_written(ctx, outline.symbols, None, tree)))
+    return EncodedResult(_file_symbols(ctx, outline, ctx.memos, tree))
+
+
+def _file_symbols(ctx: FeatureContext, outline: Outline, memos: DocumentMemos | None, tree: bool) -> str:
+    """The answer for a suite or fixture. A case's part is written again only when the case
+    changed or starts on another line or column: otherwise every position in it is what it was
+    (the same text, moved as a whole), and its JSON of the previous request is taken as it is.
+    Typing within a line moves no case to another line: a keystroke writes the edited case's."""
+    top = outline.symbols[0]
+    cases = top.children
+    ctx.token.check_now()
+    starts = ctx.snapshot.line_index.positions([case.start for case in cases], ctx.encoding)
+    previous = memos.symbol_texts if memos is not None else {}
+    kept: dict[int, tuple[Symbol, tuple[object, ...], str]] = {}
+    texts: list[str] = []
+    for case, source, start in zip(cases, outline.sources, starts, strict=True):
+        ctx.token.check()
+        # (a flat client's case names the file as its container)
+        fits: tuple[object, ...] = (case.name, len(case.children), start, tree or top.name)
+        entry = previous.get(id(source))
+        if entry is not None and entry[0] is source and entry[1] == fits:
+            text = entry[2]
+        else:
+            text = written_case(ctx, case, top.name, tree)
+        texts.append(text)
+        kept[id(source)] = (source, fits, text)
+    if memos is not None:
+        memos.symbol_texts = kept
+    if not tree:
+        return json_text.array([*_informations(ctx, [(top, None)]), *texts])
+    rng, selection = ctx.range_texts([(top.start, top.end), (top.selection_start, top.selection_end)])
+    return json_text.array([_symbol_json(top, rng, selection, texts)])
+
+
+def written_case(ctx: FeatureContext, case: Symbol, container: str, tree: bool) -> str:
+    """A case's symbol (with its assertions) as JSON: a ``DocumentSymbol``, or its and its
+    assertions' ``SymbolInformation``s (items of the answer's array)."""
+    return ", ".join(_written(ctx, [case], container, tree))
+
+
+def _written(ctx: FeatureContext, symbols: list[Symbol], container: str | None, tree: bool) -> list[str]:
+    """``symbols`` as ``DocumentSymbol``s (with their children), or each with its children as
+    ``SymbolInformation``s in walk order."""
+    if tree:
+        in_order = iter(ctx.range_texts(_spans(s for s, _ in _walk(symbols))))  # each, then its children
+        return [_document_symbol(s, in_order) for s in symbols]
+    return _informations(ctx, list(_walk(symbols, container)))
+
+
+def _informations(ctx: FeatureContext, walked: list[tuple[Symbol, str | None]]) -> list[str]:
+    """Each ``(symbol, container name)`` as a ``SymbolInformation``."""
     ranges = ctx.range_texts([(s.start, s.end) for s, _ in walked])
     uri = json_text.string(ctx.uri)
-    return EncodedResult(
-        json_text.array(
-            json_text.members(
-                (
-                    ("name", json_text.string(s.name)),
-                    ("kind", SYMBOL_KIND[s.kind]),
-                    ("location", f'{{"uri": {uri}, "range": {rng}}}'),
-                    ("containerName", json_text.string(parent) if parent is not None else None),
-                )
+    return [
+        json_text.members(
+            (
+                ("name", json_text.string(s.name)),
+                ("kind", SYMBOL_KIND[s.kind]),
+                ("location", f'{{"uri": {uri}, "range": {rng}}}'),
+                ("containerName", json_text.string(parent) if parent is not None else None),
             )
-            for (s, parent), rng in zip(walked, ranges, strict=True)
         )
-    )
+        for (s, parent), rng in zip(walked, ranges, strict=True)
+    ]
 
 
 def _document_symbol(symbol: Symbol, ranges: Iterator[str]) -> str:
     rng, selection = next(ranges), next(ranges)  # before the children's: the walk's order
     children = [_document_symbol(child, ranges) for child in symbol.children]
+    return _symbol_json(symbol, rng, selection, children)
+
+
+def _symbol_json(symbol: Symbol, rng: str, selection: str, children: list[str]) -> str:
     return json_text.members(
         (
             ("name", json_text.string(symbol.name or " ")),
@@ -106,6 +160,11 @@ def _document_symbol(symbol: Symbol, ranges: Iterator[str]) -> str:
             ("children", json_text.array(children) if children else None),
         )
     )
+
+
+def _spans(symbols: Iterable[Symbol]) -> list[tuple[int, int]]:
+    """Each symbol's range and selection range, in order (as ``_document_symbol`` reads them)."""
+    return [span for s in symbols for span in ((s.start, s.end), (s.selection_start, s.selection_end))]
 
 
 def _walk(symbols: list[Symbol], parent: str | None = None) -> Iterator[tuple[Symbol, str | None]]:
