@@ -27,11 +27,11 @@ class CaseMemo(Generic[R]):
     it holds one result per case at most. ``computed`` / ``reused`` count the cases of every round
     (tests read them)."""
 
-    __slots__ = ("_context", "_entries", "computed", "reused")
+    __slots__ = ("_kept", "computed", "reused")
 
     def __init__(self) -> None:
-        self._context: Hashable = None
-        self._entries: dict[int, tuple[Node, R]] = {}
+        # (context, entries) in one attribute: a round reads both at once while another commits
+        self._kept: tuple[Hashable, dict[int, tuple[Node, R]]] = (None, {})
         self.computed = 0
         self.reused = 0
 
@@ -40,10 +40,10 @@ class CaseMemo(Generic[R]):
         """One request's walk. Kept when it ends normally; a request stopped half-way (cancelled,
         outdated) leaves the memo as it was. Two rounds at once (two workers) each read the last
         kept results; the one that ends last is kept."""
-        entries = self._entries if self._context == context else {}
-        current = MemoRound(self, entries)
+        kept_context, entries = self._kept
+        current = MemoRound(self, entries if kept_context == context else {})
         yield current
-        self._context, self._entries = context, current.kept
+        self._kept = (context, current.kept)
 
 
 class MemoRound(Generic[R]):
