@@ -28,7 +28,7 @@ from evalfix_ls.cli import main
 from evalfix_ls.lsp import collector, lifecycle, requests
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.lsp.diagnostics.edit_log import EditLog
-from evalfix_ls.lsp.features import outline
+from evalfix_ls.lsp.features import inline, outline
 from evalfix_ls.parser import gcpause, shift, text_view
 from evalfix_ls.services import fixes
 
@@ -86,6 +86,16 @@ def written_case(*args: Any) -> Any:
 
 
 outline.written_case = written_case
+_lenses_written = [0]  # code lenses written as JSON (``inline.written_lens``)
+_written_lens = inline.written_lens
+
+
+def written_lens(*args: Any) -> Any:
+    _lenses_written[0] += 1
+    return _written_lens(*args)
+
+
+inline.written_lens = written_lens
 _lanes_started: list[str] = []  # the lane of each feature request, in the order they reach it
 _run = requests.RequestRunner.run
 
@@ -188,6 +198,7 @@ def state(ls: Any) -> dict[str, Any]:
         "request lanes": list(_lanes_started),
         "nodes built": _nodes_built[0],
         "cases written": _cases_written[0],
+        "lenses written": _lenses_written[0],
         "case memos": {
             uri: {"symbols": _counts(memos.symbols), "links": _counts(memos.links)}
             for uri, memos in ls.quick_trees._memos.items()

@@ -202,7 +202,7 @@ async def test_a_keystroke_s_document_wide_requests_build_no_moved_case(tmp_path
 @pytest.mark.parametrize("hierarchical", [True, False])
 async def test_a_keystroke_s_symbols_write_the_edited_case_only(tmp_path: Path, hierarchical: bool) -> None:
     """Typing within a line moves no case to another line or column: the JSON of every other
-    case's symbol is the previous answer's. The answers equal those of the same text opened
+    case's symbol and code lens is the previous answer's. The answers equal those of the same text opened
     afresh, after keystrokes that add lines too (every later case moved down)."""
     symbols = {"hierarchicalDocumentSymbolSupport": hierarchical}
     capabilities = PULL_CAPABILITIES | {"textDocument": {"diagnostic": {}, "documentSymbol": symbols}}
@@ -212,17 +212,23 @@ async def test_a_keystroke_s_symbols_write_the_edited_case_only(tmp_path: Path, 
         line = next(i for i, ln in enumerate(lines) if '"case-7"' in ln)
         at = lines[line].index("case-7") + len("case-7")
         await answer(client, "textDocument/documentSymbol", document)
+        await answer(client, "textDocument/codeLens", document)
         change(client, uri, 2, line, at, at, "😀")
-        before = (await state(client))["cases written"]
+        before = await state(client)
         await answer(client, "textDocument/documentSymbol", document)
-        assert (await state(client))["cases written"] - before == 1  # case-7😀
+        await answer(client, "textDocument/codeLens", document)
+        after = await state(client)
+        assert after["cases written"] - before["cases written"] == 1  # case-7😀
+        assert after["lenses written"] - before["lenses written"] == 1  # ▶ run case-7😀 alone
         change(client, uri, 3, line + 1, 0, 0, "\n\t写\n")  # (blank lines are JSON whitespace)
         change(client, uri, 4, line, at, at, "é")
         typed = await answer(client, "textDocument/documentSymbol", document)
         folded = await answer(client, "textDocument/foldingRange", document)
+        lensed = await answer(client, "textDocument/codeLens", document)
         edited = lines[: line + 1] + ["", "\t写"] + lines[line + 1 :]
         edited[line] = edited[line][:at] + "é😀" + edited[line][at:]
         client.notify("textDocument/didClose", document)
         open_doc(client, uri, "\n".join(edited) + "\n")
         assert await answer(client, "textDocument/documentSymbol", document) == typed
         assert await answer(client, "textDocument/foldingRange", document) == folded
+        assert await answer(client, "textDocument/codeLens", document) == lensed

@@ -41,7 +41,7 @@ class DocumentMemos:
     """The per-case results of an open document's features that walk every case, kept from one
     request to the next (``services.case_memo``)."""
 
-    __slots__ = ("symbols", "links", "symbol_texts")
+    __slots__ = ("symbols", "links", "symbol_texts", "lens_texts")
 
     def __init__(self) -> None:
         from ..services.case_memo import CaseMemo
@@ -51,6 +51,8 @@ class DocumentMemos:
         # The JSON each case's symbol was written as, by the memo's symbol (id): that symbol, what
         # the text depends on besides it (``features.outline``), and the text.
         self.symbol_texts: dict[int, tuple[Symbol, tuple[object, ...], str]] = {}
+        # The JSON of each code lens, by its title, command, arguments and (line, character).
+        self.lens_texts: dict[tuple[object, ...], str] = {}
 
 
 class QuickTrees:
