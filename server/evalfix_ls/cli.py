@@ -128,7 +128,7 @@ def run_check(args: argparse.Namespace) -> int:
 
     from .batch.parallel import default_jobs
     from .batch.run import CheckError, check_paths
-    from .config import ProjectConfigs
+    from .config.project_config import ProjectConfigs
     from .findings import Severity
 
     _die_quietly_on_closed_pipe()

@@ -22,3 +22,26 @@ def is_json_value(value: object) -> TypeGuard[JsonValue]:
     if isinstance(value, (list, tuple)):
         return all(is_json_value(item) for item in value)
     return False
+
+
+def same_json_values(left: object, right: object) -> bool:
+    """``left == right`` for JSON values, without recursion: a fixture's value may nest deeper
+    than Python's recursion limit, where ``==`` on nested containers raises ``RecursionError``."""
+    pending = [(left, right)]
+    while pending:
+        one, other = pending.pop()
+        if isinstance(one, Mapping) and isinstance(other, Mapping):
+            if one.keys() != other.keys():
+                return False
+            pending.extend((one[key], other[key]) for key in one)
+        elif isinstance(one, (list, tuple)) and isinstance(other, (list, tuple)):
+            if len(one) != len(other):
+                return False
+            pending.extend(zip(one, other, strict=True))
+        elif (
+            isinstance(one, (Mapping, list, tuple))
+            or isinstance(other, (Mapping, list, tuple))
+            or one != other
+        ):
+            return False
+    return True

@@ -17,7 +17,7 @@ from test_check import run
 from evalfix_ls.batch.analyse import Analyser
 from evalfix_ls.batch.fix import FileFix, FixOptions, commit, fix_paths, prepare
 from evalfix_ls.batch.run import plan
-from evalfix_ls.config import ProjectConfigs
+from evalfix_ls.config.project_config import ProjectConfigs
 from evalfix_ls.workspace.view import FileSystemView
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -154,6 +154,30 @@ def test_migrate_rewrites_legacy_fixtures(tmp_path: Path, capsys: pytest.Capture
     assert "migrated" in err
 
 
+def test_migrate_handles_values_nested_deeper_than_python_recurses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The migration is checked by comparing the normalized cases before and after; on an outcome
+    nested 5,000 levels deep that comparison was a RecursionError traceback."""
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    make_walking(root)
+    (root / "skills/demo").mkdir(parents=True)
+    (root / "skills/demo/SKILL.md").write_text("# demo\n", encoding="utf-8")
+    legacy = root / "skills/demo/evals/examples.json"
+    legacy.parent.mkdir()
+    depth = 5_000
+    deep = '{"a": ' * depth + "1" + "}" * depth
+    case = '"name": "Deep 深", "user_intent": "plan it", "coverage_tags": ["trigger"], '
+    case += f'"expected": {deep}, "source_refs": ["skills/demo/SKILL.md"]'
+    legacy.write_text(f'{{"skill": "demo", "examples": [{{{case}}}]}}', encoding="utf-8")
+    code, _, err = run(["--check", "--migrate"], root, capsys)
+    assert "migrated" in err and "not migrated" not in err, err
+    text = legacy.read_text(encoding="utf-8")
+    assert '"schema_version": "spec-first.workflow-eval-fixtures.v1"' in text
+    assert '"expected_outcome": ' + deep in text
+
+
 def test_fix_flags_need_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run(["--fix"], tmp_path, capsys)
     assert code == 2 and "need --check" in err
@@ -205,6 +229,26 @@ def test_crlf_file_keeps_its_bytes(tmp_path: Path) -> None:
     raw = (root / SUITE).read_bytes()
     assert raw.count(b"\r\n") == raw.count(b"\n") == text.count("\n")
     assert "Tidy the CHANGELOG 🧹".encode() in raw and b'"kind": "seeded"' in raw
+
+
+@pytest.mark.parametrize("newline", ["\r", "\r\n"], ids=["cr", "crlf"])
+def test_inserted_members_use_the_files_own_line_break(tmp_path: Path, newline: str) -> None:
+    """A member a fix adds goes on a line of its own, ended as the file's lines are: a file with
+    classic Mac line endings (lone CR) got a LF in the middle."""
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "SKILL.md").write_text("# mocks\n", encoding="utf-8")
+    suite = root / "evals/evals.json"
+    suite.parent.mkdir()
+    case = {"id": "mocked", "prompt": "列出 📂", "sandboxMocks": [{"command": "ls"}]}
+    text = json.dumps({"skill_name": "repo", "evals": [case]}, ensure_ascii=False, indent=2)
+    suite.write_bytes(text.replace("\n", newline).encode("utf-8"))
+    (result,) = fix_paths([suite], root=root, cwd=root, options=FixOptions(unsafe=True))
+    assert [fix.code for fix in result.fixes] == ["sandbox-mocks-unused"]
+    raw = suite.read_bytes().decode("utf-8")
+    assert '"sandbox": "just-bash"' in raw
+    assert raw.count(newline) == text.count("\n") + 1  # one more line, and no other kind of break
+    assert len(raw.replace(newline, "").splitlines()) == 1
 
 
 def test_read_only_file_is_not_written(tmp_path: Path) -> None:

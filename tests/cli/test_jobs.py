@@ -72,7 +72,7 @@ def test_jobs_give_the_same_report(tree: Path, fmt: str) -> None:
 def test_results_come_back_in_planned_order(tree: Path) -> None:
     """The largest files are first: a pool that yielded in completion order would reorder them."""
     from evalfix_ls.batch.run import plan
-    from evalfix_ls.config import ProjectConfigs
+    from evalfix_ls.config.project_config import ProjectConfigs
     from evalfix_ls.workspace.view import FileSystemView
 
     _, tasks = plan([tree], root=tree, cwd=tree, configs=ProjectConfigs())
@@ -115,7 +115,7 @@ def test_workers_share_one_index_build(tree: Path, monkeypatch: pytest.MonkeyPat
     """The ids index is built once for all workers (in parallel), not loaded again by each worker:
     a worker that loaded it itself would raise here (the forked workers inherit the patch)."""
     from evalfix_ls.batch.run import plan
-    from evalfix_ls.config import ProjectConfigs
+    from evalfix_ls.config.project_config import ProjectConfigs
     from evalfix_ls.contracts.workflow.index import WorkflowIndex
     from evalfix_ls.workspace.view import FileSystemView
 
@@ -135,7 +135,7 @@ def test_a_host_with_threads_does_not_fork(tree: Path) -> None:
     """Forking copies locks that other threads may hold: with a second thread running, the
     workers start from a fork server instead, and give the same results."""
     from evalfix_ls.batch.run import plan
-    from evalfix_ls.config import ProjectConfigs
+    from evalfix_ls.config.project_config import ProjectConfigs
     from evalfix_ls.workspace.view import FileSystemView
 
     stop = threading.Event()

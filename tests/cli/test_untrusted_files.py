@@ -255,3 +255,46 @@ def test_a_special_project_file_does_not_block(repo: Path) -> None:
     result = check(repo)
     assert result.returncode == 0 and "files-legacy" in result.stdout
     assert f"{repo / 'pyproject.toml'}: a symbolic link leading outside the repository" in result.stderr
+
+
+def test_a_hostile_glob_in_the_project_file_does_not_hang(repo: Path) -> None:
+    """A ``files`` glob is matched against every file of the repository. As a regular expression,
+    ``*a*a…*ab.json`` backtracked exponentially on a long name of ``a``s that does not match it;
+    a reversed range ``[z-a]`` was a traceback."""
+    long_name = "a" * 60 + ".json"
+    (repo / "skills/demo/evals" / long_name).write_text('{"cases": [{"id": "x"}]}')
+    (repo / "skills/demo/evals/evals.json").write_text(SUITE_WITH_FILES)
+    hostile = "*a" * 30 + "b.json"
+    (repo / ".evalfix.toml").write_text(
+        f'[files]\n"{hostile}" = "evals"\n"[z-a].json" = "none"\n"skills/*/evals/[a-c]*.json" = "none"\n'
+    )
+    result = check(repo, "--format", "json")
+    assert "Traceback" not in result.stderr, result.stderr
+    assert "files.[z-a].json: not a valid glob: the range z-a in [z-a] is reversed" in result.stderr
+    checked = findings(result)
+    assert f"skills/demo/evals/{long_name}" not in checked  # the last mapping took it
+    assert "files-legacy" in [code for code, _ in checked["skills/demo/evals/evals.json"]]
+
+
+@pytest.mark.parametrize("output", ["text", "github"])
+def test_a_fixtures_control_characters_stay_inside_their_finding(repo: Path, output: str) -> None:
+    """Messages quote the fixture's values: a LF in one started a new output line (which a GitHub
+    Actions log reads as a workflow command when it starts with ``::``), and ESC, CSI (U+009B) or
+    a right-to-left override reached the terminal as they are."""
+    tag = "Bad\n::error file=README.md::injected\r\x1b[2K\x9b31m\u202etag"
+    fixture = {
+        "schema_version": "spec-first.workflow-eval-fixtures.v1",
+        "skill": "demo",
+        "cases": [{"id": "a", "input": "i", "coverage_tags": [tag], "source_refs": ["skills/demo/SKILL.md"]}],
+    }
+    (repo / "skills/demo/evals/cases.json").write_text(json.dumps(fixture))
+    result = check(repo, "--format", output)
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2 and lines[1] == "1 error, 0 warnings in 1 file", lines
+    shown = (
+        "Bad%0A::error file=README.md::injected%0D"
+        if output == "github"
+        else "Bad\\n::error file=README.md::injected\\r"
+    )
+    assert lines[0].endswith(f"invalid coverage tag: {shown}\\u001b[2K\\u009b31m\\u202etag"), lines[0]

@@ -21,6 +21,7 @@ import time
 import weakref
 from dataclasses import fields
 from typing import Any
+from unittest.mock import patch
 
 import evalfix_ls.lsp.diagnostics.jobs as jobs
 from evalfix_ls.analysis import Analysis
@@ -75,7 +76,6 @@ def materialize(node: shift.ShiftedNode) -> None:
     _materialize(node)
 
 
-shift.ShiftedNode._materialize = materialize  # type: ignore[method-assign]
 _cases_written = [0]  # cases whose symbols were written as JSON (``outline.written_case``)
 _written_case = outline.written_case
 
@@ -105,7 +105,6 @@ async def run(self: requests.RequestRunner, token: Any, fn: Any, *, lane: str = 
     return await _run(self, token, fn, lane=lane)
 
 
-requests.RequestRunner.run = run  # type: ignore[method-assign]
 _edit_reads = [0]  # walks of a document's edit log (EditLog.between)
 _between = EditLog.between
 
@@ -113,9 +112,6 @@ _between = EditLog.between
 def between(self: EditLog, uri: str, from_revision: int, to_revision: int) -> Any:
     _edit_reads[0] += 1
     return _between(self, uri, from_revision, to_revision)
-
-
-EditLog.between = between  # type: ignore[method-assign]
 
 
 def run_job(job: Any, lookup: Any) -> Any:
@@ -237,4 +233,11 @@ def create_server() -> Any:
 server_module.create_server = create_server
 
 if __name__ == "__main__":
-    sys.exit(main([]))
+    # Methods are replaced with patch.object, made for it (mypy refuses an assignment to a method);
+    # a module's function by assignment above (the type checker compares the two signatures).
+    with (
+        patch.object(requests.RequestRunner, "run", run),
+        patch.object(EditLog, "between", between),
+        patch.object(shift.ShiftedNode, "_materialize", materialize),
+    ):
+        sys.exit(main([]))

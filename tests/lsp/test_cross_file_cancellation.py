@@ -26,6 +26,8 @@ from lsprotocol import types
 from evalfix_ls.lsp.capabilities import ClientFeatures
 from evalfix_ls.lsp.diagnostics.manager import DiagnosticsManager
 from evalfix_ls.lsp.documents import DocumentStore
+from evalfix_ls.lsp.host import Host
+from evalfix_ls.lsp.pygls_private import HookedProtocol
 from evalfix_ls.lsp.settings import Settings
 from evalfix_ls.lsp.workspace_index import RepoState, WorkspaceIndex
 from evalfix_ls.parser.line_index import Encoding
@@ -50,10 +52,15 @@ class RecordingExecutor(ThreadPoolExecutor):
         return [(args, future) for fn, args, future in self.calls if fn.__name__ == name and future.running()]
 
 
-class InProcessHost:
-    """What ``DiagnosticsManager`` needs of the server, with the client's side recorded."""
+class InProcessHost(Host):
+    """The ``Host`` that ``DiagnosticsManager`` is written against, set up as ``EvalfixServer`` sets
+    it up but with no client: the messages to the client are recorded."""
+
+    executor: RecordingExecutor
+    diagnostics: DiagnosticsManager
 
     def __init__(self, root: Path, *, pull: bool) -> None:
+        super().__init__("evalfix-ls-test", "0", protocol_cls=HookedProtocol)
         self.documents = DocumentStore()
         self.workspace_index = WorkspaceIndex(watching=True)
         self.workspace_index.set_folders([root])
@@ -65,14 +72,19 @@ class InProcessHost:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.published: dict[str, list[types.PublishDiagnosticsParams]] = {}
         self.refreshes = 0
-        self.diagnostics = DiagnosticsManager(self)  # type: ignore[arg-type]
+        self.diagnostics = DiagnosticsManager(self)
         self.diagnostics.settings_ready.set()
 
     def text_document_publish_diagnostics(self, params: types.PublishDiagnosticsParams) -> None:
         self.published.setdefault(params.uri, []).append(params)
 
-    def workspace_diagnostic_refresh(self, params: None) -> None:
+    def workspace_diagnostic_refresh(
+        self, params: None, callback: Callable[[None], None] | None = None
+    ) -> Future[None]:
         self.refreshes += 1
+        answered: Future[None] = Future()
+        answered.set_result(None)
+        return answered
 
     # the client's notifications, as server.py forwards them
     def open(self, path: Path) -> str:

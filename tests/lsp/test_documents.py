@@ -158,7 +158,7 @@ def test_feature_helpers_answer_errors_for_closed_documents_and_bad_positions() 
     from pygls.exceptions import JsonRpcInvalidParams
 
     from evalfix_ls.analysis import analyze
-    from evalfix_ls.config import Config
+    from evalfix_ls.config.model import Config
     from evalfix_ls.lsp.capabilities import ClientFeatures
     from evalfix_ls.lsp.context import FeatureContext, document_view
     from evalfix_ls.lsp.server import EvalfixServer

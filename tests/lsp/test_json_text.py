@@ -16,7 +16,7 @@ from lsp_support import make_repo, write_json
 from lsprotocol import types
 
 from evalfix_ls.analysis import analyze
-from evalfix_ls.config import Config
+from evalfix_ls.config.model import Config
 from evalfix_ls.lsp import requests
 from evalfix_ls.lsp.capabilities import ClientFeatures
 from evalfix_ls.lsp.context import FeatureContext, document_view

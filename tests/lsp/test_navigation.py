@@ -143,6 +143,32 @@ async def test_folding_and_selection(session: Session, tmp_path: Path) -> None:
     assert node.range == lsp_range(text, 0, len(text.rstrip("\n")), session.encoding)
 
 
+async def test_selection_inside_deep_nesting_is_answered(session: Session, tmp_path: Path) -> None:
+    """One selection range per level, each the parent of the next, made a chain as deep as the
+    file: 5,000 levels were past what the answer's encoder can nest (an internal error). The
+    innermost levels are kept, then the whole document."""
+    root = repo(tmp_path)
+    depth = 5_000
+    text = '{"skill_name": "demo", "evals": [{"id": "a", "prompt": "p", "metadata": {"deep": '
+    text += "[" * depth + '"😀"' + "]" * depth + "}}]}\n"
+    path = root / "skills/demo/evals/evals.json"
+    path.write_text(text, encoding="utf-8")
+    await session.initialize([root])
+    uri, text = await open_doc(session, path)
+    at = offset_of(text, "😀")
+    (chain,) = await session.client.text_document_selection_range_async(
+        types.SelectionRangeParams(text_document=doc_id(uri), positions=[pos(session, text, at)])
+    )
+    assert chain.range == lsp_range(text, at - 1, at + 2, session.encoding)  # the string
+    assert chain.parent.range == lsp_range(text, at - 2, at + 3, session.encoding)  # its array
+    levels, node = 1, chain
+    while node.parent is not None:
+        assert _contains(node.parent.range, node.range)
+        node, levels = node.parent, levels + 1
+    assert node.range == lsp_range(text, 0, len(text.rstrip("\n")), session.encoding)
+    assert levels < depth
+
+
 def _contains(outer: types.Range, inner: types.Range) -> bool:
     o, i = as_tuple(outer), as_tuple(inner)
     return (o[0], o[1]) <= (i[0], i[1]) and (i[2], i[3]) <= (o[2], o[3])

@@ -49,3 +49,17 @@ async def test_prepare_rename_offers_case_ids_and_explains_every_refusal(
     notes = session.open(root / "notes.json")
     with pytest.raises(Exception, match="does not check this file"):
         await prepare(session, notes, session.texts[notes].index("一"))
+
+
+async def test_a_refusal_is_an_answer_not_an_error_in_the_log(session: Session, tmp_path: Path) -> None:
+    """F2 away from an id is the user's everyday mistake, answered with the reason: the log gets
+    one line about it, not an error with pygls' traceback (clients reveal or flag error logs)."""
+    root = cited_paths_repo(tmp_path / "repo")
+    await session.initialize([root])
+    fixture = session.open(root / FIXTURE)
+    with pytest.raises(Exception, match="only a case id can be renamed"):
+        await prepare(session, fixture, session.texts[fixture].index("输入") + 1)
+    # pygls logs before it answers, so the log line (if any) has arrived with the answer.
+    about_it = [m for m in session.client.log_messages if "only a case id" in m.message]
+    assert [m.type for m in about_it] == [types.MessageType.Info], about_it
+    assert not any("Traceback" in m.message for m in session.client.log_messages)

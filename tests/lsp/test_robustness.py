@@ -7,6 +7,7 @@ import asyncio
 import socket
 import subprocess
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from lsp_support import (
@@ -123,9 +124,9 @@ async def test_shutdown_session_exits_cleanly(pull_session: Session, tmp_path: P
         if not exit_code.done():
             exit_code.set_result(server.returncode)
 
-    session.client.server_exit = server_exit  # type: ignore[method-assign]
-    await session.client.shutdown_session()
-    assert await asyncio.wait_for(exit_code, TIMEOUT) == 0
+    with patch.object(session.client, "server_exit", server_exit):
+        await session.client.shutdown_session()
+        assert await asyncio.wait_for(exit_code, TIMEOUT) == 0
 
 
 def _free_port() -> int:

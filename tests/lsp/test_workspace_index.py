@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from lsp_support import make_repo, workflow_fixture, write_json
 
-from evalfix_ls.config import Config
+from evalfix_ls.config.model import Config
 from evalfix_ls.contracts.detection import Walk
 from evalfix_ls.lsp.workspace_index import FileEvent, WorkspaceIndex, may_hold_cases
 

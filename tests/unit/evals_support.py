@@ -48,13 +48,9 @@ def summary(findings: list[Finding]) -> list[tuple[str, str, int | None, str]]:
     return [(f.code, f.pointer, f.case, f.severity.word) for f in findings]
 
 
-def codes(text: str, **kwargs: object) -> list[str]:
-    return [f.code for f in findings_of(text, **kwargs)]  # type: ignore[arg-type]
+def codes(text: str) -> list[str]:
+    return [f.code for f in findings_of(text)]
 
 
-def errors(text: str, **kwargs: object) -> list[tuple[str, str, int | None]]:
-    return [
-        (f.code, f.pointer, f.case)
-        for f in findings_of(text, **kwargs)  # type: ignore[arg-type]
-        if f.severity.word == "error"
-    ]
+def errors(text: str) -> list[tuple[str, str, int | None]]:
+    return [(f.code, f.pointer, f.case) for f in findings_of(text) if f.severity.word == "error"]

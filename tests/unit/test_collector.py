@@ -8,6 +8,7 @@ import gc
 import sys
 import time
 import weakref
+from collections.abc import Callable
 
 import pytest
 
@@ -28,9 +29,9 @@ def _any_frozen_heap_is_small(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(collector, "FULL_COLLECTION_LIMIT", sys.maxsize)
 
 
-def _until(condition: object, what: str) -> None:
+def _until(condition: Callable[[], bool], what: str) -> None:
     deadline = time.monotonic() + WAIT
-    while not condition():  # type: ignore[operator]
+    while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.005)
 

@@ -1,4 +1,4 @@
-"""Configuration (config.py): parsing, layering, project files, and what ``--check`` does with them."""
+"""Configuration (config/): parsing, layering, project files, and what ``--check`` does with them."""
 
 from __future__ import annotations
 
@@ -8,16 +8,13 @@ from pathlib import Path
 import pytest
 
 from evalfix_ls.cli import main
-from evalfix_ls.config import (
-    Config,
-    ProjectConfigs,
-    find_project_file,
-    glob_to_regex,
-    load_project_config,
-    parse_settings,
-)
+from evalfix_ls.config.model import Config
+from evalfix_ls.config.parse import parse_settings
+from evalfix_ls.config.project_config import ProjectConfigs, load_project_config
+from evalfix_ls.config.project_files import find_project_file
 from evalfix_ls.contracts.detection import EVALS, UNKNOWN, WORKFLOW
 from evalfix_ls.findings import Finding, Severity
+from evalfix_ls.workspace.glob_match import PathGlob
 
 
 def _finding(code: str, severity: Severity = Severity.WARNING) -> Finding:
@@ -39,10 +36,26 @@ def _finding(code: str, severity: Severity = Severity.WARNING) -> Finding:
         ("[!a]*.json", "b.json", True),
         ("[!a]*.json", "a.json", False),
         ("a.json", "a_json", False),  # the dot is literal
+        ("qa/**", "qa", False),  # a final ** is what lies below, not the folder
+        ("a/**/**/b/*.json", "a/b/c.json", True),
+        ("[]x]?.json", "]1.json", True),  # a ] first in a class is a member
+        ("[a-c][!0-9].json", "b_.json", True),
+        ("[a-c][!0-9].json", "b5.json", False),
+        ("x[!a]y", "x/y", False),  # no part of a glob crosses a /
+        ("*a" * 30 + "b", "a" * 200, False),  # a regular expression backtracked for ages on this
+        ("*a" * 30 + "*", "a" * 60, True),
     ],
 )
 def test_globs(pattern: str, path: str, matches: bool) -> None:
-    assert (glob_to_regex(pattern).fullmatch(path) is not None) == matches
+    assert PathGlob(pattern).matches(path) == matches
+
+
+def test_an_invalid_glob_is_a_problem_not_a_crash(tmp_path: Path) -> None:
+    config = parse_settings(
+        {"files": {"[z-a].json": "none", "ok/*.json": "workflow"}}, base_dir=tmp_path, origin="t"
+    )
+    assert config.problems == ("t: files.[z-a].json: not a valid glob: the range z-a in [z-a] is reversed",)
+    assert [mapping.pattern for mapping in config.files] == ["ok/*.json"]
 
 
 def test_settings_keys_in_any_spelling(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from evalfix_ls.parser.tree import (
     NUMBER,
     OBJECT,
     STRING,
+    Span,
     iter_nodes,
     join_pointer,
     path_at,
@@ -271,10 +272,12 @@ def test_a_name_repeated_many_times_is_recorded_without_copying_per_occurrence(
     copied = 0
     plain_init = tree_module.DuplicateKey.__init__
 
-    def counting_init(self: object, key: str, occurrences: object) -> None:
+    def counting_init(
+        self: tree_module.DuplicateKey, key: str, occurrences: tuple[Span, ...] | list[Span]
+    ) -> None:
         nonlocal copied
-        copied += len(occurrences)  # type: ignore[arg-type]
-        plain_init(self, key, occurrences)  # type: ignore[arg-type]
+        copied += len(occurrences)
+        plain_init(self, key, occurrences)
 
     monkeypatch.setattr(tree_module.DuplicateKey, "__init__", counting_init)
     count = 5000

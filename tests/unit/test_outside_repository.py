@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from evals_support import findings_of, one
@@ -19,18 +20,6 @@ from evalfix_ls.workspace.view import FileSystemView
 
 SECRET = "SECRET-0xfeed"
 SUITE = "skills/demo/evals/evals.json"
-
-
-class RecordingView(FileSystemView):
-    """A real view that remembers every path it stats."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.statted: list[str] = []
-
-    def _stat(self, path: str) -> int:  # type: ignore[override]
-        self.statted.append(path)
-        return FileSystemView._stat(path)
 
 
 @pytest.fixture
@@ -74,8 +63,11 @@ def paths_suite(path: str) -> str:
 )
 def test_evals_paths_leaving_the_repository(world: tuple[Path, Path], existing: str, missing: str) -> None:
     root, outside = world
-    fs = RecordingView()
-    found = evals_findings(root, paths_suite(existing), fs)
+    # every path the real view stats (its one way to the file system), recorded
+    with patch.object(FileSystemView, "_stat", wraps=FileSystemView._stat) as stat:
+        found = evals_findings(root, paths_suite(existing), FileSystemView())
+    statted = [str(call.args[0]) for call in stat.call_args_list]
+    assert statted  # the view was asked about the paths inside the repository
     leaving = [(code, pointer) for code, pointer, _, _ in found if code == "path-outside-repository"]
     assert leaving == [
         ("path-outside-repository", "/evals/0/setup/sources/0"),
@@ -83,7 +75,7 @@ def test_evals_paths_leaving_the_repository(world: tuple[Path, Path], existing: 
         ("path-outside-repository", "/evals/0/files/0"),
     ]
     assert "path-not-found" not in {code for code, *_ in found}
-    assert not any(path.startswith(str(outside)) for path in fs.statted), fs.statted
+    assert not any(path.startswith(str(outside)) for path in statted), statted
     # A missing target gives the same findings, only the path in the messages differs.
     other = evals_findings(root, paths_suite(missing))
     assert [(c, p, s, m.replace(missing, existing)) for c, p, s, m in other] == found

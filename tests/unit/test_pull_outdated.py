@@ -12,34 +12,47 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 from evalfix_ls.lsp.analyzer import Result
+from evalfix_ls.lsp.diagnostics.edit_log import EditLog
+from evalfix_ls.lsp.diagnostics.jobs import JobRunner
 from evalfix_ls.lsp.diagnostics.pull import PullHandlers
 from evalfix_ls.lsp.diagnostics.results import ResultCache
+from evalfix_ls.lsp.diagnostics.tasks import BackgroundTasks
+from evalfix_ls.lsp.documents import DocumentStore
+from evalfix_ls.lsp.host import Host
+from evalfix_ls.lsp.pygls_private import HookedProtocol
+from evalfix_ls.parser.line_index import Encoding
 
 
-class _TypingRunner:
+class _Server(Host):
+    """A ``Host`` with no client: its open documents are all a pull reads of it."""
+
+    def __init__(self) -> None:
+        super().__init__("evalfix-ls-test", "0", protocol_cls=HookedProtocol)
+        self.documents = DocumentStore()
+
+
+class _TypingRunner(JobRunner):
     """Every analysis ends for a text the user has already changed again."""
 
-    def __init__(self, documents: dict[str, Any]) -> None:
-        self.documents = documents
-        self.cache = ResultCache()
-        self.tasks = SimpleNamespace(wait_for_settings=self._ready)
+    def __init__(self, server: Host) -> None:
+        super().__init__(server, EditLog(), ResultCache(), BackgroundTasks(), lambda paths: None)
+        self.tasks.settings_ready.set()
         self.analyses = 0
 
-    async def _ready(self) -> None:
-        return None
-
-    async def result_for_open(self, uri: str) -> Result:
+    async def result_for_open(self, uri: str) -> Result | None:
         self.analyses += 1
-        analysed = self.documents[uri]
-        self.documents[uri] = SimpleNamespace(revision=analysed.revision + 1)  # a keystroke
-        return Result(uri, Path("evals.json"), 1, (), "{}", "evals", [], (), revision=analysed.revision)
+        analysed = self.server.documents.require(uri)
+        keystroke = types.TextDocumentContentChangeWholeDocument(text=analysed.text + " ")
+        self.server.documents.change(uri, analysed.version + 1, [keystroke], Encoding.UTF16)
+        return Result(
+            uri, Path("evals.json"), analysed.version, (), analysed.text, "evals", [], (),
+            revision=analysed.revision,
+        )  # fmt: skip
 
 
 def _results_held(error: BaseException) -> list[str]:
@@ -55,10 +68,10 @@ def _results_held(error: BaseException) -> list[str]:
 
 def test_an_outdated_pull_error_holds_no_result() -> None:
     uri = "file:///repo/evals/evals.json"
-    documents: dict[str, Any] = {uri: SimpleNamespace(revision=1)}
-    runner = _TypingRunner(documents)
-    server = SimpleNamespace(documents=SimpleNamespace(get=documents.get))
-    handlers = PullHandlers(server, runner)  # type: ignore[arg-type]
+    server = _Server()
+    server.documents.open(uri, 1, "{}")
+    runner = _TypingRunner(server)
+    handlers = PullHandlers(server, runner)
     params = types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
     try:
         asyncio.run(handlers.document(params))

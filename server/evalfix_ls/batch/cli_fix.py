@@ -7,9 +7,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..config import ProjectConfigs
+from ..config.project_config import ProjectConfigs
 from ..js.values import escape_lone_surrogates
 from .fix import FixOptions, fix_paths, summary_lines, unified_diff
+from .format_text import printable
 from .run import CheckError
 
 EXIT_FINDINGS, EXIT_USAGE = 1, 2
@@ -34,7 +35,7 @@ def run_fix(args: argparse.Namespace, configs: ProjectConfigs) -> int | None:
             if result.changes:
                 sys.stdout.write(escape_lone_surrogates(unified_diff(result)))
     for line in summary_lines(results, options):
-        print(escape_lone_surrogates(f"evalfix-ls: {line}"), file=sys.stderr)
+        print(escape_lone_surrogates(printable(f"evalfix-ls: {line}")), file=sys.stderr)
     if args.diff and any(result.changes for result in results):
         return EXIT_FINDINGS
     return None

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..config import ProjectConfigs
+from ..config.project_config import ProjectConfigs
 from ..contracts.detection import UNKNOWN, WORKFLOW
 from ..parser.text_view import as_str
 from ..services.document import DocumentView

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from ..findings import Finding, Severity
 from ..parser.line_index import Encoding, LineIndex
-from .format_text import summary_lines
+from .format_text import printable, summary_lines
 from .run import FileReport, Report
 
 COMMANDS = {
@@ -26,8 +26,8 @@ COMMANDS = {
 
 
 def escape_data(value: str) -> str:
-    """A command's message (after ``::``)."""
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A command's message (after ``::``); the other controls as ``printable`` writes them."""
+    return printable(value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(value: str) -> str:

@@ -1,22 +1,40 @@
 """``--format text``: ``path:line:col: severity[code] message`` lines (1-based line, UTF-16 column
 + 1, what editors' "go to line:column" use), then the readiness table if asked, then the summary.
 
-``file_lines`` prints one file, so that ``--check`` can stream them as files are checked."""
+``file_lines`` prints one file, so that ``--check`` can stream them as files are checked.
+
+Messages quote the fixture's own values and paths name its files, and both may hold characters a
+terminal or a log acts on instead of showing; ``printable`` writes those as escapes."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ..findings import Severity
 from ..parser.line_index import Encoding, LineIndex
 from .run import FileReport, Report
 
+# C0 and C1 controls (a CR or LF would start a new output line, which a GitHub Actions log may
+# read as a workflow command, and ESC starts terminal escape sequences), the Unicode line and
+# paragraph separators, and the bidirectional overrides that reorder what is shown. Tabs stay.
+_UNSHOWABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r"}
+
+
+def printable(text: str) -> str:
+    """``text`` with every character a terminal or log viewer would act on written as an escape
+    (``\\n``, ``\\r``, ``\\u001b``…), so that one finding stays one line that shows what it holds."""
+    return _UNSHOWABLE.sub(
+        lambda found: _SHORT_ESCAPES.get(found.group()) or f"\\u{ord(found.group()):04x}", text
+    )
+
 
 def file_lines(file: FileReport) -> Iterator[str]:
     index = LineIndex(file.analysis.text)
     for f in sorted(file.analysis.findings, key=lambda f: f.sort_key):
         line, col = index.position(f.start, Encoding.UTF16)
-        yield f"{file.display}:{line + 1}:{col + 1}: {f.severity.word}[{f.code}] {f.message}"
+        yield printable(f"{file.display}:{line + 1}:{col + 1}: {f.severity.word}[{f.code}] {f.message}")
 
 
 def summary_lines(report: Report) -> Iterator[str]:
@@ -24,7 +42,7 @@ def summary_lines(report: Report) -> Iterator[str]:
     if report.readiness is not None:
         from ..contracts.workflow.readiness import readiness_table
 
-        yield from readiness_table(report.readiness)
+        yield from map(printable, readiness_table(report.readiness))
     errors, warnings = report.count(Severity.ERROR), report.count(Severity.WARNING)
     yield (
         f"{errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)} "

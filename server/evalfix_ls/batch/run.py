@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..analysis import Analysis
-from ..config import ProjectConfigs
+from ..config.project_config import ProjectConfigs
 from ..findings import Severity
 from ..workspace.view import FileSystemView, find_repo_root
 from ..workspace.walk import default_root, walk
@@ -73,7 +73,7 @@ def plan(
     paths: list[Path], *, root: Path | None, cwd: Path, configs: ProjectConfigs
 ) -> tuple[Path, list[FileTask]]:
     """The report root and the files to analyse, in output order. ``configs`` gives each file
-    its project configuration (``config.py``: extra globs, forced kinds, root)."""
+    its project configuration (``config/``: extra globs, forced kinds, root)."""
     from ..contracts.detection import UNKNOWN
 
     explicit_root = root is not None

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..config import Config
+from ..config.model import Config
 from ..parser.gcpause import gc_paused
 from ..parser.line_index import Encoding, LineIndex
 from .collector import settle
@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at
     from ..analysis import Analysis
     from ..contracts.case_cache import CaseCache
     from ..parser.tree import ParseResult
+    from ..workspace.files import FileText
 
 logger = logging.getLogger(__name__)
 
@@ -110,18 +111,22 @@ def _decided_by(job: Job) -> str | None:
     return mapping.origin if mapping is not None else None
 
 
+def _job_text(job: Job) -> tuple[str, FileText | None]:
+    """The text to analyse: the snapshot's, or the file's as read from disk (with how it was read,
+    which the analysis reports on: encoding, size)."""
+    if job.snapshot is not None:
+        return job.snapshot.text, None
+    from ..workspace.files import read_file
+
+    assert job.path is not None
+    file_text = read_file(job.path, job.repo.root if job.repo is not None else None)
+    return file_text.text, file_text
+
+
 def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
     from ..analysis import analyze
 
-    file_text = None
-    if job.snapshot is not None:
-        text = job.snapshot.text
-    else:
-        from ..workspace.files import read_file
-
-        assert job.path is not None
-        file_text = read_file(job.path, job.repo.root if job.repo is not None else None)
-        text = file_text.text
+    text, file_text = _job_text(job)
     repo = job.repo
     try:
         index = repo.workflow_index() if repo is not None else None
@@ -157,11 +162,7 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
         )
     except Exception as exc:
         logger.error("analysis of %s failed:\n%s", job.uri, traceback.format_exc())
-        diagnostics = [_internal_error_diagnostic(exc)]
-        return Result(
-            job.uri, job.path, job.version, job.key, text, "unknown", diagnostics, fingerprint(diagnostics),
-            affected=affected, revision=job.revision,
-        )  # fmt: skip
+        return _failed(job, text, affected, exc)
     return Result(
         job.uri,
         job.path,
@@ -176,6 +177,15 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
         revision=job.revision,
         memo=memo,
     )
+
+
+def _failed(job: Job, text: str, affected: set[Path], exc: Exception) -> Result:
+    """The result of an analysis that raised: one diagnostic saying so (the server keeps going)."""
+    diagnostics = [_internal_error_diagnostic(exc)]
+    return Result(
+        job.uri, job.path, job.version, job.key, text, "unknown", diagnostics, fingerprint(diagnostics),
+        affected=affected, revision=job.revision,
+    )  # fmt: skip
 
 
 def _reuse(job: Job) -> Reuse | None:

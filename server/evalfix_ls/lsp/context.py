@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from ..config import Config
+from ..config.model import Config
 from ..parser.line_index import Encoding, LineIndex
 from ..parser.text_view import Text
 from .capabilities import ClientFeatures

@@ -76,13 +76,14 @@ class LspLogHandler(logging.Handler):
             self._local.busy = False
 
 
-# Errors that are answers, not failures: the client gets them as error responses.
-_EXPECTED_ERROR_CODES = frozenset({-32602, -32800, -32801, -32802})
+# Errors that are answers, not failures: the client gets them as error responses (invalid params,
+# the cancellations, and RequestFailed: a refusal whose message tells the user why, e.g. a rename).
+_EXPECTED_ERROR_CODES = frozenset({-32602, -32800, -32801, -32802, -32803})
 
 
 class _PyglsNoiseFilter(logging.Filter):
     """pygls logs a full traceback for every error response and for params it cannot convert.
-    Expected answers (invalid params, cancellations) become one line; the conversion failure is
+    Expected answers (invalid params, cancellations, refusals) become one line; the conversion failure is
     logged by ``EvalfixProtocol`` itself, with the offending field."""
 
     def filter(self, record: logging.LogRecord) -> bool:

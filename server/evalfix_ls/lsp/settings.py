@@ -1,5 +1,5 @@
 """Editor-side configuration: ``initializationOptions`` and ``workspace/configuration`` (section
-``evalfix``, per workspace folder), layered over the project file (``config.py``)."""
+``evalfix``, per workspace folder), layered over the project file (``config/``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import logging
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..config import Config, ProjectConfigs, parse_settings
+from ..config.model import Config
+from ..config.parse import parse_settings
+from ..config.project_config import ProjectConfigs
 from .workspace_index import WorkspaceIndex
 
 logger = logging.getLogger(__name__)

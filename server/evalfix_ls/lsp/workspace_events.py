@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..config import PROJECT_FILE, PYPROJECT
+from ..config.project_files import PROJECT_FILE, PYPROJECT
 from .documents import path_to_uri, uri_to_path
 from .settings import SECTION
 from .workspace_index import FileEvent

@@ -24,7 +24,7 @@ from ..parser.text_view import Text, as_str
 from ..workspace.view import FileSystemView, find_repo_root, relative_posix
 
 if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at start-up
-    from ..config import Config
+    from ..config.model import Config
     from ..contracts.workflow.index import WorkflowIndex
     from .documents import Edit
 

@@ -14,11 +14,18 @@ from ..parser.line_index import text_lines
 from ..parser.shift import item_origins, unshifted
 from ..parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
 from ..parser.values import items_of, member_value, string_of
+from .cursor import JsonPath
 
 # Where each contract keeps its cases, in the order the references look.
 CASE_ARRAYS = {EVALS: ("evals",), WORKFLOW: ("cases", "examples")}
 ID_MEMBERS = {EVALS: ("id",), WORKFLOW: ("id", "name")}
 TEXT_MEMBERS = {EVALS: ("prompt",), WORKFLOW: INPUT_ALIASES}
+# The members of an evals.json assertion that name a file of the case's workspace: ``path``
+# (file-exists, json-valid, …) and a regex assertion's ``target.file``.
+ASSERTION_PATH_MEMBERS = (("path",), ("target", "file"))
+# The mount modes that copy a seeded source's contents instead of the source itself: the loader's
+# spelling and the spec's (the loader rejects that one, `mount-mode-flatten`, but it means the same).
+FLATTEN_MODES = ("flatten-contents", "flatten")
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,3 +153,26 @@ def _path_string(node: Node | None, field: str, entry: Node | None = None) -> It
     value = string_of(node)
     if node is not None and value is not None:
         yield PathString(node, value, field, node if entry is None else entry)
+
+
+def is_assertion_path(path: JsonPath) -> bool:
+    """Whether ``path`` leads to an assertion's workspace file: ``evals[i].assertions[j]`` and then
+    one of ``ASSERTION_PATH_MEMBERS`` (``evals`` and ``assertions`` arrays, as the loader reads them)."""
+    if len(path) < 5 or path[0] != "evals" or path[2] != "assertions":
+        return False
+    return isinstance(path[1], int) and isinstance(path[3], int) and path[4:] in ASSERTION_PATH_MEMBERS
+
+
+def assertion_path_nodes(assertion: Node) -> Iterator[Node]:
+    """The values of ``assertion`` that name a workspace file (``ASSERTION_PATH_MEMBERS``)."""
+    for members in ASSERTION_PATH_MEMBERS:
+        node: Node | None = assertion
+        for name in members:
+            node = member_value(node, name)
+        if node is not None:
+            yield node
+
+
+def flattens(setup: Node | None) -> bool:
+    """Whether a seeded ``setup`` copies the contents of its sources (``mountMode``)."""
+    return string_of(member_value(setup, "mountMode")) in FLATTEN_MODES

@@ -14,7 +14,7 @@ from ..parser.text_view import Text
 from ..parser.tree import OBJECT, STRING, Node, join_pointer, resolve_pointer
 from ..parser.values import member_value, string_of
 from ..workspace.confine import resolve_within
-from .cases import case_path_strings
+from .cases import case_path_strings, flattens, is_assertion_path
 from .completion_context import CompletionContext
 from .cursor import JsonPath
 from .document import DocumentView
@@ -46,7 +46,7 @@ def workspace_values(
             return _skill_name(document, ctx)
         if _is_suite_source(path):
             return path_suggestions(document.text, ctx, facts_of(), _evals_dir(document))
-        if _is_assertion_path(path):
+        if is_assertion_path(path):
             return _assertion_paths(document, ctx, facts_of())
     return None
 
@@ -79,12 +79,6 @@ def _is_suite_source(path: JsonPath) -> bool:
         and (len(rest) == 3 or rest[3:] == ("from",))
         or rest == ("setup", "fixture", "source")
     )
-
-
-def _is_assertion_path(path: JsonPath) -> bool:
-    if len(path) < 5 or path[0] != "evals" or path[2] != "assertions":
-        return False
-    return path[4:] in (("path",), ("target", "file"))
 
 
 # -- coverage tags ----------------------------------------------------------------------------
@@ -268,7 +262,7 @@ def created_paths(case: Node | None, evals_dir: Path, repo_root: Path | None = N
     if case is None or case.kind != OBJECT:
         return []
     pairs: list[tuple[str, str | None, bool]] = []  # (from, to, flatten)
-    flatten = string_of(member_value(case.get("setup"), "mountMode")) == "flatten-contents"
+    flatten = flattens(case.get("setup"))
     for source in case_path_strings(EVALS, case):
         if not source.value:
             continue

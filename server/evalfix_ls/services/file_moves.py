@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..config import Config
+from ..config.model import Config
 from ..contracts.detection import EVALS, UNKNOWN, WORKFLOW, Walk, detect_kind, walking_repository
 from ..contracts.workflow.refs import is_invalid_ref
 from ..parser import parse
@@ -33,10 +33,8 @@ from ..parser.tree import OBJECT, Node
 from ..parser.values import items_of, member_value, string_of
 from ..workspace.confine import is_inside
 from ..workspace.view import relative_posix
-from .cases import PathString, case_path_strings, iter_cases, path_strings
+from .cases import PathString, assertion_path_nodes, case_path_strings, flattens, iter_cases, path_strings
 from .fixes.edits import json_text
-
-_FLATTEN_MODES = ("flatten-contents", "flatten")
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,17 +207,16 @@ def _lands_as_named(case: Node, source: PathString) -> bool:
     if source.field != "sources" or (source.entry.kind == OBJECT and source.entry.has("to")):
         return False
     setup = member_value(case, "setup")
-    flatten = string_of(member_value(setup, "mountMode")) in _FLATTEN_MODES
-    return string_of(member_value(setup, "kind")) == "seeded" and not flatten
+    return string_of(member_value(setup, "kind")) == "seeded" and not flattens(setup)
 
 
 def _assertion_replacements(case: Node, destinations: list[tuple[str, str]]) -> Iterator[Replacement]:
     for item in items_of(case.get("assertions")):
         if item.kind != OBJECT:
             continue
-        for node in (item.get("path"), member_value(item.get("target"), "file")):
+        for node in assertion_path_nodes(item):
             path = string_of(node)
-            if node is None or not path:
+            if not path:
                 continue
             moved = _moved_destination(path, destinations)
             if moved is not None:

@@ -21,7 +21,7 @@ from ..contracts.detection import EVALS, WORKFLOW
 from ..parser.tree import OBJECT, STRING, Node, path_at
 from ..parser.values import member_value, string_of
 from .case_memo import CaseMemo
-from .cases import PathString, case_origins, case_path_strings, source_refs
+from .cases import PathString, case_origins, case_path_strings, flattens, is_assertion_path, source_refs
 from .document import DocumentView
 from .markdown_anchors import file_headings, find_heading
 from .workspace_facts import WorkspaceFacts, skill_of
@@ -148,10 +148,8 @@ def _seeded_source_of_assertion_path(
         return None
     steps, node, _member = path_at(document.root, offset)
     wanted = string_of(node)
-    if node is None or wanted is None or len(steps) < 3 or steps[0].key != "evals":
+    if node is None or wanted is None or not is_assertion_path(tuple(step.key for step in steps)):
         return None
-    if steps[-1].key not in ("path", "file") or not isinstance(steps[1].key, int):
-        return None  # not a path, or not inside a case (`evals` must be the case array)
     case = steps[2].container  # the case the path lies in (steps[1] went into it)
     target = _seeded_source(case, wanted.strip("/"), document.path.parent, facts)
     return Link(node.start, node.end, target, tooltip="seeded from evals/") if target is not None else None
@@ -162,7 +160,7 @@ def _seeded_source(case: Node, wanted: str, evals_dir: Path, facts: WorkspaceFac
     setup = member_value(case, "setup")
     if string_of(member_value(setup, "kind")) != "seeded":
         return None
-    flatten = string_of(member_value(setup, "mountMode")) in ("flatten-contents", "flatten")
+    flatten = flattens(setup)
     for source in case_path_strings(EVALS, case):
         if source.field != "sources" or not source.value:
             continue

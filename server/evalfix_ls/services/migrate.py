@@ -409,6 +409,7 @@ def same_reading(before: DocumentView, after: DocumentView) -> bool:
     from collections import Counter
 
     from ..findings import Severity
+    from ..json_value import same_json_values
 
     def records(document: DocumentView) -> list[dict[str, object]]:
         normalized = document.analysis.workflow
@@ -418,4 +419,8 @@ def same_reading(before: DocumentView, after: DocumentView) -> bool:
     def errors(document: DocumentView) -> Counter[tuple[str, int | None]]:
         return Counter((f.code, f.case) for f in document.analysis.findings if f.severity == Severity.ERROR)
 
-    return after.parses and records(after) == records(before) and not (errors(after) - errors(before))
+    return (
+        after.parses
+        and same_json_values(records(after), records(before))
+        and not (errors(after) - errors(before))
+    )

@@ -22,6 +22,8 @@ from .document import DocumentView
 
 MAX_SYMBOLS = 5000  # vscode-json-languageservice's default resultLimit
 MAX_FOLDING_RANGES = 5000
+# Selection ranges nest (each the parent of the next); the answer's encoder recurses once per level.
+MAX_SELECTION_LEVELS = 100
 
 
 @dataclass(slots=True)
@@ -200,7 +202,8 @@ _CONTAINERS = (OBJECT, ARRAY)
 
 def selection_ranges(document: DocumentView, offset: int) -> list[tuple[int, int]]:
     """Innermost first: the value (or member name) at ``offset``, its member, the container, its
-    member, … up to the root. Duplicates (a member equal to its value's span) are skipped."""
+    member, … up to the root. Duplicates (a member equal to its value's span) are skipped; past
+    ``MAX_SELECTION_LEVELS``, the levels between the innermost ones and the root are left out."""
     steps, node, member = path_at(document.root, offset)
     spans: list[tuple[int, int]] = []
     if member is not None and member.key_start <= offset <= member.key_end:
@@ -216,4 +219,4 @@ def selection_ranges(document: DocumentView, offset: int) -> list[tuple[int, int
     for span in chain:
         if not spans or span != spans[-1]:
             spans.append(span)
-    return spans
+    return spans if len(spans) <= MAX_SELECTION_LEVELS else spans[: MAX_SELECTION_LEVELS - 1] + spans[-1:]

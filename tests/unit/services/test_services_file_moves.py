@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from evalfix_ls.config import Config
+from evalfix_ls.config.model import Config
 from evalfix_ls.contracts.detection import Walk
 from evalfix_ls.services.file_moves import Move, Moves, fixture_files, plan_moves
 

@@ -115,16 +115,22 @@ SEEDED_CASE = {
 }
 
 
+def write_seeded(tmp_path: Path) -> Path:
+    """The file SEEDED_CASE's setup copies to ``src/main.py``."""
+    repo = tmp_path / "skills" / "demo" / "evals" / "files" / "repo"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "main.py").write_text("")
+    return repo / "src" / "main.py"
+
+
 def seeded_definition(tmp_path: Path, evals_value: object) -> tuple[Path, Path | None]:
     """(the seeded file, where go-to-definition on the marked path leads) with ``evals`` as given."""
-    evals = tmp_path / "skills" / "demo" / "evals"
-    (evals / "files" / "repo" / "src").mkdir(parents=True)
-    (evals / "files" / "repo" / "src" / "main.py").write_text("")
+    seeded = write_seeded(tmp_path)
     marked = json.dumps({"skill_name": "demo", "evals": evals_value}, indent=1)
     text, offset = split_cursor(marked)
     doc = document(text, root=tmp_path, rel_path="skills/demo/evals/evals.json")
     link = definition(doc, WorkspaceFacts(tmp_path), offset)
-    return evals / "files" / "repo" / "src" / "main.py", None if link is None else link.target
+    return seeded, None if link is None else link.target
 
 
 def test_definition_of_a_flattened_seeded_path(tmp_path: Path) -> None:
@@ -135,6 +141,47 @@ def test_definition_of_a_flattened_seeded_path(tmp_path: Path) -> None:
 def test_no_seeded_definition_outside_the_case_array(tmp_path: Path) -> None:
     # `evals` an object: its members are no cases, so their setups seed nothing.
     _seeded, target = seeded_definition(tmp_path, {"x": SEEDED_CASE})
+    assert target is None
+
+
+@pytest.mark.parametrize(("evals_value", "offered"), [([SEEDED_CASE], True), ({"x": SEEDED_CASE}, False)])
+def test_seeded_files_completed_in_an_assertion_path_of_the_case_array_only(
+    tmp_path: Path, evals_value: object, offered: bool
+) -> None:
+    # completion and go-to-definition agree on what an assertion path is (services/cases.py)
+    write_seeded(tmp_path)
+    marked = json.dumps({"skill_name": "demo", "evals": evals_value}).replace("src/ma|in.py", "src/|")
+    text, offset = split_cursor(marked)
+    doc = document(text, root=tmp_path, rel_path="skills/demo/evals/evals.json")
+    labels = {item.label for item in complete(doc, offset, WorkspaceFacts(tmp_path))}
+    assert ("src/main.py" in labels) is offered
+
+
+@pytest.mark.parametrize("mode", ["flatten-contents", "flatten"])
+def test_a_flattened_seeded_file_is_completed_where_it_lands(tmp_path: Path, mode: str) -> None:
+    # "flatten", the spec's spelling (the loader warns), flattens for completion as for definition
+    write_seeded(tmp_path)
+    case = {
+        **SEEDED_CASE,
+        "setup": {"kind": "seeded", "sources": [{"from": "files/repo"}], "mountMode": mode},
+    }
+    marked = json.dumps({"skill_name": "demo", "evals": [case]}).replace("src/ma|in.py", "src/|")
+    text, offset = split_cursor(marked)
+    doc = document(text, root=tmp_path, rel_path="skills/demo/evals/evals.json")
+    labels = {item.label for item in complete(doc, offset, WorkspaceFacts(tmp_path))}
+    assert "src/main.py" in labels
+
+
+def test_no_seeded_definition_for_a_path_that_is_no_assertions(tmp_path: Path) -> None:
+    # A command mock's file is what the mocked command creates, not the copy of a seeded source,
+    # though it has a `path` inside the case as an assertion has.
+    case = {
+        **SEEDED_CASE,
+        "assertions": [],
+        "sandbox": "just-bash",
+        "sandboxMocks": [{"command": "npm", "files": [{"path": "src/ma|in.py", "content": ""}]}],
+    }
+    _seeded, target = seeded_definition(tmp_path, [case])
     assert target is None
 
 

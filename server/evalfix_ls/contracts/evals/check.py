@@ -5,6 +5,7 @@ spec-vs-loader warnings and the hints beyond both.
 the same short-circuits, one finding per loader issue, then duplicate ids (§12) for the cases with no
 loader issue. Rules live in one module per part of the format:
 
+* ``top_level`` — the file as a whole: root shape, top-level members, discovery, ``skill_name``;
 * ``setup`` — ``setup`` and legacy ``files`` (§7, §8);
 * ``assertions`` — judged strings, script and intent assertions, regexes (§9, §16);
 * ``metadata`` — ``metadata``, ``sandbox``, ``sandboxMocks`` (§10, §11);
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...findings import Finding, Related
@@ -24,20 +24,19 @@ from ...js.values import js_id_string, js_number_to_string, js_trim
 from ...parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
 from ...parser.values import items_of, number_of, props_of, string_of
 from ..case_cache import CaseFacts
-from ..detection import is_other_tool_suite
-from ..fix_data import Replacement, WrittenPath
+from ..fix_data import Replacement
 from .assertions import check_assertions
 from .metadata import check_metadata, check_sandbox
-from .paths import SuitePaths, discovery_problems, skill_md_name
+from .paths import SuitePaths
 from .report import Scope, describe, quote, sentence
 from .setup import check_files, check_setup
+from .top_level import check_top_level
 from .verdict import apply_case_verdict
 
 if TYPE_CHECKING:
     from ..context import AnalysisContext
 
-# Members the loader or the spec defines. `$schema` is for editors (JSON Schema association).
-ROOT_KEYS = frozenset({"version", "skill_name", "evals", "$schema"})
+# Members the loader or the spec defines for a case.
 CASE_KEYS = frozenset(
     {
         "id",
@@ -65,16 +64,8 @@ def check(ctx: AnalysisContext) -> list[Finding]:
     if root is None:
         return findings
     top = Scope(findings, None, ())
-    path = ctx.path
-    if path is not None:
-        _check_discovery(top, root, path, ctx)
-    if root.kind != OBJECT:
-        _root_not_object(top, root)
+    if not check_top_level(top, root, ctx):
         return findings
-    _check_top_members(top, root)
-    _check_other_tool_suite(top, root, ctx.rel_path)
-    if path is not None:
-        _check_skill_name(top, root, path, ctx)
     evals = root.get("evals")
     if evals is None or evals.kind != ARRAY:
         top.at_member(
@@ -101,138 +92,6 @@ def check(ctx: AnalysisContext) -> list[Finding]:
         return findings
     _check_cases(findings, evals, SuitePaths(ctx.path, ctx.fs, ctx.repo_root), ctx)
     return findings
-
-
-# -- top level -----------------------------------------------------------------------------------------
-
-
-def _root_not_object(top: Scope, root: Node) -> None:
-    trigger = root.kind == ARRAY and _looks_like_trigger_evals(root)
-    top.at(
-        "root-not-object",
-        root,
-        (),
-        sentence(
-            "Top-level value must be a JSON object.",
-            f'Got {describe(root)}; an eval suite is {{"skill_name": …, "evals": [ … ]}}.',
-        ),
-    )
-    if trigger:
-        top.at(
-            "trigger-eval-format",
-            root,
-            (),
-            "This is a skill-creator trigger-eval set ([{query, should_trigger}]), a different format: "
-            "arc-skill-eval reads evals/evals.json as {skill_name, evals: [ … ]}. Store trigger evals "
-            "under another file name (e.g. trigger-evals.json).",
-        )
-
-
-def _looks_like_trigger_evals(root: Node) -> bool:
-    return any(
-        item.kind == OBJECT and item.has("should_trigger") and (item.has("query") or item.has("prompt"))
-        for item in items_of(root)
-    )
-
-
-def _check_top_members(top: Scope, root: Node) -> None:
-    version = root.get("version")
-    if version is not None and version.kind != STRING:
-        number = number_of(version)
-        top.at(
-            "version-type",
-            version,
-            ("version",),
-            sentence(
-                "`version`, if present, must be a string.",
-                f'Got {describe(version)}; write it as a string (e.g. "1") or remove it.',
-            ),
-            None if number is None else Replacement(js_number_to_string(number)).fields(),
-        )
-    top.require_string(
-        "skill-name-required",
-        root,
-        (),
-        "skill_name",
-        "`skill_name` must be a non-empty string.",
-        "Name the skill under test (the `name` in its SKILL.md)",
-    )
-    for name, member in props_of(root).items():
-        if name not in ROOT_KEYS:
-            top.at_key(
-                "key-ignored",
-                member,
-                (name,),
-                f"`{name}` is not part of the suite format: arc-skill-eval ignores it "
-                "(it reads version, skill_name and evals).",
-                {"key": name},
-            )
-
-
-def _check_other_tool_suite(top: Scope, root: Node, rel_path: str | None) -> None:
-    """``{skill, cases: […]}`` (other eval tools write it): the loader's two file-level errors say
-    what is missing, not why; this says what the file looks like and how to leave it to its tool."""
-    if not is_other_tool_suite(root):
-        return
-    array = "cases" if root.has("cases") else "examples"
-    count = len(items_of(root.get(array)))
-    glob = rel_path or "path/to/evals/evals.json"
-    top.emit(
-        "other-tool-suite",
-        root.start,
-        root.start + 1,
-        (),
-        f"This looks like another tool's eval file ({{skill, {array}: [...]}} with {count} "
-        f"{'case' if count == 1 else 'cases'}, no `skill_name` or `evals`), not an arc-skill-eval "
-        "suite: arc-skill-eval's discovery reads every evals/evals.json and its loader rejects this "
-        "one. If it belongs to another tool, map it off in configuration (.evalfix.toml: "
-        f'[files] "{glob}" = "none"); otherwise rename `{array}` to `evals` and add `skill_name`.',
-        {"glob": glob, "array": array},
-    )
-
-
-def _check_discovery(top: Scope, root: Node, path: Path, ctx: AnalysisContext) -> None:
-    skill_md = path.parent.parent / "SKILL.md"
-    if path.parent.name == "evals" and ctx.fs.leaves(skill_md, ctx.repo_root):
-        top.emit(
-            "path-outside-repository",
-            root.start,
-            root.start + 1,
-            (),
-            "The SKILL.md beside evals/ leaves the repository: it is a symbolic link to a path outside the "
-            "repository root, so it was not read (nor whether it exists tested): discovery and the "
-            "skill name are not checked against it.",
-            WrittenPath("../SKILL.md").fields(),
-        )
-    problems = discovery_problems(path, ctx.repo_root, ctx.fs)
-    if problems:
-        top.emit(
-            "not-discovered",
-            root.start,
-            root.start + 1,
-            (),
-            "arc-skill-eval's discovery would not find this suite: "
-            + "; ".join(problems)
-            + ". It runs only when this file is given explicitly.",
-            {"reasons": problems},
-        )
-
-
-def _check_skill_name(top: Scope, root: Node, path: Path, ctx: AnalysisContext) -> None:
-    skill_name = root.get("skill_name")
-    name = string_of(skill_name)
-    if skill_name is None or name is None or name == "":
-        return
-    declared = skill_md_name(path.parent.parent, ctx.fs, ctx.repo_root)
-    if declared is not None and declared != name:
-        top.at(
-            "skill-name-mismatch",
-            skill_name,
-            ("skill_name",),
-            f"`skill_name` is {quote(name)} but SKILL.md names the skill {quote(declared)}; "
-            "they should match (arc-skill-eval does not compare them).",
-            Replacement(declared).fields(),
-        )
 
 
 # -- cases ---------------------------------------------------------------------------------------------

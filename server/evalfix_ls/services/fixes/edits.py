@@ -99,6 +99,7 @@ def json_text(value: JsonValue) -> str:
 # -- the document's layout ---------------------------------------------------------------------------
 
 _INDENT = re.compile(r"[ \t]*")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +113,10 @@ class Layout:
     def of(cls, text: str) -> Layout:
         """Read from the document's start (a few KB say it; a 10 MB file is not split in lines)."""
         head = text[:16384]
-        newline = "\r\n" if "\r\n" in (head if "\n" in head else text) else "\n"
+        # The first line break says (CRLF, LF, or a lone CR: classic Mac files); one past the
+        # head, so that a CRLF cut in two is still seen whole.
+        first = _LINE_BREAK.search(text, 0, len(head) + 1) or _LINE_BREAK.search(text)
+        newline = first.group() if first is not None else "\n"
         unit = "  "
         for line in text_lines(head)[1:50]:
             lead = _indent_at(line, 0)
