@@ -29,12 +29,12 @@ _convert = outline._document_symbol
 _paused = requests._paused
 
 
-def document_symbols(document: Any) -> Any:
+def document_symbols(document: Any, *args: Any, **kwargs: Any) -> Any:
     if "PLANTED_BLOCK" in document.text:
         _state["waiting"] += 1
         _release.wait(BLOCK_AT_MOST)
         _state["waiting"] -= 1
-    return _symbols(document)
+    return _symbols(document, *args, **kwargs)
 
 
 def document_symbol(*args: Any) -> Any:

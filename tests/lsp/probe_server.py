@@ -31,7 +31,8 @@ from evalfix_ls.js import regex
 from evalfix_ls.lsp import collector, lifecycle, requests
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.lsp.diagnostics.edit_log import EditLog
-from evalfix_ls.parser import gcpause, text_view
+from evalfix_ls.lsp.features import inline, outline
+from evalfix_ls.parser import gcpause, shift, text_view
 from evalfix_ls.services import fixes
 
 _run_job = jobs.run_job
@@ -77,6 +78,38 @@ def check_case(*args: Any, **kwargs: Any) -> Any:
 
 
 evals_check._check_case = check_case
+
+
+_nodes_built = [0]  # moved containers whose children were built (``ShiftedNode._materialize``)
+_materialize = shift.ShiftedNode._materialize
+
+
+def materialize(node: shift.ShiftedNode) -> None:
+    # (an edited array hands over its view of the moved items: nothing is built then)
+    _nodes_built[0] += isinstance(node._source, shift.Node)
+    _materialize(node)
+
+
+_cases_written = [0]  # cases whose symbols were written as JSON (``outline.written_case``)
+_written_case = outline.written_case
+
+
+def written_case(*args: Any) -> Any:
+    _cases_written[0] += 1
+    return _written_case(*args)
+
+
+outline.written_case = written_case
+_lenses_written = [0]  # code lenses written as JSON (``inline.written_lens``)
+_written_lens = inline.written_lens
+
+
+def written_lens(*args: Any) -> Any:
+    _lenses_written[0] += 1
+    return _written_lens(*args)
+
+
+inline.written_lens = written_lens
 _lanes_started: list[str] = []  # the lane of each feature request, in the order they reach it
 _run = requests.RequestRunner.run
 
@@ -171,6 +204,7 @@ def table_bytes(ls: Any) -> int:
     tables = [
         ls.documents._docs,
         ls.quick_trees._built,
+        ls.quick_trees._memos,
         diagnostics.cache.open,
         diagnostics.cache.case_caches,
         diagnostics.cache._result_ids,
@@ -180,6 +214,10 @@ def table_bytes(ls: Any) -> int:
         diagnostics.push.publisher._push,
     ]
     return sum(sys.getsizeof(table) - sys.getsizeof({}) for table in tables)
+
+
+def _counts(memo: Any) -> dict[str, int]:
+    return {"computed": memo.computed, "reused": memo.reused}
 
 
 def state(ls: Any) -> dict[str, Any]:
@@ -214,6 +252,13 @@ def state(ls: Any) -> dict[str, Any]:
         "texts built": _texts_built[0],
         "edit reads": _edit_reads[0],
         "request lanes": list(_lanes_started),
+        "nodes built": _nodes_built[0],
+        "cases written": _cases_written[0],
+        "lenses written": _lenses_written[0],
+        "case memos": {
+            uri: {"symbols": _counts(memos.symbols), "links": _counts(memos.links)}
+            for uri, memos in ls.quick_trees._memos.items()
+        },
         "fixes asked": _fixes_asked[0],
         "cases checked": _cases_checked[0],
         **frozen_state(),
@@ -256,5 +301,9 @@ server_module.create_server = create_server
 if __name__ == "__main__":
     # Methods are replaced with patch.object, made for it (mypy refuses an assignment to a method);
     # a module's function by assignment above (the type checker compares the two signatures).
-    with patch.object(requests.RequestRunner, "run", run), patch.object(EditLog, "between", between):
+    with (
+        patch.object(requests.RequestRunner, "run", run),
+        patch.object(EditLog, "between", between),
+        patch.object(shift.ShiftedNode, "_materialize", materialize),
+    ):
         sys.exit(main([]))

@@ -12,8 +12,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from lsp_support import RawClient, make_repo, noisy_suite, write_json
-from test_memory import open_doc, probe, state
+from test_memory import PULL_CAPABILITIES, open_doc, probe, state
 
 FEATURES = [
     ("textDocument/documentSymbol", {}),
@@ -35,13 +36,13 @@ async def answer(client: RawClient, method: str, params: dict[str, Any]) -> Any:
 
 @asynccontextmanager
 async def analysed_suite(
-    tmp_path: Path, suite: dict[str, Any] | None = None
+    tmp_path: Path, suite: dict[str, Any] | None = None, capabilities: dict[str, Any] = PULL_CAPABILITIES
 ) -> AsyncIterator[tuple[RawClient, str, str]]:
     """The probe server with a noisy suite open and pulled once: ``(client, uri, text)``."""
     root = make_repo(tmp_path / "repo")
     path = write_json(root / "evals" / "evals.json", suite or noisy_suite(30))
     text = path.read_text(encoding="utf-8")
-    client = await probe(root)
+    client = await probe(root, capabilities)
     try:
         open_doc(client, path.as_uri(), text)
         pulled = await answer(client, "textDocument/diagnostic", {"textDocument": {"uri": path.as_uri()}})
@@ -163,3 +164,71 @@ async def test_whether_fix_all_has_work_is_decided_once_per_analysis(tmp_path: P
             await answer(client, "textDocument/codeAction", source)
             counts.append((await state(client))["fixes asked"] - before)
         assert counts[0] >= 30 and counts[1] == 0
+
+
+async def test_a_keystroke_s_document_wide_requests_build_no_moved_case(tmp_path: Path) -> None:
+    """Issue 19f: after a keystroke, symbols, folding, links, lenses and hints read the cases the
+    edit moved through the nodes they were moved from, and symbols and links take each unchanged
+    case's result of the previous request back: the work is the edited case's, not the suite's.
+    A cursor move off an id (documentHighlight) reads the case under the cursor only."""
+    suite = noisy_suite(200)  # (larger than what a local re-parse re-reads whole)
+    async with analysed_suite(tmp_path, suite) as (client, uri, text):
+        document = {"textDocument": {"uri": uri}}
+        lines = text.splitlines()
+        line = next(i for i, ln in enumerate(lines) if '"case-7"' in ln)
+        at = lines[line].index("case-7") + len("case-7")
+        cases = len(suite["evals"])
+        for version in (2, 3):  # the first keystroke's requests fill the memos
+            change(client, uri, version, line, at, at, "x")
+            before = await state(client)
+            for method, extra in FEATURES:
+                await answer(client, method, document | extra)
+            after = await state(client)
+        memos = {name: after["case memos"][uri][name] for name in ("symbols", "links")}
+        assert after["nodes built"] == before["nodes built"]
+        for name, counts in memos.items():
+            was = before["case memos"][uri][name]
+            assert counts["computed"] - was["computed"] <= 1, name  # the edited case
+            assert counts["reused"] - was["reused"] >= cases - 1, name
+        prompt = max(i for i, ln in enumerate(lines) if '"prompt"' in ln)  # in the last case
+        cursor = document | {"position": {"line": prompt, "character": 8}}
+        before = await state(client)
+        assert await answer(client, "textDocument/documentHighlight", cursor) == []
+        after = await state(client)
+        assert after["nodes built"] - before["nodes built"] <= 2  # the case under the cursor
+        assert after["request lanes"][-1] == "point"
+
+
+@pytest.mark.parametrize("hierarchical", [True, False])
+async def test_a_keystroke_s_symbols_write_the_edited_case_only(tmp_path: Path, hierarchical: bool) -> None:
+    """Typing within a line moves no case to another line or column: the JSON of every other
+    case's symbol and code lens is the previous answer's. The answers equal those of the same text opened
+    afresh, after keystrokes that add lines too (every later case moved down)."""
+    symbols = {"hierarchicalDocumentSymbolSupport": hierarchical}
+    capabilities = PULL_CAPABILITIES | {"textDocument": {"diagnostic": {}, "documentSymbol": symbols}}
+    async with analysed_suite(tmp_path, noisy_suite(200), capabilities) as (client, uri, text):
+        document = {"textDocument": {"uri": uri}}
+        lines = text.splitlines()
+        line = next(i for i, ln in enumerate(lines) if '"case-7"' in ln)
+        at = lines[line].index("case-7") + len("case-7")
+        await answer(client, "textDocument/documentSymbol", document)
+        await answer(client, "textDocument/codeLens", document)
+        change(client, uri, 2, line, at, at, "😀")
+        before = await state(client)
+        await answer(client, "textDocument/documentSymbol", document)
+        await answer(client, "textDocument/codeLens", document)
+        after = await state(client)
+        assert after["cases written"] - before["cases written"] == 1  # case-7😀
+        assert after["lenses written"] - before["lenses written"] == 1  # ▶ run case-7😀 alone
+        change(client, uri, 3, line + 1, 0, 0, "\n\t写\n")  # (blank lines are JSON whitespace)
+        change(client, uri, 4, line, at, at, "é")
+        typed = await answer(client, "textDocument/documentSymbol", document)
+        folded = await answer(client, "textDocument/foldingRange", document)
+        lensed = await answer(client, "textDocument/codeLens", document)
+        edited = lines[: line + 1] + ["", "\t写"] + lines[line + 1 :]
+        edited[line] = edited[line][:at] + "é😀" + edited[line][at:]
+        client.notify("textDocument/didClose", document)
+        open_doc(client, uri, "\n".join(edited) + "\n")
+        assert await answer(client, "textDocument/documentSymbol", document) == typed
+        assert await answer(client, "textDocument/foldingRange", document) == folded
+        assert await answer(client, "textDocument/codeLens", document) == lensed

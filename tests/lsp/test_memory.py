@@ -32,11 +32,11 @@ def suite(cases: int, marker: str = "") -> dict[str, Any]:
     }
 
 
-async def probe(root: Path) -> RawClient:
+async def probe(root: Path, capabilities: dict[str, Any] = PULL_CAPABILITIES) -> RawClient:
     client = await RawClient.start(*PROBE_SERVER)
     params = {
         "processId": None,
-        "capabilities": PULL_CAPABILITIES,
+        "capabilities": capabilities,
         "workspaceFolders": [{"uri": root.as_uri(), "name": "repo"}],
     }
     assert "result" in await client.request("initialize", params)

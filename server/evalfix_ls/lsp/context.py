@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at
     from ..analysis import Analysis
     from ..services.document import DocumentView
     from ..services.workspace_facts import WorkspaceFacts
+    from .quick_tree import DocumentMemos
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,8 @@ class FeatureContext:
     line_index_of: Callable[[Path], LineIndex | None] = lambda path: None
     # Whether the request is still wanted: every conversion below is a checkpoint (requests.py).
     token: RequestToken = NEVER_STOPPED
+    # The document's per-case results of earlier requests (None: computed afresh).
+    memos: DocumentMemos | None = None
 
     @property
     def uri(self) -> str:

@@ -20,6 +20,9 @@ if TYPE_CHECKING:  # the analysis core is imported by the first request, not at 
     from ..analysis import Analysis
     from ..contracts.detection import Classification
     from ..parser.tree import ParseResult
+    from ..services.case_memo import CaseMemo
+    from ..services.links import Link
+    from ..services.outline import Symbol
     from .analyzer import Result
     from .diagnostics.edit_log import EditLog
     from .diagnostics.results import ResultCache
@@ -35,6 +38,24 @@ class _Built:
     classification: Classification | None
 
 
+class DocumentMemos:
+    """The per-case results of an open document's features that walk every case, kept from one
+    request to the next (``services.case_memo``)."""
+
+    __slots__ = ("symbols", "links", "symbol_texts", "lens_texts")
+
+    def __init__(self) -> None:
+        from ..services.case_memo import CaseMemo
+
+        self.symbols: CaseMemo[Symbol] = CaseMemo()
+        self.links: CaseMemo[list[Link]] = CaseMemo()
+        # The JSON each case's symbol was written as, by the memo's symbol (id): that symbol, what
+        # the text depends on besides it (``features.outline``), and the text.
+        self.symbol_texts: dict[int, tuple[Symbol, tuple[object, ...], str]] = {}
+        # The JSON of each code lens, by its title, command, arguments and (line, character).
+        self.lens_texts: dict[tuple[object, ...], str] = {}
+
+
 class QuickTrees:
     """Per open document, the last tree built for a feature request (the base when the analysed
     tree is too far behind, and the answer to a second request on the same version)."""
@@ -43,6 +64,7 @@ class QuickTrees:
         self._results = cache.open  # the latest analysed result of each open document
         self._edits = edits
         self._built: dict[str, _Built] = {}
+        self._memos: dict[str, DocumentMemos] = {}
 
     def analysis_now(self, snapshot: Snapshot) -> Analysis | None:
         """An ``Analysis`` (tree and contract, no findings) of exactly ``snapshot.content``, or
@@ -102,5 +124,13 @@ class QuickTrees:
             bases.append(built)  # (not when it is of the analysed text: nothing more to learn)
         return bases
 
+    def memos(self, uri: str) -> DocumentMemos:
+        """The feature memos of an open document (made on first use)."""
+        memos = self._memos.get(uri)
+        if memos is None:
+            memos = self._memos[uri] = DocumentMemos()
+        return memos
+
     def forget(self, uri: str) -> None:
         forget(self._built, uri)
+        forget(self._memos, uri)

@@ -6,8 +6,8 @@ The loop reads messages, keeps the document store and schedules analyses; a feat
 the analysis the request needs, then hands the rest over (building the context included: the
 snapshot's ``str`` may be built there).
 
-Two lanes: requests about one point of the document (hover, completion, definition, selection)
-have workers of their own, so they never queue behind document-wide ones (symbols, folding,
+Two lanes: requests about one point of the document (hover, completion, definition, selection,
+highlights) have workers of their own, so they never queue behind document-wide ones (symbols, folding,
 lenses, links, hints, code actions), which an editor sends after every keystroke.
 
 A worker cannot be interrupted, so a request stops at checkpoints (``RequestToken.check``, called

@@ -149,6 +149,7 @@ class EvalfixServer(Host):
         return self._feature_context(snapshot, analysis, snapshot.content)
 
     def _feature_context(self, snapshot: Snapshot, analysis: Analysis, text: Text) -> FeatureContext:
+        is_open = self.documents.get(snapshot.uri) is not None  # (a closed one's memos are gone)
         repo = None
         if snapshot.path is not None:
             config = self.settings.config_for(snapshot.path)
@@ -161,6 +162,7 @@ class EvalfixServer(Host):
             client=self.client_features,
             repo=repo,
             line_index_of=self._line_indexes(),
+            memos=self.quick_trees.memos(snapshot.uri) if is_open else None,
         )
 
     def workspace_context(self) -> WorkspaceContext:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
+from itertools import islice
 from typing import Generic, Protocol, TypeVar, final, overload
 
 from .tree import ARRAY, OBJECT, Member, Node
@@ -172,17 +173,40 @@ _MATERIALIZE_LOCK = threading.Lock()
 
 
 def shifted(node: Node, delta: int) -> Node:
-    """``node`` moved by ``delta``: scalars are copied, containers wrapped lazily."""
+    """``node`` moved by ``delta``: scalars are copied, containers wrapped lazily (around the node
+    a moved one was moved from, materialised or not: a case moved by every keystroke stays one
+    view of the node first parsed, never a chain of views)."""
     if delta == 0:
         return node
     kind = node.kind
     if kind != OBJECT and kind != ARRAY:
         return Node(kind, node.start + delta, node.end + delta, node.value)
     if type(node) is ShiftedNode:
-        source = node._source  # read once: another thread may materialise it meanwhile
-        if source is not None and type(source) is not _MovedItems:
-            return ShiftedNode(source, node._delta + delta)
+        origin = node._origin
+        if origin is not None:
+            return ShiftedNode(origin, node._delta + delta)
     return ShiftedNode(node, delta)
+
+
+def unshifted(node: Node) -> tuple[Node, int]:
+    """``(origin, delta)``: ``node`` is ``origin`` moved by ``delta`` (itself and 0 when it is no
+    moved view). A reader that walks ``origin`` and adds ``delta`` reads what ``node`` holds without
+    building its children, and finds the same ``origin`` keystroke after keystroke (per-case
+    results keyed by it, ``services.case_memo``)."""
+    if type(node) is ShiftedNode:
+        origin = node._origin
+        if origin is not None:
+            return origin, node._delta
+    return node, 0
+
+
+def item_origins(items: Sequence[Node]) -> Iterator[tuple[Node, int]]:
+    """``unshifted`` of each of ``items``, without creating the moved items of an edited array."""
+    if type(items) is _MovedItems:
+        yield from items.origins()
+    else:
+        for item in items:
+            yield unshifted(item)
 
 
 class ShiftedNode(Node):
@@ -192,7 +216,7 @@ class ShiftedNode(Node):
     are a given ``head`` (in place), the source's items from ``skip`` on follow, moved — each one
     only when read, not all on the first read of ``items``."""
 
-    __slots__ = ("_source", "_delta")
+    __slots__ = ("_source", "_delta", "_origin")
 
     def __init__(self, source: Node, delta: int) -> None:
         self.kind = source.kind
@@ -206,6 +230,9 @@ class ShiftedNode(Node):
         # The node moved, or (``edited``) the items it will have: an edited array keeps no slot of
         # its own, as every store here is paid by each of the thousands of cases a keystroke moves.
         self._source: Node | _MovedItems | None = source
+        # The node moved, kept once the children are built (``_source`` is then None): what
+        # ``shifted`` and ``unshifted`` see through. None for an edited array (no plain move).
+        self._origin: Node | None = source
 
     @classmethod
     def edited(cls, source: Node, delta: int, head: list[Node], skip: int) -> ShiftedNode:
@@ -214,6 +241,7 @@ class ShiftedNode(Node):
         node = cls(source, delta)
         node.start = source.start
         node._source = _MovedItems(head, source.items or [], skip, delta)
+        node._origin = None
         return node
 
     def _materialize(self) -> None:
@@ -317,3 +345,12 @@ class _MovedItems(Sequence[Node]):
     def __iter__(self) -> Iterator[Node]:
         for position in range(len(self)):
             yield self[position]
+
+    def origins(self) -> Iterator[tuple[Node, int]]:
+        """``unshifted`` of each item, in order; a moved item not read yet is not created."""
+        for item in self._head:
+            yield unshifted(item)
+        source, delta = self._source, self._delta
+        later = source.origins() if type(source) is _MovedItems else map(unshifted, source)
+        for origin, by in islice(later, self._start, None):
+            yield origin, by + delta

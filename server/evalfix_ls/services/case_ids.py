@@ -15,7 +15,7 @@ from ..contracts.detection import UNKNOWN, WORKFLOW
 from ..js.values import js_id_string
 from ..parser.tree import Node, path_at
 from ..parser.values import string_of
-from .cases import iter_cases, path_strings
+from .cases import case_array, case_origins, id_node_of, iter_cases, path_strings
 from .document import DocumentView
 from .workspace_facts import WorkspaceFacts, skill_of
 
@@ -47,25 +47,36 @@ class CaseId:
 
 
 def case_id_at(document: DocumentView, offset: int) -> CaseId | None:
-    """The id of the case whose id value contains ``offset``."""
-    for case in iter_cases(document.kind, document.root):
-        node = case.id_node
-        if node is not None and node.start <= offset <= node.end:
-            text = js_id_string(node)
-            return CaseId(node, text) if text is not None else None
+    """The id of the case whose id value contains ``offset``: found down the path to ``offset``
+    (a cursor move on a 10 MB suite reads one case, not each one up to the cursor)."""
+    found = case_array(document.kind, document.root)
+    if found is None:
+        return None
+    array = found[1]
+    steps, node, _member = path_at(document.root, offset)
+    for depth, step in enumerate(steps[:-1]):
+        if step.container is not array:
+            continue
+        case = steps[depth + 1].container  # the item the path went into
+        if node is None or id_node_of(document.kind, case) is not node or len(steps) != depth + 2:
+            return None
+        text = js_id_string(node)
+        return CaseId(node, text) if text is not None else None
     return None
 
 
 def highlights(document: DocumentView, offset: int) -> list[Site]:
-    """Every id node of this document equal to the one at ``offset``."""
+    """Every id node of this document equal to the one at ``offset`` (the cases read through
+    their origins: none that an edit moved is built)."""
     found = case_id_at(document, offset)
     if found is None:
         return []
-    return [
-        Site(None, node.start, node.end)
-        for case in iter_cases(document.kind, document.root)
-        if (node := case.id_node) is not None and js_id_string(node) == found.text
-    ]
+    sites = []
+    for _index, origin, delta in case_origins(document.kind, document.root):
+        node = id_node_of(document.kind, origin)
+        if node is not None and js_id_string(node) == found.text:
+            sites.append(Site(None, node.start + delta, node.end + delta))
+    return sites
 
 
 def references(

@@ -11,6 +11,7 @@ from ..contracts.detection import EVALS, WORKFLOW
 from ..contracts.workflow.normalize import INPUT_ALIASES
 from ..js.values import js_id_string
 from ..parser.line_index import text_lines
+from ..parser.shift import item_origins, unshifted
 from ..parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
 from ..parser.values import items_of, member_value, string_of
 from .cursor import JsonPath
@@ -57,10 +58,22 @@ def iter_cases(kind: str, root: Node | None) -> Iterator[CaseView]:
         return
     name, array = found
     for index, element in enumerate(items_of(array)):
-        yield CaseView(index, element, name, _id_node(kind, element))
+        yield CaseView(index, element, name, id_node_of(kind, element))
 
 
-def _id_node(kind: str, case: Node) -> Node | None:
+def case_origins(kind: str, root: Node | None) -> Iterator[tuple[int, Node, int]]:
+    """``(index, origin, delta)`` of each case: the case is ``origin`` moved by ``delta``
+    (``parser.shift.unshifted``). Reading an origin builds nothing, where reading a case an edit
+    moved builds its moved children; and the origin is the same node keystroke after keystroke."""
+    found = case_array(kind, root)
+    if found is None:
+        return
+    array, by = unshifted(found[1])
+    for index, (origin, delta) in enumerate(item_origins(array.items or ())):
+        yield index, origin, delta + by
+
+
+def id_node_of(kind: str, case: Node) -> Node | None:
     if case.kind != OBJECT:
         return None
     for member in ID_MEMBERS.get(kind, ()):
@@ -112,7 +125,7 @@ class PathString:
 def path_strings(kind: str, root: Node | None) -> Iterator[PathString]:
     """Every path string of a document: a workflow fixture's top-level refs, then each case's."""
     if kind == WORKFLOW and root is not None and root.kind == OBJECT:
-        yield from _source_refs(root)
+        yield from source_refs(root)
     for case in iter_cases(kind, root):
         if case.node.kind == OBJECT:
             yield from case_path_strings(kind, case.node)
@@ -121,7 +134,7 @@ def path_strings(kind: str, root: Node | None) -> Iterator[PathString]:
 def case_path_strings(kind: str, case: Node) -> Iterator[PathString]:
     """The path strings of one case object (eval suites: sources, the fixture's source, files)."""
     if kind == WORKFLOW:
-        yield from _source_refs(case)
+        yield from source_refs(case)
     elif kind == EVALS:
         setup = member_value(case, "setup")
         for item in items_of(member_value(setup, "sources")):
@@ -131,7 +144,7 @@ def case_path_strings(kind: str, case: Node) -> Iterator[PathString]:
             yield from _path_string(item, "files")
 
 
-def _source_refs(holder: Node) -> Iterator[PathString]:
+def source_refs(holder: Node) -> Iterator[PathString]:
     for item in items_of(holder.get("source_refs")):
         yield from _path_string(item, "source_refs")
 

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..contracts.detection import EVALS, WORKFLOW
 from ..contracts.workflow.normalize import NormalizedCase, NormalizedFile
 from ..contracts.workflow.readiness import REQUIRED_BUCKETS, skill_dir_of, skill_readiness
-from ..parser.tree import OBJECT
+from ..js.values import js_id_string
+from ..parser.tree import OBJECT, Node
 from ..parser.values import string_of
-from .cases import case_path_strings, iter_cases
+from .cases import case_origins, case_path_strings, id_node_of
 from .commands import CASE_COMMAND
 from .document import DocumentView
 from .workspace_facts import WorkspaceFacts
@@ -78,27 +80,30 @@ def _inherited_label(case: NormalizedCase) -> str:
 
 
 def _setup_hints(document: DocumentView, start: int, end: int) -> list[InlayHint]:
-    out = []
-    for case in iter_cases(EVALS, document.root):
-        node = case.node
-        if node.end < start or node.start > end or node.kind != OBJECT:
+    out: list[InlayHint] = []
+    for _index, origin, delta in case_origins(EVALS, document.root):  # (moved cases not built)
+        if origin.end + delta < start or origin.start + delta > end or origin.kind != OBJECT:
             continue
-        setup = node.get("setup")
-        if setup is None or setup.kind != OBJECT or string_of(setup.get("kind")) != "seeded":
-            continue
-        if not setup.has("mountMode"):
-            out.append(InlayHint(setup.end - 1, ' "mountMode": "preserve-path"', "the loader's default"))
-        for source in case_path_strings(EVALS, node):
-            entry = source.entry
-            if source.field == "sources" and entry.kind == OBJECT and not entry.has("to"):
-                out.append(
-                    InlayHint(
-                        source.node.end,
-                        f' "to": {json.dumps(source.value, ensure_ascii=False)}',
-                        "to defaults to from",
-                    )
-                )
+        out += (
+            InlayHint(hint.offset + delta, hint.label, hint.tooltip) for hint in _case_setup_hints(origin)
+        )
     return out
+
+
+def _case_setup_hints(node: Node) -> Iterator[InlayHint]:
+    setup = node.get("setup")
+    if setup is None or setup.kind != OBJECT or string_of(setup.get("kind")) != "seeded":
+        return
+    if not setup.has("mountMode"):
+        yield InlayHint(setup.end - 1, ' "mountMode": "preserve-path"', "the loader's default")
+    for source in case_path_strings(EVALS, node):
+        entry = source.entry
+        if source.field == "sources" and entry.kind == OBJECT and not entry.has("to"):
+            yield InlayHint(
+                source.node.end,
+                f' "to": {json.dumps(source.value, ensure_ascii=False)}',
+                "to defaults to from",
+            )
 
 
 def code_lenses(document: DocumentView, facts: WorkspaceFacts) -> list[CodeLens]:
@@ -137,17 +142,14 @@ def readiness_line(document: DocumentView, facts: WorkspaceFacts) -> str | None:
 def _case_lenses(document: DocumentView) -> list[CodeLens]:
     if document.path is None:
         return []
-    skill_dir = document.path.parent.parent
+    skill_dir = str(document.path.parent.parent)
     out = []
-    for case in iter_cases(EVALS, document.root):
-        if case.id is None or case.id == "":
+    for _index, origin, delta in case_origins(EVALS, document.root):  # (moved cases not built)
+        case_id = js_id_string(id_node_of(EVALS, origin))
+        if case_id is None or case_id == "":
             continue
-        node = case.node
-        out.append(
-            CodeLens(
-                node.start, node.start + 1, f"▶ run {case.id} alone", CASE_COMMAND, (str(skill_dir), case.id)
-            )
-        )
+        start = origin.start + delta
+        out.append(CodeLens(start, start + 1, f"▶ run {case_id} alone", CASE_COMMAND, (skill_dir, case_id)))
     return out
 
 

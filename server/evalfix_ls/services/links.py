@@ -13,14 +13,15 @@ and nothing outside the repository is ever touched.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..contracts.detection import EVALS, WORKFLOW
 from ..parser.tree import OBJECT, STRING, Node, path_at
 from ..parser.values import member_value, string_of
-from .cases import PathString, case_path_strings, flattens, is_assertion_path, path_strings
+from .case_memo import CaseMemo
+from .cases import PathString, case_origins, case_path_strings, flattens, is_assertion_path, source_refs
 from .document import DocumentView
 from .markdown_anchors import file_headings, find_heading
 from .workspace_facts import WorkspaceFacts, skill_of
@@ -35,8 +36,43 @@ class Link:
     tooltip: str = ""
 
 
-def document_links(document: DocumentView, facts: WorkspaceFacts) -> list[Link]:
-    return [link for link in _candidates(document, facts) if facts.exists(link.target)]
+def document_links(
+    document: DocumentView, facts: WorkspaceFacts, memo: CaseMemo[list[Link]] | None = None
+) -> list[Link]:
+    """``memo`` (kept per document by the caller) gives back the links of each case the previous
+    request saw, moved, while the file system's facts are those it saw."""
+    root, path = document.root, document.path
+    if root is None or root.kind != OBJECT or path is None or document.kind not in (EVALS, WORKFLOW):
+        return []
+    kind = document.kind
+    if kind == EVALS:
+        top = _skill_link(root, path.parent)
+        base: Path | None = path.parent
+    else:
+        top = [*_workflow_top_links(root, document.rel_path, facts), *_ref_links(source_refs(root), facts)]
+        base = None
+    out = [link for link in top if facts.exists(link.target)]
+    context = (kind, base, facts.repo_root, facts.fs, facts.fs.generation)
+    with (memo or CaseMemo()).round(context) as cases:
+        for _index, origin, delta in case_origins(kind, root):
+            found = cases.result(origin, lambda node: _case_links(kind, node, base, facts))
+            out += found if not delta else [_moved(link, delta) for link in found]
+    return out
+
+
+def _moved(link: Link, delta: int) -> Link:
+    return Link(link.start + delta, link.end + delta, link.target, link.line, link.tooltip)
+
+
+def _case_links(kind: str, case: Node, evals_dir: Path | None, facts: WorkspaceFacts) -> list[Link]:
+    """The links of one case (an object) to what exists."""
+    if case.kind != OBJECT:
+        return []
+    strings = case_path_strings(kind, case)
+    found = (
+        _evals_path_links(strings, evals_dir, facts) if evals_dir is not None else _ref_links(strings, facts)
+    )
+    return [link for link in found if facts.exists(link.target)]
 
 
 def definition(document: DocumentView, facts: WorkspaceFacts, offset: int) -> Link | None:
@@ -47,29 +83,25 @@ def definition(document: DocumentView, facts: WorkspaceFacts, offset: int) -> Li
     return _seeded_source_of_assertion_path(document, facts, offset)
 
 
-def _candidates(document: DocumentView, facts: WorkspaceFacts) -> Iterator[Link]:
-    root, path = document.root, document.path
-    if root is None or root.kind != OBJECT or path is None:
-        return
-    if document.kind == EVALS:
-        yield from _evals_links(root, path.parent, facts)
-    elif document.kind == WORKFLOW:
-        yield from _workflow_links(root, document.rel_path, facts)
-
-
-def _evals_links(root: Node, evals_dir: Path, facts: WorkspaceFacts) -> Iterator[Link]:
+def _skill_link(root: Node, evals_dir: Path) -> list[Link]:
     skill_name = root.get("skill_name")
-    if skill_name is not None and skill_name.kind == STRING:
-        yield Link(
-            skill_name.start, skill_name.end, evals_dir.parent / "SKILL.md", tooltip="the skill's SKILL.md"
-        )
-    for source in path_strings(EVALS, root):
+    if skill_name is None or skill_name.kind != STRING:
+        return []
+    return [
+        Link(skill_name.start, skill_name.end, evals_dir.parent / "SKILL.md", tooltip="the skill's SKILL.md")
+    ]
+
+
+def _evals_path_links(
+    sources: Iterable[PathString], evals_dir: Path, facts: WorkspaceFacts
+) -> Iterator[Link]:
+    for source in sources:
         target = facts.resolve(source.value, evals_dir) if source.value else None
         if target is not None:
             yield Link(source.node.start, source.node.end, target, tooltip="relative to evals/")
 
 
-def _workflow_links(root: Node, rel_path: str | None, facts: WorkspaceFacts) -> Iterator[Link]:
+def _workflow_top_links(root: Node, rel_path: str | None, facts: WorkspaceFacts) -> Iterator[Link]:
     skill = skill_of(rel_path)
     skill_node = root.get("skill")
     if (
@@ -80,7 +112,10 @@ def _workflow_links(root: Node, rel_path: str | None, facts: WorkspaceFacts) -> 
     ):
         target = facts.repo_root / "skills" / skill / "SKILL.md"
         yield Link(skill_node.start, skill_node.end, target, tooltip="the skill's SKILL.md")
-    for ref in path_strings(WORKFLOW, root):
+
+
+def _ref_links(refs: Iterable[PathString], facts: WorkspaceFacts) -> Iterator[Link]:
+    for ref in refs:
         link = _source_ref_link(ref, facts) if ref.value.strip() else None
         if link is not None:
             yield link

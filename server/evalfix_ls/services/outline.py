@@ -8,12 +8,16 @@ assertions as children. Results are capped on huge files as the JSON server caps
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..contracts.detection import EVALS, WORKFLOW
+from ..js.values import js_id_string
+from ..parser.shift import item_origins, unshifted
 from ..parser.tree import ARRAY, OBJECT, Node, path_at
 from ..parser.values import items_of, member_value, members_of, string_of
-from .cases import CaseView, case_text, first_line, iter_cases
+from .case_memo import CaseMemo
+from .cases import case_origins, case_text, first_line, id_node_of
 from .document import DocumentView
 
 MAX_SYMBOLS = 5000  # vscode-json-languageservice's default resultLimit
@@ -38,22 +42,66 @@ class Symbol:
 class Outline:
     symbols: list[Symbol]
     truncated: bool  # the cap was reached: some cases or assertions are left out
+    # For each case's symbol (the file symbol's children), the one it was placed from: the memo's,
+    # the same object while the case is unchanged (so a caller can keep what it wrote of it).
+    sources: list[Symbol] = field(default_factory=list)
 
 
-def document_symbols(document: DocumentView, limit: int = MAX_SYMBOLS) -> Outline:
+def document_symbols(
+    document: DocumentView, limit: int = MAX_SYMBOLS, memo: CaseMemo[Symbol] | None = None
+) -> Outline:
+    """``memo`` (kept per document by the caller) gives back the symbol of each case the previous
+    request saw, moved: a keystroke costs the symbols of the cases it changed."""
     root = document.root
-    if root is None or root.kind != OBJECT or document.kind not in (EVALS, WORKFLOW):
+    kind = document.kind
+    if root is None or root.kind != OBJECT or kind not in (EVALS, WORKFLOW):
         return Outline([], False)
-    budget = [limit - 1]
+    budget = limit - 1
     top = Symbol(
         _file_name(document), "file", root.start, root.end, root.start, min(root.start + 1, root.end)
     )
-    for case in iter_cases(document.kind, root):
-        if budget[0] <= 0:
-            return Outline([top], True)
-        budget[0] -= 1
-        top.children.append(_case_symbol(document.kind, case, budget))
-    return Outline([top], budget[0] < 0)
+    sources: list[Symbol] = []
+    with (memo or CaseMemo()).round(kind) as cases:
+        for index, origin, delta in case_origins(kind, root):
+            if budget <= 0:
+                return Outline([top], True, sources)
+            budget -= 1
+            symbol = cases.result(origin, lambda node: _case_symbol(kind, node))
+            shown = len(symbol.children)
+            if shown > budget:  # the cap cuts its assertions
+                shown, budget = budget, -1
+            else:
+                budget -= shown
+            top.children.append(_placed(symbol, index, delta, shown))
+            sources.append(symbol)
+    return Outline([top], budget < 0, sources)
+
+
+def _placed(symbol: Symbol, index: int, delta: int, shown: int) -> Symbol:
+    """A case's symbol as computed on its origin (named ``""`` without an id), at ``index``, moved
+    by ``delta``, with its first ``shown`` assertions. The memo's own is never changed."""
+    name = symbol.name or f"#{index}"
+    children = symbol.children[:shown]
+    if delta:
+        children = [_moved(child, delta) for child in children]
+    elif name is symbol.name and shown == len(symbol.children):
+        return symbol
+    moved = _moved(symbol, delta)
+    moved.name, moved.children = name, children
+    return moved
+
+
+def _moved(symbol: Symbol, delta: int) -> Symbol:
+    return Symbol(
+        symbol.name,
+        symbol.kind,
+        symbol.start + delta,
+        symbol.end + delta,
+        symbol.selection_start + delta,
+        symbol.selection_end + delta,
+        symbol.detail,
+        symbol.children,
+    )
 
 
 def _file_name(document: DocumentView) -> str:
@@ -69,19 +117,17 @@ def _file_name(document: DocumentView) -> str:
     )
 
 
-def _case_symbol(kind: str, case: CaseView, budget: list[int]) -> Symbol:
-    node = case.node
-    name = case.id if case.id is not None and case.id != "" else f"#{case.index}"
-    selection = case.id_node or node
+def _case_symbol(kind: str, node: Node) -> Symbol:
+    """The case's symbol with every assertion, named by its id (``""`` without one: the index
+    names it, which an edit before it changes)."""
+    id_node = id_node_of(kind, node)
+    case_id = js_id_string(id_node)
+    selection = id_node or node
     detail = " · ".join(part for part in (_case_kind(kind, node), case_text(kind, node)) if part)
-    symbol = Symbol(name, "case", node.start, node.end, selection.start, selection.end, detail)
+    symbol = Symbol(case_id or "", "case", node.start, node.end, selection.start, selection.end, detail)
     assertions = member_value(node, "assertions") if kind == EVALS else None
     if assertions is not None and assertions.kind == ARRAY:
         for index, item in enumerate(items_of(assertions)):
-            if budget[0] <= 0:
-                budget[0] = -1
-                break
-            budget[0] -= 1
             symbol.children.append(
                 Symbol(_assertion_name(item, index), "assertion", item.start, item.end, item.start, item.end)
             )
@@ -116,23 +162,42 @@ def _assertion_name(item: Node, index: int) -> str:
 
 def folding_ranges(document: DocumentView, limit: int = MAX_FOLDING_RANGES) -> list[tuple[int, int]]:
     """(start, end) offsets of every object and array, outermost first, at most ``limit``; the
-    caller drops those on one line (it knows the lines)."""
+    caller drops those on one line (it knows the lines).
+
+    Breadth first (when the cap cuts, the outer levels stay foldable), each container counted when
+    its parent is opened: the cases of a 10 MB suite are counted without opening one of the
+    thousands the cap leaves closed. Containers are read through their origins (``unshifted``):
+    the cases an edit moved are not built again to be walked."""
     root = document.root
-    if root is None:
+    if root is None or root.kind not in (OBJECT, ARRAY) or limit <= 0:
         return []
-    out: list[tuple[int, int]] = []
-    pending = deque([root])  # breadth first: when the cap cuts, the outer levels stay foldable
-    while pending and len(out) < limit:
-        node = pending.popleft()
-        if node.kind == OBJECT:
-            out.append((node.start, node.end))
-            pending.extend(
-                m.value for m in members_of(node) if m.value is not None and m.value.kind in (OBJECT, ARRAY)
-            )
-        elif node.kind == ARRAY:
-            out.append((node.start, node.end))
-            pending.extend(item for item in items_of(node) if item.kind in (OBJECT, ARRAY))
+    out = [(root.start, root.end)]
+    pending = deque([unshifted(root)])
+    while pending:
+        node, delta = pending.popleft()
+        for child, by in _containers(node):
+            if len(out) >= limit:
+                return out
+            by += delta
+            out.append((child.start + by, child.end + by))
+            pending.append((child, by))
     return out
+
+
+def _containers(node: Node) -> Iterator[tuple[Node, int]]:
+    """The objects and arrays directly in ``node``, unshifted."""
+    if node.kind == OBJECT:
+        for member in members_of(node):
+            value = member.value
+            if value is not None and value.kind in _CONTAINERS:
+                yield unshifted(value)
+    elif node.kind == ARRAY:
+        for origin, delta in item_origins(items_of(node)):
+            if origin.kind in _CONTAINERS:
+                yield origin, delta
+
+
+_CONTAINERS = (OBJECT, ARRAY)
 
 
 def selection_ranges(document: DocumentView, offset: int) -> list[tuple[int, int]]:

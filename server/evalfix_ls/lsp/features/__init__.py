@@ -122,7 +122,7 @@ def feature(
     built on the worker, unless ``whole_text=False`` (completion reads around the cursor only).
 
     ``point=True``: the request is about one position and cheap (hover, completion, definition,
-    selection): it runs in the point lane, never queued behind document-wide requests.
+    selection, highlights): it runs in the point lane, never queued behind document-wide requests.
 
     ``null_when_closed=True``: a document that is not open (or params naming none) is answered
     ``null`` instead of an error (custom requests whose contract says so)."""

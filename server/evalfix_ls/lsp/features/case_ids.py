@@ -18,8 +18,10 @@ class RenameRefusedError(JsonRpcException):
 def register(server: FeatureServer) -> None:
     feature(server, types.TEXT_DOCUMENT_REFERENCES)(find_references)
     # Highlights read the tree only (the ids of the cases): answered from the new text's tree while
-    # its analysis runs (VS Code asks on most cursor moves while the user types).
-    feature(server, types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, wait_for_analysis=False)(highlight)
+    # its analysis runs (VS Code asks on most cursor moves while the user types). Off an id they
+    # read the one case under the cursor: the point lane, never queued behind a keystroke's
+    # document-wide requests.
+    feature(server, types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, wait_for_analysis=False, point=True)(highlight)
     feature(server, types.TEXT_DOCUMENT_PREPARE_RENAME)(prepare)
     feature(server, types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))(do_rename)
 

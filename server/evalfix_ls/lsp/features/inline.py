@@ -100,8 +100,35 @@ def lenses(ctx: FeatureContext, params: types.CodeLensParams) -> EncodedResult:
     from ...services.inline_facts import code_lenses
 
     found = code_lenses(ctx.document, ctx.facts)
-    ranges = ctx.range_texts([(lens.start, lens.end) for lens in found])
-    return EncodedResult(json_text.array(_lens(lens, rng) for lens, rng in zip(found, ranges, strict=True)))
+    # Each lens spans the opening brace of its object (a case, or the fixture): its range is its
+    # start and the next character, and its JSON is that of the previous request while its title,
+    # command and start (line, character) are the same (typing within a line moves no case).
+    ctx.token.check_now()
+    starts = ctx.snapshot.line_index.positions([lens.start for lens in found], ctx.encoding)
+    previous = ctx.memos.lens_texts if ctx.memos is not None else {}
+    kept: dict[tuple[object, ...], str] = {}
+    texts = []
+    for lens, start in zip(found, starts, strict=True):
+        ctx.token.check()
+        key = (lens.title, lens.command, lens.arguments, start)
+        text = previous.get(key)
+        if text is None:
+            text = written_lens(lens, start)
+        kept[key] = text
+        texts.append(text)
+    if ctx.memos is not None:
+        ctx.memos.lens_texts = kept
+    return EncodedResult(json_text.array(texts))
+
+
+def written_lens(lens: CodeLens, start: tuple[int, int]) -> str:
+    """A lens on an object's opening brace at ``start`` as JSON."""
+    line, character = start
+    rng = (
+        f'{{"start": {{"line": {line}, "character": {character}}}, '
+        f'"end": {{"line": {line}, "character": {character + 1}}}}}'
+    )
+    return _lens(lens, rng)
 
 
 def _lens(lens: CodeLens, rng: str) -> str:

@@ -33,7 +33,7 @@ def links(ctx: FeatureContext, params: types.DocumentLinkParams) -> EncodedResul
     from ...services.links import document_links
 
     tooltips = bool(ctx.client.supports("text_document", "document_link", "tooltip_support"))
-    found = document_links(ctx.document, ctx.facts)
+    found = document_links(ctx.document, ctx.facts, ctx.memos.links if ctx.memos is not None else None)
     ranges = ctx.range_texts([(link.start, link.end) for link in found])
     return EncodedResult(
         json_text.array(

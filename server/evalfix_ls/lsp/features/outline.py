@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -15,7 +15,8 @@ from ..requests import EncodedResult, RequestToken
 from . import FeatureServer, feature
 
 if TYPE_CHECKING:
-    from ...services.outline import Symbol
+    from ...services.outline import Outline, Symbol
+    from ..quick_tree import DocumentMemos
 
 logger = logging.getLogger("evalfix_ls")
 
@@ -68,34 +69,87 @@ def symbols(ctx: FeatureContext, params: types.DocumentSymbolParams) -> EncodedR
     directly (``json_text``: a 10 MB suite has 5,000 symbols)."""
     from ...services.outline import document_symbols
 
-    outline = document_symbols(ctx.document)
-    walked = list(_walk(outline.symbols))
+    outline = document_symbols(ctx.document, memo=ctx.memos.symbols if ctx.memos is not None else None)
     if outline.truncated:
-        logger.info("document symbols of %s: capped at %d", ctx.uri, len(walked))
-    if ctx.client.supports("text_document", "document_symbol", "hierarchical_document_symbol_support"):
-        spans = [span for s, _ in walked for span in ((s.start, s.end), (s.selection_start, s.selection_end))]
-        in_order = iter(ctx.range_texts(spans))  # in walk order: each symbol, then its children
-        return EncodedResult(json_text.array(_document_symbol(s, in_order) for s in outline.symbols))
+        logger.info("document symbols of %s: capped at %d", ctx.uri, len(list(_walk(outline.symbols))))
+    tree = bool(
+        ctx.client.supports("text_document", "document_symbol", "hierarchical_document_symbol_support")
+    )
+    if len(outline.symbols) != 1:  # (none: not a suite or fixture)
+        return EncodedResult(json_text.array(_written(ctx, outline.symbols, None, tree)))
+    return EncodedResult(_file_symbols(ctx, outline, ctx.memos, tree))
+
+
+def _file_symbols(ctx: FeatureContext, outline: Outline, memos: DocumentMemos | None, tree: bool) -> str:
+    """The answer for a suite or fixture. A case's part is written again only when the case
+    changed or starts on another line or column: otherwise every position in it is what it was
+    (the same text, moved as a whole), and its JSON of the previous request is taken as it is.
+    Typing within a line moves no case to another line: a keystroke writes the edited case's."""
+    top = outline.symbols[0]
+    cases = top.children
+    ctx.token.check_now()
+    starts = ctx.snapshot.line_index.positions([case.start for case in cases], ctx.encoding)
+    previous = memos.symbol_texts if memos is not None else {}
+    kept: dict[int, tuple[Symbol, tuple[object, ...], str]] = {}
+    texts: list[str] = []
+    for case, source, start in zip(cases, outline.sources, starts, strict=True):
+        ctx.token.check()
+        # (a flat client's case names the file as its container)
+        fits: tuple[object, ...] = (case.name, len(case.children), start, tree or top.name)
+        entry = previous.get(id(source))
+        if entry is not None and entry[0] is source and entry[1] == fits:
+            text = entry[2]
+        else:
+            text = written_case(ctx, case, top.name, tree)
+        texts.append(text)
+        kept[id(source)] = (source, fits, text)
+    if memos is not None:
+        memos.symbol_texts = kept
+    if not tree:
+        return json_text.array([*_informations(ctx, [(top, None)]), *texts])
+    rng, selection = ctx.range_texts([(top.start, top.end), (top.selection_start, top.selection_end)])
+    return json_text.array([_symbol_json(top, rng, selection, texts)])
+
+
+def written_case(ctx: FeatureContext, case: Symbol, container: str, tree: bool) -> str:
+    """A case's symbol (with its assertions) as JSON: a ``DocumentSymbol``, or its and its
+    assertions' ``SymbolInformation``s (items of the answer's array)."""
+    return ", ".join(_written(ctx, [case], container, tree))
+
+
+def _written(ctx: FeatureContext, symbols: list[Symbol], container: str | None, tree: bool) -> list[str]:
+    """``symbols`` as ``DocumentSymbol``s (with their children), or each with its children as
+    ``SymbolInformation``s in walk order."""
+    if tree:
+        in_order = iter(ctx.range_texts(_spans(s for s, _ in _walk(symbols))))  # each, then its children
+        return [_document_symbol(s, in_order) for s in symbols]
+    return _informations(ctx, list(_walk(symbols, container)))
+
+
+def _informations(ctx: FeatureContext, walked: list[tuple[Symbol, str | None]]) -> list[str]:
+    """Each ``(symbol, container name)`` as a ``SymbolInformation``."""
     ranges = ctx.range_texts([(s.start, s.end) for s, _ in walked])
     uri = json_text.string(ctx.uri)
-    return EncodedResult(
-        json_text.array(
-            json_text.members(
-                (
-                    ("name", json_text.string(s.name)),
-                    ("kind", SYMBOL_KIND[s.kind]),
-                    ("location", f'{{"uri": {uri}, "range": {rng}}}'),
-                    ("containerName", json_text.string(parent) if parent is not None else None),
-                )
+    return [
+        json_text.members(
+            (
+                ("name", json_text.string(s.name)),
+                ("kind", SYMBOL_KIND[s.kind]),
+                ("location", f'{{"uri": {uri}, "range": {rng}}}'),
+                ("containerName", json_text.string(parent) if parent is not None else None),
             )
-            for (s, parent), rng in zip(walked, ranges, strict=True)
         )
-    )
+        for (s, parent), rng in zip(walked, ranges, strict=True)
+    ]
 
 
 def _document_symbol(symbol: Symbol, ranges: Iterator[str]) -> str:
     rng, selection = next(ranges), next(ranges)  # before the children's: the walk's order
     children = [_document_symbol(child, ranges) for child in symbol.children]
+    return _symbol_json(symbol, rng, selection, children)
+
+
+def _symbol_json(symbol: Symbol, rng: str, selection: str, children: list[str]) -> str:
     return json_text.members(
         (
             ("name", json_text.string(symbol.name or " ")),
@@ -108,43 +162,48 @@ def _document_symbol(symbol: Symbol, ranges: Iterator[str]) -> str:
     )
 
 
+def _spans(symbols: Iterable[Symbol]) -> list[tuple[int, int]]:
+    """Each symbol's range and selection range, in order (as ``_document_symbol`` reads them)."""
+    return [span for s in symbols for span in ((s.start, s.end), (s.selection_start, s.selection_end))]
+
+
 def _walk(symbols: list[Symbol], parent: str | None = None) -> Iterator[tuple[Symbol, str | None]]:
     for symbol in symbols:
         yield symbol, parent
         yield from _walk(symbol.children, symbol.name)
 
 
-def folding(ctx: FeatureContext, params: types.FoldingRangeParams) -> list[types.FoldingRange]:
+def folding(ctx: FeatureContext, params: types.FoldingRangeParams) -> EncodedResult:
+    """Written as JSON directly (``json_text``): a 10 MB suite has 5,000 folding ranges."""
     from ...services.outline import folding_ranges
 
     declared = ctx.client.supports("text_document", "folding_range", "range_limit")
     limit = declared if isinstance(declared, int) and declared else 5000
     line_only = bool(ctx.client.supports("text_document", "folding_range", "line_folding_only"))
-    index = ctx.snapshot.line_index
+    spans = folding_ranges(ctx.document, limit=limit * 2)
+    ctx.token.check_now()
+    points = ctx.snapshot.line_index.positions(
+        [offset for start, end in spans for offset in (start, max(start, end - 1))], ctx.encoding
+    )
     out = []
-    for start, end in folding_ranges(ctx.document, limit=limit * 2):
+    for at in range(0, len(points), 2):
         ctx.token.check()
-        start_line, start_char = index.position(start, ctx.encoding)
-        end_line, end_char = index.position(max(start, end - 1), ctx.encoding)
+        (start_line, start_char), (end_line, end_char) = points[at], points[at + 1]
         if line_only:
             end_line -= 1  # keep the closing bracket's line visible
         if end_line <= start_line:
             continue
         if line_only:
-            out.append(types.FoldingRange(start_line=start_line, end_line=end_line))
+            out.append(f'{{"startLine": {start_line}, "endLine": {end_line}}}')
         else:
             out.append(
-                types.FoldingRange(
-                    start_line=start_line,
-                    end_line=end_line,
-                    start_character=start_char + 1,
-                    end_character=end_char,
-                )
+                f'{{"startLine": {start_line}, "startCharacter": {start_char + 1}, '
+                f'"endLine": {end_line}, "endCharacter": {end_char}}}'
             )
         if len(out) >= limit:
             logger.info("folding ranges of %s: capped at %d", ctx.uri, limit)
             break
-    return out
+    return EncodedResult(json_text.array(out))
 
 
 def selection(ctx: FeatureContext, params: types.SelectionRangeParams) -> list[types.SelectionRange]:
