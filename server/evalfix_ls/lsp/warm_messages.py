@@ -10,8 +10,9 @@ suite, most held such once-only objects. Built before any document, they share t
 
 from __future__ import annotations
 
+import asyncio
 import codecs
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -101,6 +102,11 @@ def prepare_type_checks() -> None:
     jsonable(_FINDING_DATA)
     is_json_value(_FINDING_DATA)
     section_of(None)
+    # ``asyncio.wait([running analysis])`` (a pull while another keystroke's analysis runs,
+    # ``DiagnosticsRunner.result_for_open``) asks ``iscoroutine`` of the list and of each future:
+    # ``isinstance(…, Coroutine)``, recorded in the ABC's negative cache at the first such pull.
+    for waited in (list, asyncio.Future):
+        issubclass(waited, Coroutine)
 
 
 # The codecs positions and sort keys encode with (``parser.line_index``, ``contracts.workflow``):
