@@ -23,6 +23,8 @@ from dataclasses import fields
 from typing import Any
 from unittest.mock import patch
 
+from abc_caches import abc_cache_entries
+
 import evalfix_ls.lsp.diagnostics.jobs as jobs
 from evalfix_ls.analysis import Analysis
 from evalfix_ls.cli import main
@@ -175,27 +177,6 @@ def malloc_heaps() -> int | None:
         libc.fclose(stream)
         with open(path, encoding="utf-8") as info:
             return info.read().count("<heap nr=")
-
-
-def abc_cache_entries() -> list[str]:
-    """Every entry of every ABC's caches, as ``ABC:type`` (``isinstance`` against an ABC records
-    each new concrete type there, with a weak reference, for good)."""
-    import _abc
-    from abc import ABCMeta
-
-    entries, seen, pending = [], set(), [object]
-    while pending:
-        cls = pending.pop()
-        for sub in type.__subclasses__(cls):
-            if id(sub) not in seen:
-                seen.add(id(sub))
-                pending.append(sub)
-        if isinstance(cls, ABCMeta):
-            _registry, cache, negative, _version = _abc._get_dump(cls)
-            entries += [
-                f"{cls.__qualname__}:{getattr(ref(), '__qualname__', ref())}" for ref in (*cache, *negative)
-            ]
-    return sorted(entries)
 
 
 def table_bytes(ls: Any) -> int:
