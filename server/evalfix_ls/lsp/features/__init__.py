@@ -41,6 +41,7 @@ from ...parser.line_index import Encoding
 from ..capabilities import ClientFeatures
 from ..context import FeatureContext, WorkspaceContext
 from ..documents import DocumentStore
+from ..request_trace import current_request, mark
 from ..requests import DOCUMENT, POINT, RequestRunner, RequestToken, encoded
 from ..settings import Settings
 from ..workspace_index import WorkspaceIndex
@@ -133,7 +134,10 @@ def feature(
             raise TypeError(f"{handler.__name__}: a feature handler runs on a worker, it cannot be async")
 
         async def run(ls: FeatureServer, params: Any) -> object:
-            if not point:
+            mark("handler", lane=lane)
+            if point:  # (until its answer is queued: ``EvalfixProtocol.write_response``)
+                ls.requests.point_first.begin(current_request.get())
+            else:
                 # Let the requests read with this one go first: an editor sends a keystroke's
                 # symbols, folding, lenses … and a hover together, and each document-wide
                 # request builds its context on the loop (a local re-parse, settings) before it
@@ -144,8 +148,11 @@ def feature(
                 return None
             ctx = await (ls.feature_context(uri) if wait_for_analysis else ls.feature_context_now(uri))
             snapshot = ctx.snapshot
-            token = RequestToken(lambda: ls.documents.get(uri) is snapshot)
+            # A document-wide request gives way to point requests at its checkpoints.
+            give_way = ls.requests.point_first.give_way if not point else _never
+            token = RequestToken(lambda: ls.documents.get(uri) is snapshot, give_way)
             ctx = replace(ctx, token=token)
+            mark("context")
             # The answer is written as JSON on the worker too: thousands of symbols are not
             # unstructured on the loop.
             return await ls.requests.run(
@@ -158,6 +165,10 @@ def feature(
         return handler
 
     return decorate
+
+
+def _never() -> None:
+    """A point request gives way to nothing."""
 
 
 def _with_text(ctx: FeatureContext, whole_text: bool) -> FeatureContext:
