@@ -94,3 +94,27 @@ async def test_an_analysis_typed_over_is_the_base_of_the_next(tmp_path: Path) ->
         assert after["jobs re-parsing"] == before["jobs re-parsing"] + 1  # version 2 from version 1
     finally:
         await client.close()
+
+
+async def test_symbols_are_answered_from_an_analysis_typed_over_without_waiting(tmp_path: Path) -> None:
+    """A document-wide feature reads a quick tree (a local re-parse of the newest analysed tree);
+    typing into a 10 MB suite every analysis ended after the next keystroke, so none was current
+    and, with only current results as bases, every symbols request waited for a whole analysis
+    (the recorded replay's p95s). The analysis typed over is a base too: while the next one runs,
+    the symbols of the current text are answered at once."""
+    client, uri = await slow_suite_opened(tmp_path)
+    try:
+        pull(client, 3001, uri)
+        await logged(client, "slow analysis started", 1)  # version 1 is being analysed
+        text = (tmp_path / "repo" / "evals" / "evals.json").read_text(encoding="utf-8")
+        change(client, uri, 2, text.replace('"case-3"', '"case-three"'))  # typed over while it runs
+        await logged(client, "slow analysis started", 2)  # version 1 ended late; version 2 runs
+        client.send(
+            {"id": 3002, "method": "textDocument/documentSymbol", "params": {"textDocument": {"uri": uri}}}
+        )
+        symbols = (await responses(client, {3002}))[3002]
+        assert "case-three" in json.dumps(symbols["result"])  # the current text's
+        assert uri in (await state(client))["per_uri"]["inflight"]  # answered while version 2 ran
+        assert "result" in (await responses(client, {3001}))[3001]
+    finally:
+        await client.close()
