@@ -51,10 +51,10 @@ def hover(document: Any, *args: Any, **kwargs: Any) -> Any:
     return _hover(document, *args, **kwargs)
 
 
-def give_way(self: requests.PointFirst) -> None:
+def give_way(self: requests.PointFirst) -> bool:
     if not self._none_running.is_set():
         _state["gave way"] += 1
-    _give_way(self)
+    return _give_way(self)
 
 
 def document_symbol(*args: Any) -> Any:

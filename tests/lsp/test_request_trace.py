@@ -11,7 +11,18 @@ import pytest
 from lsp_support import RawClient, make_repo, write_json
 
 # (asked right after the open: no tree yet, so it waits for the analysis)
-STEPS = ["received", "handler", "waits", "context", "queued", "started", "done", "answered", "writing"]
+STEPS = [
+    "received",
+    "handler",
+    "no quick tree",
+    "waits",
+    "context",
+    "queued",
+    "started",
+    "done",
+    "answered",
+    "writing",
+]
 
 
 async def test_each_step_of_a_request_is_traced_in_order(
@@ -42,7 +53,7 @@ async def test_each_step_of_a_request_is_traced_in_order(
     assert len(ids) == 1
     mine = [step for step in steps if step["id"] == ids[0]]
     assert [step["step"] for step in mine] == STEPS
-    assert mine[2]["what"] == "analysis"
+    assert mine[2]["why"] == ["no tree yet"] and mine[3]["what"] == "analysis"
     assert [step["t"] for step in mine] == sorted(step["t"] for step in mine)
     done = next(step for step in mine if step["step"] == "done")
     assert 0 <= done["cpu"] <= done["t"] - next(s["t"] for s in mine if s["step"] == "started")

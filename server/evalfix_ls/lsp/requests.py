@@ -61,7 +61,7 @@ class RequestToken:
     __slots__ = ("_cancelled", "_is_current", "_countdown", "_give_way")
 
     def __init__(
-        self, is_current: Callable[[], bool] = lambda: True, give_way: Callable[[], None] = lambda: None
+        self, is_current: Callable[[], bool] = lambda: True, give_way: Callable[[], bool] = lambda: False
     ) -> None:
         self._cancelled = False
         self._is_current = is_current
@@ -83,7 +83,11 @@ class RequestToken:
 
     def check_now(self) -> None:
         """``check`` looking at the document store whatever the countdown says."""
-        self._give_way()
+        self._check_wanted()
+        if self._give_way():  # (a request no longer wanted does not wait first)
+            self._check_wanted()
+
+    def _check_wanted(self) -> None:
         if self._cancelled:
             raise RequestStopped
         if not self._is_current():
@@ -100,8 +104,9 @@ class PointFirst:
     needs half a millisecond of CPU, but (traced, ``request_trace``) its steps on the loop and its
     worker took 10-40 ms for 1-5 ms of CPU, taking the interpreter lock in turn with all of them,
     and its answer then reached the client behind a symbols answer it had to parse first (40 ms
-    of the client's CPU at 2 MB). So from the start of a point request until its answer is queued
-    for the writer:
+    of the client's CPU at 2 MB). So from the moment a point request's context is ready (not while
+    it waits for an analysis: ``evalfix/documentInfo`` during the open of a 10 MB suite held every
+    document-wide request for seconds) until its answer is queued for the writer:
 
     * a document-wide handler waits at its next checkpoint (``RequestToken.check_now``);
     * the writer does not start writing a large message (``transport.StreamWriter``);
@@ -109,7 +114,7 @@ class PointFirst:
     each at most ``GIVE_WAY_SECONDS`` at a time: a client hovering without pause must not starve
     the outline. ``begin``/``answered`` run on the event loop; the others only wait."""
 
-    GIVE_WAY_SECONDS = 0.05
+    GIVE_WAY_SECONDS = 0.05  # (a point request waiting for an analysis has not begun)
 
     def __init__(self) -> None:
         self._running: set[object] = set()  # ids of the point requests not answered yet
@@ -126,10 +131,13 @@ class PointFirst:
         if not self._running:
             self._none_running.set()
 
-    def give_way(self) -> None:
-        """On a worker or the writer: wait while a point request is being answered."""
-        if not self._none_running.is_set():
-            self._none_running.wait(self.GIVE_WAY_SECONDS)
+    def give_way(self) -> bool:
+        """On a worker or the writer: wait while a point request is being answered; whether it
+        waited."""
+        if self._none_running.is_set():
+            return False
+        self._none_running.wait(self.GIVE_WAY_SECONDS)
+        return True
 
 
 NEVER_STOPPED = RequestToken()  # for contexts built outside a request (tests, batch tools)

@@ -83,7 +83,7 @@ class StreamWriter:
         self.lost = False
         # Called before a large message is taken (outside the lock): may wait a little for a
         # small answer about to come (``requests.PointFirst``).
-        self.before_large: Callable[[], None] = lambda: None
+        self.before_large: Callable[[], object] = lambda: None
         self._thread = threading.Thread(target=self._drain, name="evalfix-stdout", daemon=True)
         self._thread.start()
 

@@ -135,9 +135,7 @@ def feature(
 
         async def run(ls: FeatureServer, params: Any) -> object:
             mark("handler", lane=lane)
-            if point:  # (until its answer is queued: ``EvalfixProtocol.write_response``)
-                ls.requests.point_first.begin(current_request.get())
-            else:
+            if not point:
                 # Let the requests read with this one go first: an editor sends a keystroke's
                 # symbols, folding, lenses … and a hover together, and each document-wide
                 # request builds its context on the loop (a local re-parse, settings) before it
@@ -153,6 +151,8 @@ def feature(
             token = RequestToken(lambda: ls.documents.get(uri) is snapshot, give_way)
             ctx = replace(ctx, token=token)
             mark("context")
+            if point:  # from now (not while it waited for an analysis) until its answer is queued
+                ls.requests.point_first.begin(current_request.get())  # (EvalfixProtocol.write_response)
             # The answer is written as JSON on the worker too: thousands of symbols are not
             # unstructured on the loop.
             return await ls.requests.run(
@@ -167,8 +167,9 @@ def feature(
     return decorate
 
 
-def _never() -> None:
+def _never() -> bool:
     """A point request gives way to nothing."""
+    return False
 
 
 def _with_text(ctx: FeatureContext, whole_text: bool) -> FeatureContext:
