@@ -6,6 +6,8 @@ the event loop and stop when cancelled or outdated (no timing: the test decides 
   the event loop fails the test instead of hanging it);
 * ``textDocument/hover`` in a text containing ``PLANTED_HOVER_BLOCK`` waits the same way (a point
   request being answered: document-wide handlers give way meanwhile, ``requests.PointFirst``);
+* the JSON of a ``workspace/diagnostic`` answer is written (``requests.encoded``) only after the
+  same release, so a test sees whether the loop stays free meanwhile;
 * ``evalfix/test/blocked`` answers how many requests wait there, how each request worker ended
   (``ok`` or the exception's class name), how many symbols were converted and how many times a
   document-wide handler found a point request running at a checkpoint (``gave way``).
@@ -31,6 +33,7 @@ _state: dict[str, Any] = {"waiting": 0, "outcomes": [], "converted": 0, "gave wa
 _symbols = outline_service.document_symbols  # imported by the handler when it runs
 _hover = hover_service.hover
 _give_way = requests.PointFirst.give_way
+_encoded = requests.encoded
 _convert = outline._document_symbol
 _paused = requests._paused
 
@@ -49,6 +52,14 @@ def hover(document: Any, *args: Any, **kwargs: Any) -> Any:
         _release.wait(BLOCK_AT_MOST)
         _state["waiting"] -= 1
     return _hover(document, *args, **kwargs)
+
+
+def encoded(value: Any) -> Any:
+    if type(value).__name__ == "WorkspaceDiagnosticReport":
+        _state["waiting"] += 1
+        _release.wait(BLOCK_AT_MOST)
+        _state["waiting"] -= 1
+    return _encoded(value)
 
 
 def give_way(self: requests.PointFirst) -> bool:
@@ -75,6 +86,7 @@ def paused(fn: Any) -> Any:
 
 outline_service.document_symbols = document_symbols
 hover_service.hover = hover
+requests.encoded = encoded
 requests.PointFirst.give_way = give_way  # type: ignore[method-assign]
 requests.PointFirst.GIVE_WAY_SECONDS = BLOCK_AT_MOST  # a test decides when the hover ends
 outline._document_symbol = document_symbol

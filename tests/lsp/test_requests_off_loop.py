@@ -139,3 +139,24 @@ async def test_a_document_wide_request_gives_way_while_a_hover_is_answered(tmp_p
         assert "case-1" in json.dumps(got[4002]["result"])  # then answered in full
     finally:
         await client.close()
+
+
+async def test_the_workspace_report_is_written_off_the_loop(tmp_path: Path) -> None:
+    """pygls unstructured a ``workspace/diagnostic`` answer on the event loop: at 10 MB, 12,555
+    diagnostics held it up to a second per answer (traced on the recorded VS Code replay) while
+    every other request waited. Its JSON is written on a worker: a hover is answered while that
+    writing is held on purpose."""
+    client, uri, text = await started(tmp_path, marker="no block")
+    try:
+        client.send({"id": 5001, "method": "workspace/diagnostic", "params": {"previousResultIds": []}})
+        await until_state(client, lambda s: s["waiting"] == 1, "the report's writing to block")
+        line = text.splitlines().index(next(ln for ln in text.splitlines() if '"case-1"' in ln))
+        hover = {"textDocument": {"uri": uri}, "position": {"line": line, "character": 12}}
+        client.send({"id": 5002, "method": "textDocument/hover", "params": hover})
+        first = await client.next_response()
+        assert first["id"] == 5002 and "result" in first  # before the report
+        client.send({"id": 5003, "method": "evalfix/test/release", "params": {}})
+        got = await responses(client, {5001, 5003})
+        assert any(item["uri"] == uri for item in got[5001]["result"]["items"])
+    finally:
+        await client.close()
