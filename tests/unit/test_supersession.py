@@ -3,7 +3,7 @@ whose method the client asked about the same document again, on the newer text."
 
 from __future__ import annotations
 
-from evalfix_ls.lsp.requests import Supersession
+from evalfix_ls.lsp.requests import PointFirst, Supersession
 
 SYMBOLS, FOLDING, HOVER = "textDocument/documentSymbol", "textDocument/foldingRange", "textDocument/hover"
 
@@ -47,3 +47,17 @@ def test_a_closed_documents_requests_are_forgotten() -> None:
     requests.asked(2, SYMBOLS, "file:///a.json", whole=True)
     requests.forget("file:///a.json")
     assert first is not None and not requests.superseded(first)
+
+
+def test_point_requests_hold_document_wide_work_only_until_answered() -> None:
+    """``PointFirst``: nothing gives way once every point request that began is answered; an id
+    the protocol never read (None) does not begin one, or nothing would end it."""
+    point_first = PointFirst()
+    point_first.begin(None)
+    assert not point_first.give_way()
+    point_first.begin(1)
+    point_first.begin(2)
+    point_first.answered(1)
+    point_first.answered(3)  # any request's answer passes here
+    point_first.answered(2)
+    assert not point_first.give_way()

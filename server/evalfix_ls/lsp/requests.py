@@ -122,6 +122,8 @@ class PointFirst:
         self._none_running.set()
 
     def begin(self, msg_id: object) -> None:
+        if msg_id is None:  # (not a request the protocol read: never answered through it)
+            return
         self._running.add(msg_id)
         self._none_running.clear()
 
