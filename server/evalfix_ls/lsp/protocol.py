@@ -265,14 +265,7 @@ class EvalfixProtocol(HookedProtocol):
             if not supersession.superseded(asked):
                 return None
             request_trace.mark("superseded", asked.msg_id, at="writer")
-            error = _superseded_error(asked.method)
-            fields = {"code": error.code, "message": error.message, "data": error.data}
-            answer = {
-                "id": asked.msg_id,
-                "jsonrpc": "2.0",
-                "error": {k: v for k, v in fields.items() if v is not None},
-            }
-            return self._framed(json.dumps(answer))
+            return self._framed(_error_text(asked.msg_id, _superseded_error(asked.method)))
 
         return instead
 
@@ -362,6 +355,13 @@ def _superseded_error(method: str) -> types.ResponseError:
         code=int(types.LSPErrorCodes.ContentModified),
         message="the document changed and the request was asked again",
     )
+
+
+def _error_text(msg_id: object, error: types.ResponseError) -> str:
+    """An error answer as JSON (written by the writer thread: no converter there)."""
+    fields = {"code": error.code, "message": error.message, "data": error.data}
+    answer = {"id": msg_id, "jsonrpc": "2.0", "error": {k: v for k, v in fields.items() if v is not None}}
+    return json.dumps(answer)
 
 
 def _encoded_result(data: object) -> str | None:
