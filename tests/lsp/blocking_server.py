@@ -4,8 +4,13 @@ the event loop and stop when cancelled or outdated (no timing: the test decides 
 * ``textDocument/documentSymbol`` of a text containing ``PLANTED_BLOCK`` waits on its worker,
   before converting anything, until ``evalfix/test/release`` (bounded, so a server that runs it on
   the event loop fails the test instead of hanging it);
+* ``textDocument/hover`` in a text containing ``PLANTED_HOVER_BLOCK`` waits the same way (a point
+  request being answered: document-wide handlers give way meanwhile, ``requests.PointFirst``);
+* the JSON of a ``workspace/diagnostic`` answer is written (``requests.encoded``) only after the
+  same release, so a test sees whether the loop stays free meanwhile;
 * ``evalfix/test/blocked`` answers how many requests wait there, how each request worker ended
-  (``ok`` or the exception's class name) and how many symbols were converted.
+  (``ok`` or the exception's class name), how many symbols were converted and how many times a
+  document-wide handler found a point request running at a checkpoint (``gave way``).
 """
 
 from __future__ import annotations
@@ -18,13 +23,17 @@ from evalfix_ls.cli import main
 from evalfix_ls.lsp import requests
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.lsp.features import outline
+from evalfix_ls.services import hover as hover_service
 from evalfix_ls.services import outline as outline_service
 
 BLOCK_AT_MOST = 20.0  # seconds; only reached when the server is broken
 
 _release = threading.Event()
-_state: dict[str, Any] = {"waiting": 0, "outcomes": [], "converted": 0}
+_state: dict[str, Any] = {"waiting": 0, "outcomes": [], "converted": 0, "gave way": 0}
 _symbols = outline_service.document_symbols  # imported by the handler when it runs
+_hover = hover_service.hover
+_give_way = requests.PointFirst.give_way
+_encoded = requests.encoded
 _convert = outline._document_symbol
 _paused = requests._paused
 
@@ -35,6 +44,28 @@ def document_symbols(document: Any, *args: Any, **kwargs: Any) -> Any:
         _release.wait(BLOCK_AT_MOST)
         _state["waiting"] -= 1
     return _symbols(document, *args, **kwargs)
+
+
+def hover(document: Any, *args: Any, **kwargs: Any) -> Any:
+    if "PLANTED_HOVER_BLOCK" in str(document.text[:400]):
+        _state["waiting"] += 1
+        _release.wait(BLOCK_AT_MOST)
+        _state["waiting"] -= 1
+    return _hover(document, *args, **kwargs)
+
+
+def encoded(value: Any) -> Any:
+    if type(value).__name__ == "WorkspaceDiagnosticReport":
+        _state["waiting"] += 1
+        _release.wait(BLOCK_AT_MOST)
+        _state["waiting"] -= 1
+    return _encoded(value)
+
+
+def give_way(self: requests.PointFirst) -> bool:
+    if not self._none_running.is_set():
+        _state["gave way"] += 1
+    return _give_way(self)
 
 
 def document_symbol(*args: Any) -> Any:
@@ -54,6 +85,10 @@ def paused(fn: Any) -> Any:
 
 
 outline_service.document_symbols = document_symbols
+hover_service.hover = hover
+requests.encoded = encoded
+requests.PointFirst.give_way = give_way  # type: ignore[method-assign]
+requests.PointFirst.GIVE_WAY_SECONDS = BLOCK_AT_MOST  # a test decides when the hover ends
 outline._document_symbol = document_symbol
 requests._paused = paused
 _create = server_module.create_server

@@ -157,8 +157,9 @@ def test_a_write_error_reaches_the_servers_reporter() -> None:
 
 
 # What EvalfixProtocol and the adapter override on purpose: pygls' three private hooks, and its
-# public intake and text-synchronisation handlers.
+# public intake, writer set-up and text-synchronisation handlers.
 OVERRIDDEN = {
+    "set_writer",
     "_execute_handler",
     "_send_data",
     "_send_response",

@@ -18,10 +18,11 @@ CAPABILITIES = {"textDocument": {"documentSymbol": {"hierarchicalDocumentSymbolS
 REQUEST_CANCELLED, CONTENT_MODIFIED = -32800, -32801
 
 
-async def started(tmp_path: Path) -> tuple[RawClient, str, str]:
-    """The server with a suite open whose symbols block; (client, its uri, its text)."""
+async def started(tmp_path: Path, marker: str = "PLANTED_BLOCK") -> tuple[RawClient, str, str]:
+    """The server with a suite open whose symbols (or with ``marker="PLANTED_HOVER_BLOCK"`` its
+    hovers) block; (client, its uri, its text)."""
     root = make_repo(tmp_path)
-    cases = [{"id": f"case-{n}", "prompt": f"PLANTED_BLOCK 写 {n}"} for n in range(3)]
+    cases = [{"id": f"case-{n}", "prompt": f"{marker} 写 {n}"} for n in range(3)]
     path = write_json(root / "evals" / "evals.json", {"skill_name": "demo", "evals": cases})
     client = await RawClient.start(*BLOCKING_SERVER)
     params = {"processId": None, "capabilities": CAPABILITIES, "rootUri": root.as_uri()}
@@ -115,5 +116,47 @@ async def test_a_request_whose_document_changed_is_answered_content_modified(tmp
         send_symbols(client, 3003, uri)  # asked again on the new text: answered from it
         again = (await responses(client, {3003}))[3003]
         assert "case-two" in json.dumps(again["result"])
+    finally:
+        await client.close()
+
+
+async def test_a_document_wide_request_gives_way_while_a_hover_is_answered(tmp_path: Path) -> None:
+    """Typing into a large suite, each keystroke's symbols, folding, lenses … took the
+    interpreter in turn with the hover sent with them (``requests.PointFirst``): while a point
+    request is being answered, a document-wide handler waits at its checkpoints."""
+    client, uri, text = await started(tmp_path, marker="PLANTED_HOVER_BLOCK")
+    try:
+        line = text.splitlines().index(next(ln for ln in text.splitlines() if '"case-1"' in ln))
+        hover = {"textDocument": {"uri": uri}, "position": {"line": line, "character": 12}}
+        client.send({"id": 4001, "method": "textDocument/hover", "params": hover})
+        await until_state(client, lambda s: s["waiting"] == 1, "the hover to block")
+        send_symbols(client, 4002, uri)
+        state = await until_state(client, lambda s: s["gave way"] >= 1, "the symbols to give way")
+        assert state["converted"] == 0  # nothing of the symbols was done while the hover ran
+        client.send({"id": 4003, "method": "evalfix/test/release", "params": {}})
+        got = await responses(client, {4001, 4002, 4003})
+        assert "result" in got[4001]
+        assert "case-1" in json.dumps(got[4002]["result"])  # then answered in full
+    finally:
+        await client.close()
+
+
+async def test_the_workspace_report_is_written_off_the_loop(tmp_path: Path) -> None:
+    """pygls unstructured a ``workspace/diagnostic`` answer on the event loop: at 10 MB, 12,555
+    diagnostics held it up to a second per answer (traced on the recorded VS Code replay) while
+    every other request waited. Its JSON is written on a worker: a hover is answered while that
+    writing is held on purpose."""
+    client, uri, text = await started(tmp_path, marker="no block")
+    try:
+        client.send({"id": 5001, "method": "workspace/diagnostic", "params": {"previousResultIds": []}})
+        await until_state(client, lambda s: s["waiting"] == 1, "the report's writing to block")
+        line = text.splitlines().index(next(ln for ln in text.splitlines() if '"case-1"' in ln))
+        hover = {"textDocument": {"uri": uri}, "position": {"line": line, "character": 12}}
+        client.send({"id": 5002, "method": "textDocument/hover", "params": hover})
+        first = await client.next_response()
+        assert first["id"] == 5002 and "result" in first  # before the report
+        client.send({"id": 5003, "method": "evalfix/test/release", "params": {}})
+        got = await responses(client, {5001, 5003})
+        assert any(item["uri"] == uri for item in got[5001]["result"]["items"])
     finally:
         await client.close()

@@ -9,6 +9,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from evalfix_ls.lsp.requests import PointFirst
 from evalfix_ls.lsp.transport import StreamWriter
 
 BIG = 1 << 20  # far more than a pipe holds: its write blocks until the reader reads
@@ -72,3 +73,48 @@ def test_a_small_response_overtakes_queued_messages_and_notifications_keep_their
         order = read_messages(read_end, {b"a": BIG, b"b": BIG, b"n": 10, b"r": 10, b"s": BIG})
     assert order.index(b"r") < order.index(b"b")
     assert [letter for letter in order if letter != b"r"] == [b"a", b"b", b"n", b"s"]
+
+
+def test_a_message_is_replaced_by_what_on_take_gives_when_the_writer_takes_it() -> None:
+    """An answer superseded while it waited in the queue (``requests.Supersession``) is written
+    as the short error ``on_take`` gives then, not as the megabyte it was."""
+    superseded = threading.Event()
+
+    def on_take() -> bytes | None:
+        return b"x" * 10 if superseded.is_set() else None
+
+    with piped_writer() as (writer, read_end):
+
+        def write_all() -> None:
+            writer.write(b"a" * BIG)  # being written: the pipe is full, nobody reads yet
+            writer.write(b"b" * BIG, response=True, on_take=on_take)  # queued behind it
+            writer.write(b"c" * BIG, response=True, on_take=lambda: None)  # kept as it is
+            superseded.set()  # before the test reads: b is taken only once a is read
+
+        thread = threading.Thread(target=write_all, daemon=True)
+        thread.start()
+        thread.join(30)
+        order = read_messages(read_end, {b"a": BIG, b"x": 10, b"c": BIG})
+    assert order == [b"a", b"x", b"c"]
+
+
+def test_a_large_message_waits_while_a_point_request_is_answered() -> None:
+    """While a point request (a hover) is being answered, the writer does not start a large
+    message: the hover's answer, queued meanwhile, goes first (the client reads in order)."""
+    point_first = PointFirst()
+    point_first.GIVE_WAY_SECONDS = 30.0  # only reached when the writer is broken
+    asked = threading.Event()
+
+    def before_large() -> None:
+        asked.set()
+        point_first.give_way()
+
+    with piped_writer() as (writer, read_end):
+        writer.before_large = before_large
+        point_first.begin(7)  # the hover is read
+        writer.write(b"b" * BIG, response=True)  # a document's symbols, ready first
+        assert asked.wait(30), "the writer took a large message without giving way"
+        writer.write(b"r" * 10, response=True)  # the hover's answer
+        point_first.answered(7)
+        order = read_messages(read_end, {b"b": BIG, b"r": 10})
+    assert order == [b"r", b"b"]

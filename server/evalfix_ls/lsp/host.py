@@ -24,6 +24,7 @@ from ..parser.line_index import Encoding
 from .capabilities import ClientFeatures
 from .documents import DocumentStore
 from .pygls_private import HookedProtocol
+from .requests import RequestRunner, Supersession
 from .settings import Settings
 from .workspace_index import FileEvent, WorkspaceIndex
 
@@ -63,6 +64,8 @@ class Host(LanguageServer):
     executor: ThreadPoolExecutor
     loop: asyncio.AbstractEventLoop | None
     diagnostics: Diagnostics
+    supersession: Supersession  # which answers were asked again on a newer text
+    requests: RequestRunner  # the request workers (and which requests go first)
 
     # text synchronisation (EvalfixProtocol calls these)
     def on_did_open(self, params: types.DidOpenTextDocumentParams) -> None:

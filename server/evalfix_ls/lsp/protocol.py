@@ -29,10 +29,11 @@ from pygls.exceptions import JsonRpcException
 from pygls.protocol import lsp_method
 from pygls.protocol.json_rpc import MsgId, RPCMessage
 
-from . import envelope
+from . import envelope, request_trace
 from .diagnostics.encoded import EncodedPublishParams, EncodedReport
 from .pygls_private import HookedProtocol
-from .requests import EncodedResult
+from .request_trace import current_request
+from .requests import Asked, EncodedResult
 from .transport import SocketWriter, StreamWriter
 
 if TYPE_CHECKING:
@@ -80,6 +81,7 @@ class EvalfixProtocol(HookedProtocol):
         self.initialize_received = False
         self.exit_received = False
         self.on_exit: Callable[[], None] = lambda: None  # set by the transport: stop reading
+        self._answering: Asked | None = None  # the request whose answer is being written
 
     # -- bodies from the transport ---------------------------------------------------------------
 
@@ -172,6 +174,8 @@ class EvalfixProtocol(HookedProtocol):
         if method is None:  # a response to one of our requests
             super().handle_message(message)
             return
+        if msg_id is not None:
+            self._note_request(msg_id, method, message)
         if method != types.EXIT and self.shutdown_requested:
             if is_request:
                 self._send_error(msg_id, types.ErrorCodes.InvalidRequest, "server is shutting down")
@@ -190,6 +194,24 @@ class EvalfixProtocol(HookedProtocol):
                 self._send_error(msg_id, types.ErrorCodes.ServerNotInitialized, "server not initialized")
             return
         super().handle_message(message)
+
+    def _note_request(self, msg_id: MsgId, method: str, message: RPCMessage) -> None:
+        """A request is read: the text it is about is the current one (``Supersession``)."""
+        params = getattr(message, "params", None)
+        uri = getattr(getattr(params, "text_document", None), "uri", None)
+        if isinstance(uri, str):
+            # (one position's answers are small and not asked again with each keystroke)
+            whole = getattr(params, "position", None) is None
+            self.host.supersession.asked(msg_id, method, uri, whole=whole)
+        current_request.set(msg_id)  # the handler's task inherits it
+        request_trace.mark("received", msg_id, method=method)
+
+    def set_writer(self, writer: Any, include_headers: bool = True) -> None:  # Any: as pygls'
+        """pygls' ``set_writer``; our stdout writer holds large messages back while a point
+        request is answered (``requests.PointFirst``)."""
+        if isinstance(writer, StreamWriter):
+            writer.before_large = self.host.requests.point_first.give_way
+        super().set_writer(writer, include_headers)
 
     def handler_started(self, msg_id: MsgId) -> None:
         """pygls keeps the future of every coroutine or thread handler that a built-in method
@@ -218,23 +240,52 @@ class EvalfixProtocol(HookedProtocol):
             method = json.dumps(getattr(data, "method", None))
             self._write_text(f'{{"method": {method}, "jsonrpc": "2.0", "params": {params.to_json()}}}', False)
             return
+        if request_trace.enabled() and hasattr(data, "id"):
+            request_trace.mark(
+                "answered", getattr(data, "id", None), error=getattr(data, "error", None) is not None
+            )
         result = _encoded_result(data)
         if result is None or self.writer is None:
             super().write_data(data)
             return
+        msg_id = json.dumps(getattr(data, "id", None))
         self._write_text(
-            f'{{"id": {json.dumps(getattr(data, "id", None))}, "jsonrpc": "2.0", "result": {result}}}', True
+            f'{{"id": {msg_id}, "jsonrpc": "2.0", "result": {result}}}', True, self._unless_superseded()
         )
 
-    def _write_text(self, text: str, response: bool) -> None:
-        """One message already written as JSON, framed (``response``: it may overtake queued
-        notifications, see ``transport.StreamWriter``)."""
+    def _unless_superseded(self) -> Callable[[], bytes | None] | None:
+        """For the writer: the error to write instead of the answer being written, if by then the
+        same was asked about a newer text (``requests.Supersession``)."""
+        asked, supersession = self._answering, self.host.supersession
+        if asked is None:
+            return None
+
+        def instead() -> bytes | None:
+            request_trace.mark("writing", asked.msg_id)
+            if not supersession.superseded(asked):
+                return None
+            request_trace.mark("superseded", asked.msg_id, at="writer")
+            return self._framed(_error_text(asked.msg_id, _superseded_error(asked.method)))
+
+        return instead
+
+    def _framed(self, text: str) -> bytes:
         body = text.encode(self.CHARSET)
         content_type = f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}"
         header = f"Content-Length: {len(body)}\r\n{content_type}\r\n\r\n".encode("ascii")
-        payload = header + body if self.writes_headers else body
+        return header + body if self.writes_headers else body
+
+    def _write_text(
+        self, text: str, response: bool, instead: Callable[[], bytes | None] | None = None
+    ) -> None:
+        """One message already written as JSON, framed (``response``: it may overtake queued
+        notifications, see ``transport.StreamWriter``; ``instead``: asked by the writer when it
+        takes the message, what to write in its place, if anything)."""
+        payload = self._framed(text)
         try:
-            if isinstance(self.writer, StreamWriter | SocketWriter):
+            if isinstance(self.writer, StreamWriter):
+                self.writer.write(payload, response=response, on_take=instead)
+            elif isinstance(self.writer, SocketWriter):
                 self.writer.write(payload, response=response)
             elif self.writer is not None:
                 self.writer.write(payload)
@@ -251,11 +302,22 @@ class EvalfixProtocol(HookedProtocol):
     def write_response(
         self, msg_id: MsgId, result: object = None, error: types.ResponseError | None = None
     ) -> None:
+        asked = self.host.supersession.answered(msg_id)
+        if error is None and asked is not None and self.host.supersession.superseded(asked):
+            error = _superseded_error(asked.method)
+            request_trace.mark("superseded", msg_id)
         if error is not None and error.code == int(types.ErrorCodes.InternalError):
             # pygls' message is the exception's text and its data the traceback: both stay in
             # the log (pygls logged them); the client gets a plain sentence.
             error = types.ResponseError(code=error.code, message=_INTERNAL_ERROR_MESSAGE)
-        super().write_response(msg_id, result, error)
+        # pygls calls ``write_data`` from here: an answer written as it is may still be
+        # superseded while it waits for the writer (``_write_text``)
+        self._answering = asked if error is None else None
+        try:
+            super().write_response(msg_id, result, error)
+        finally:
+            self._answering = None
+            self.host.requests.point_first.answered(msg_id)
 
     # pygls' own ``exit`` handler is a generator (it runs the user's handler, then ``sys.exit``);
     # its dispatch runs plain functions as well, and this one replaces it: the override's return
@@ -279,6 +341,27 @@ class EvalfixProtocol(HookedProtocol):
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
     def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> None:
         self.host.on_did_close(params)
+
+
+def _superseded_error(method: str) -> types.ResponseError:
+    """The answer to a request asked again on a newer text (``requests.Supersession``)."""
+    if method == types.TEXT_DOCUMENT_DIAGNOSTIC:  # the newer pull answers; no need to pull again
+        return types.ResponseError(
+            code=int(types.LSPErrorCodes.ServerCancelled),
+            message="superseded by a newer pull on a newer text",
+            data={"retriggerRequest": False},
+        )
+    return types.ResponseError(
+        code=int(types.LSPErrorCodes.ContentModified),
+        message="the document changed and the request was asked again",
+    )
+
+
+def _error_text(msg_id: object, error: types.ResponseError) -> str:
+    """An error answer as JSON (written by the writer thread: no converter there)."""
+    fields = {"code": error.code, "message": error.message, "data": error.data}
+    answer = {"id": msg_id, "jsonrpc": "2.0", "error": {k: v for k, v in fields.items() if v is not None}}
+    return json.dumps(answer)
 
 
 def _encoded_result(data: object) -> str | None:

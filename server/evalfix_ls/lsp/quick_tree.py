@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..parser.text_view import Text
 from .documents import Snapshot
+from .request_trace import mark
 from .tables import forget
 
 if TYPE_CHECKING:  # the analysis core is imported by the first request, not at start-up
@@ -61,7 +62,7 @@ class QuickTrees:
     tree is too far behind, and the answer to a second request on the same version)."""
 
     def __init__(self, cache: ResultCache, edits: EditLog) -> None:
-        self._results = cache.open  # the latest analysed result of each open document
+        self._cache = cache
         self._edits = edits
         self._built: dict[str, _Built] = {}
         self._memos: dict[str, DocumentMemos] = {}
@@ -75,7 +76,11 @@ class QuickTrees:
         from ..parser.local import reparse_local
 
         uri = snapshot.uri
-        result = self._results.get(uri)
+        # The newest analysed tree, also when its text changed while it was analysed (``late``):
+        # typing into a 10 MB suite, every analysis ends after the next keystroke, no result is
+        # ever current, and with only current results as bases every symbols, folding, links …
+        # request of the recorded VS Code traffic waited for a whole analysis (1-4 s).
+        result = self._cache.base_for(uri)
         analysis = result.analysis if result is not None else None
         # How each earlier text relates to this one is read once: it decides both the reuse
         # and the span to re-parse.
@@ -89,16 +94,20 @@ class QuickTrees:
         built = self._built.get(uri)
         if built is not None and built.revision == snapshot.revision:  # asked again, same text
             return Analysis(built.kind, content, built.tree, [], classification=built.classification)
+        why = []  # for the request trace: why no base served
         for base, since in bases:
             if since.same:
                 return Analysis(base.kind, content, base.tree, [], classification=base.classification)
             edit = since.edit
             if edit is None or len(base.text) + edit.new_end - edit.old_end != len(content):
+                why.append("edits unknown")
                 continue
             tree = reparse_local(base.tree, content, edit.start, edit.old_end)
             if tree is not None:
                 self._built[uri] = _Built(snapshot.revision, content, tree, base.kind, base.classification)
                 return Analysis(base.kind, content, tree, [], classification=base.classification)
+            why.append(f"no local re-parse of [{edit.start}, {edit.old_end}) -> {edit.new_end}")
+        mark("no quick tree", why=why or ["no tree yet"])
         return None
 
     def _bases(self, uri: str, result: Result | None, analysis: Analysis | None) -> list[_Built]:

@@ -36,7 +36,8 @@ from .host import Host
 from .log import forward_logs_to_client
 from .protocol import EvalfixProtocol
 from .quick_tree import QuickTrees
-from .requests import RequestRunner
+from .request_trace import mark, start_from_environment
+from .requests import PointFirst, RequestRunner, Supersession
 from .settings import Settings
 from .transport import serve_stdio, serve_tcp
 from .workspace_index import RepoState, WorkspaceIndex
@@ -78,7 +79,8 @@ class EvalfixServer(Host):
         self.executor = ThreadPoolExecutor(
             max_workers=ANALYSIS_WORKERS, thread_name_prefix="evalfix-analysis"
         )
-        self.requests = RequestRunner()  # feature handlers run there (see features/__init__.py)
+        self.requests = RequestRunner(PointFirst())  # feature handlers run there (see features/__init__.py)
+        self.supersession = Supersession(self._revision_of)
         self.diagnostics: DiagnosticsManager = DiagnosticsManager(self)
         self.quick_trees = QuickTrees(self.diagnostics.cache, self.diagnostics.edits)
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -104,6 +106,10 @@ class EvalfixServer(Host):
         assert previous is not None
         self.diagnostics.document_changed(snapshot, previous.version)
 
+    def _revision_of(self, uri: str) -> int | None:
+        snapshot = self.documents.get(uri)
+        return snapshot.revision if snapshot is not None else None
+
     def worker_pools(self) -> list[WorkerPool]:
         """Every thread pool of the server with its size (``collector.started`` starts them)."""
         return [(self.executor, ANALYSIS_WORKERS), *self.requests.pools(), encoder_pool()]
@@ -111,6 +117,7 @@ class EvalfixServer(Host):
     def on_did_close(self, params: types.DidCloseTextDocumentParams) -> None:
         snapshot = self.documents.close(params.text_document.uri)
         self.quick_trees.forget(params.text_document.uri)
+        self.supersession.forget(params.text_document.uri)
         if snapshot is None:
             logger.warning("didClose for a document that is not open: %s (ignored)", params.text_document.uri)
             return
@@ -145,6 +152,7 @@ class EvalfixServer(Host):
         snapshot = self.snapshot_for(uri)
         analysis = self.quick_trees.analysis_now(snapshot)
         if analysis is None:
+            mark("waits", what="analysis")
             return await self.feature_context(uri)
         return self._feature_context(snapshot, analysis, snapshot.content)
 
@@ -278,6 +286,7 @@ def start(tcp: str | None = None) -> int:
             print(f"evalfix-ls: error: {exc}", file=sys.stderr)
             return 2
     server = create_server()
+    start_from_environment()
     started(server.worker_pools())
     sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
     try:

@@ -44,6 +44,10 @@ LOST_GRACE_SECONDS = 1.0  # after the client stopped reading: what it already se
 _QUEUED_CHUNKS = 8  # read ahead at most this much (back-pressure on a client that floods us)
 
 
+OnTake = Callable[[], bytes | None]  # see ``StreamWriter``
+Queued = tuple[bytes, OnTake | None]
+
+
 class StreamWriter:
     """A blocking binary stream as pygls' writer; thread-safe. Once the client is gone, writes
     are dropped and ``on_lost`` is called once (pygls would raise ``BrokenPipeError`` from
@@ -55,7 +59,9 @@ class StreamWriter:
     (a ``response`` under ``URGENT_BYTES``, e.g. a hover) is written before the
     messages still queued, never in the middle of one: JSON-RPC responses may come in any
     order, while notifications keep theirs (a later, smaller ``publishDiagnostics`` must not
-    overtake an earlier one), so only the protocol says what is a response.
+    overtake an earlier one), so only the protocol says what is a response. A message may come
+    with ``on_take``, called when the writer takes it from the queue: it may return other bytes
+    to write in its place (an answer that was superseded while it waited, ``requests.Supersession``).
 
     The thread waits for work on a ``SimpleQueue`` of wake-ups (one per message, one for the
     close), which allocates nothing to wait: a ``Condition`` wait makes a lock and more, and the
@@ -70,20 +76,23 @@ class StreamWriter:
         self._on_lost = on_lost
         self._ready = threading.Condition()  # guards the queues and flags; ``flush`` waits on it
         self._wake: queue.SimpleQueue[None] = queue.SimpleQueue()
-        self._queued: collections.deque[bytes] = collections.deque()
-        self._urgent: collections.deque[bytes] = collections.deque()
+        self._queued: collections.deque[Queued] = collections.deque()
+        self._urgent: collections.deque[Queued] = collections.deque()
         self._writing = False
         self._closing = False
         self.lost = False
+        # Called before a large message is taken (outside the lock): may wait a little for a
+        # small answer about to come (``requests.PointFirst``).
+        self.before_large: Callable[[], object] = lambda: None
         self._thread = threading.Thread(target=self._drain, name="evalfix-stdout", daemon=True)
         self._thread.start()
 
-    def write(self, data: bytes, *, response: bool = False) -> None:
+    def write(self, data: bytes, *, response: bool = False, on_take: OnTake | None = None) -> None:
         with self._ready:
             if self.lost or self._closing:
                 return
             urgent = response and len(data) <= self.URGENT_BYTES
-            (self._urgent if urgent else self._queued).append(data)
+            (self._urgent if urgent else self._queued).append((data, on_take))
         self._wake.put(None)
 
     def flush(self, timeout: float = DRAIN_SECONDS) -> bool:
@@ -111,14 +120,25 @@ class StreamWriter:
 
     def _next_message(self) -> bytes | None:
         """The next message to write (an urgent one first); None once closing with none left."""
-        while True:
+        taken = None
+        while taken is None:
             self._wake.get()
+            if self._large_next():
+                self.before_large()
             with self._ready:
                 if self._urgent or self._queued:
                     self._writing = True
-                    return (self._urgent or self._queued).popleft()
-                if self._closing:
+                    taken = (self._urgent or self._queued).popleft()
+                elif self._closing:
                     return None
+        data, on_take = taken
+        instead = on_take() if on_take is not None else None  # (outside the lock: it may encode)
+        return data if instead is None else instead
+
+    def _large_next(self) -> bool:
+        """Whether the next message is a large one (read unlocked: a hint; taken under the lock)."""
+        queued = self._queued
+        return not self._urgent and bool(queued) and len(queued[0][0]) > self.URGENT_BYTES
 
     def _write(self, data: bytes) -> None:
         try:

@@ -23,6 +23,7 @@ from lsprotocol import types
 from ...parser.text_view import Text
 from ..analyzer import Result
 from ..documents import Snapshot
+from ..requests import EncodedResult, encoded_off_loop
 from ..workspace_index import FileEvent
 from .edit_log import EditLog
 from .jobs import JobRunner
@@ -173,7 +174,6 @@ def register(server: Host) -> None:
         return await ls.diagnostics.pull_document(params)
 
     @server.feature(types.WORKSPACE_DIAGNOSTIC)
-    async def workspace_diagnostic(
-        ls: Host, params: types.WorkspaceDiagnosticParams
-    ) -> types.WorkspaceDiagnosticReport:
-        return await ls.diagnostics.pull_workspace(params)
+    async def workspace_diagnostic(ls: Host, params: types.WorkspaceDiagnosticParams) -> EncodedResult:
+        # written as JSON off the event loop (requests.encoded_off_loop)
+        return await encoded_off_loop(await ls.diagnostics.pull_workspace(params))

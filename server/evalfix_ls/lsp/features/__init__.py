@@ -41,6 +41,7 @@ from ...parser.line_index import Encoding
 from ..capabilities import ClientFeatures
 from ..context import FeatureContext, WorkspaceContext
 from ..documents import DocumentStore
+from ..request_trace import current_request, mark
 from ..requests import DOCUMENT, POINT, RequestRunner, RequestToken, encoded
 from ..settings import Settings
 from ..workspace_index import WorkspaceIndex
@@ -133,6 +134,7 @@ def feature(
             raise TypeError(f"{handler.__name__}: a feature handler runs on a worker, it cannot be async")
 
         async def run(ls: FeatureServer, params: Any) -> object:
+            mark("handler", lane=lane)
             if not point:
                 # Let the requests read with this one go first: an editor sends a keystroke's
                 # symbols, folding, lenses … and a hover together, and each document-wide
@@ -144,8 +146,13 @@ def feature(
                 return None
             ctx = await (ls.feature_context(uri) if wait_for_analysis else ls.feature_context_now(uri))
             snapshot = ctx.snapshot
-            token = RequestToken(lambda: ls.documents.get(uri) is snapshot)
+            # A document-wide request gives way to point requests at its checkpoints.
+            give_way = ls.requests.point_first.give_way if not point else _never
+            token = RequestToken(lambda: ls.documents.get(uri) is snapshot, give_way)
             ctx = replace(ctx, token=token)
+            mark("context")
+            if point:  # from now (not while it waited for an analysis) until its answer is queued
+                ls.requests.point_first.begin(current_request.get())  # (EvalfixProtocol.write_response)
             # The answer is written as JSON on the worker too: thousands of symbols are not
             # unstructured on the loop.
             return await ls.requests.run(
@@ -158,6 +165,11 @@ def feature(
         return handler
 
     return decorate
+
+
+def _never() -> bool:
+    """A point request gives way to nothing."""
+    return False
 
 
 def _with_text(ctx: FeatureContext, whole_text: bool) -> FeatureContext:
