@@ -246,7 +246,7 @@ def _intact_findings(
     (whole cases, top-level members), at their current positions. Anything else the contract says
     — about a placeholder for the broken case, about the document as a whole, or relating an intact
     case to the broken one (a duplicate id) — would be a guess, and is left out."""
-    view = intact_view(tree)
+    view = intact_view(tree, case_cache.intact if case_cache is not None else None)
     if view.root is None:
         return [], None
     recovered = ParseResult(text, view.root, [], [])

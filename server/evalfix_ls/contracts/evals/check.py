@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,7 @@ from ...findings import Finding, Related
 from ...js.values import js_id_string, js_number_to_string, js_trim
 from ...parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
 from ...parser.values import items_of, number_of, props_of, string_of
-from ..case_cache import CaseFacts
+from ..case_cache import CaseFacts, CaseKeys
 from ..fix_data import Replacement
 from .assertions import check_assertions
 from .metadata import check_metadata, check_sandbox
@@ -99,6 +100,20 @@ def check(ctx: AnalysisContext) -> list[Finding]:
 
 
 def _check_cases(findings: list[Finding], evals: Node, paths: SuitePaths, ctx: AnalysisContext) -> None:
+    cache = ctx.case_cache
+    if cache is None:
+        _check_each_case(findings, evals, paths, ctx, None)
+        return
+    with cache.keys() as keys:
+        _check_each_case(findings, evals, paths, ctx, keys)
+
+
+def _check_each_case(
+    findings: list[Finding], evals: Node, paths: SuitePaths, ctx: AnalysisContext, keys: CaseKeys | None
+) -> None:
+    # What a case's findings depend on besides its text and index (the path as a ``str``: its
+    # hash is kept, a ``Path``'s is computed in Python on every lookup of a key holding it).
+    context = (ctx.fs.generation, str(ctx.path))
     registered: dict[str, tuple[int, Node]] = {}  # String(id) → first clean case (the loader's set)
     seen: dict[str, tuple[int, Node]] = {}  # String(id) → first case with a string or number id
     folders: dict[str, tuple[str, int | None, Node]] = {}  # artifact folder (lowercase) → first id using it
@@ -115,7 +130,7 @@ def _check_cases(findings: list[Finding], evals: Node, paths: SuitePaths, ctx: A
                 ),
             )
             continue
-        case_id = _check_case_cached(scope, case, paths, ctx)
+        case_id = _check_case_cached(scope, case, paths, ctx, keys, context)
         if case_id is None:
             continue
         id_node, key = case_id.node, case_id.key
@@ -171,12 +186,19 @@ def _case_id(id_node: Node | None) -> _CaseId | None:
     return _CaseId(id_node, key, _artifact_folder(key))
 
 
-def _check_case_cached(scope: Scope, case: Node, paths: SuitePaths, ctx: AnalysisContext) -> _CaseId | None:
+def _check_case_cached(
+    scope: Scope,
+    case: Node,
+    paths: SuitePaths,
+    ctx: AnalysisContext,
+    keys: CaseKeys | None,
+    context: tuple[Hashable, ...],
+) -> _CaseId | None:
     """``_check_case``, reusing the findings of an identical case from a previous version."""
     cache = ctx.case_cache
-    if cache is None:
+    if cache is None or keys is None:
         return _case_id(_check_case(scope, case, paths))
-    key = cache.key(ctx.text, case.start, case.end, "evals", scope.index, ctx.fs.generation, ctx.path)
+    key = keys.key(ctx.text, case, "evals", scope.index, *context)
     hit = cache.get(key, case.start)
     if hit is not None:
         cached_findings, facts = hit
