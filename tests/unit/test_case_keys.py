@@ -149,3 +149,64 @@ def test_a_file_system_change_between_keystrokes_keys_every_case_anew(tmp_path: 
     fresh = analyze(edited, path=path, repo_root=tmp_path, fs=FileSystemView(), recover=True)
     assert rows(after.findings) == rows(fresh.findings)
     assert [f.case for f in after.findings if "3.txt" in f.message] == []
+
+
+def id_suite() -> str:
+    """Ids that collide as String(id) (1 and "1"), by artifact folder ("A b" and "a-b" on a
+    case-insensitive file system), and one case with a loader issue (a latent duplicate)."""
+    cases = [
+        {"id": "case-0", "prompt": "写 😀"},
+        {"id": 1, "prompt": "p"},
+        {"id": "A b", "prompt": "p"},
+        {"id": "far", "prompt": "p", "files": "not-an-array"},
+        *({"id": f"filler-{i}", "prompt": f"写 {i}"} for i in range(12)),
+        {"id": "1", "prompt": "q"},
+        {"id": "a-b", "prompt": "q"},
+        {"id": "far", "prompt": "q"},
+        {"id": "last", "prompt": "q"},
+    ]
+    return json.dumps({"skill_name": "s", "evals": cases}, indent=2, ensure_ascii=False)
+
+
+def codes(analysis: Analysis) -> list[str]:
+    return [f.code for f in analysis.findings if "id" in f.code]
+
+
+def test_the_id_rules_follow_edits_far_from_the_cases_they_relate() -> None:
+    """Every edit below is checked against a fresh analysis (``Editor.replace``): duplicate ids
+    that appear and disappear far from the edit, artifact folders that collide, cases inserted
+    and deleted whole (every later case's index moves), batches of edits, broken text between."""
+    editor = Editor(id_suite())
+    assert {"duplicate-id", "id-artifact-collision", "duplicate-id-latent"} <= set(codes(editor.result))
+    text = editor.text
+    at = text.index('"id": "last"') + len('"id": "')  # the last case takes the first case's id
+    after = editor.replace(at, at + len("last"), "case-0")
+    assert codes(after).count("duplicate-id") == 2
+    at = editor.text.index('"id": "case-0"') + len('"id": "')  # the first case's id changes: resolved
+    after = editor.replace(at, at + 1, "k")
+    assert codes(after).count("duplicate-id") == 1
+    at = editor.text.index('"id": 1,') + len('"id": ')  # 1 -> 12: "1" no longer collides
+    after = editor.replace(at, at + 1, "12")
+    assert codes(after).count("duplicate-id") == 0
+    at = editor.text.index('"files": "not-an-array"')  # the loader issue fixed: latent -> duplicate
+    after = editor.replace(at, at + len('"files": "not-an-array"'), '"files": []')
+    assert "duplicate-id-latent" not in codes(after) and codes(after).count("duplicate-id") == 1
+    # a whole case deleted near the top: every later case's index moves
+    start = editor.text.index('    {\n      "id": "A b"')
+    end = editor.text.index('    {\n      "id": "far"')
+    removed = editor.text[start:end]
+    after = editor.replace(start, end, "")
+    assert "id-artifact-collision" not in codes(after)
+    editor.replace(start, start, removed)  # and put back, in one edit
+    assert "id-artifact-collision" in codes(editor.result)
+    # a batch: a new case typed at once and an id changed, as one replacement of the span
+    start = editor.text.index('    {\n      "id": "filler-3"')
+    end = editor.text.index('    {\n      "id": "filler-5"')
+    batch = editor.text[start:end].replace("filler-4", "a-B") + '    {"id": "A b", "prompt": "x"},\n'
+    after = editor.replace(start, end, batch)
+    assert codes(after).count("id-artifact-collision") == 2 and codes(after).count("duplicate-id") == 2
+    # typing through broken text far from the duplicates
+    at = editor.text.index('"prompt": "写 7"') + len('"prompt": "')
+    for character in '"x", "y": [':
+        editor.replace(at, at, character)
+        at += 1
