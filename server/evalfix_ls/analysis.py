@@ -127,9 +127,13 @@ def analyze(
         fs = fs or FileSystemView()
         walking = walking_repository(repo_root, fs, walk)
         classified = _Classifier(path, repo_root, explicit, walking, kind, decided_by)
-        return _analyze(
-            text, path, repo_root, fs, workspace, classified, file_text, tree, case_cache, recover
-        )
+        try:
+            return _analyze(
+                text, path, repo_root, fs, workspace, classified, file_text, tree, case_cache, recover
+            )
+        finally:
+            if case_cache is not None:
+                case_cache.analysed()
 
 
 class _Classifier:

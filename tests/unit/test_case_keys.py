@@ -210,3 +210,16 @@ def test_the_id_rules_follow_edits_far_from_the_cases_they_relate() -> None:
     for character in '"x", "y": [':
         editor.replace(at, at, character)
         at += 1
+
+
+def test_the_memos_keep_only_the_cases_of_the_last_analysis() -> None:
+    """The memos by origin keep their nodes alive: what an analysis did not renew is dropped, so
+    no tree the document no longer has is held — the alignments once the text parses again, the
+    digests once no suite pass runs (a text whose cases cannot be read)."""
+    editor = Editor(suite(20, broken=True))
+    assert len(editor.cache.intact) == 20 and editor.cache.keyed == 20
+    at = editor.text.index('"unfinished,\n')
+    editor.replace(at, at + len('"unfinished,\n'), "")  # the text parses: no intact view
+    assert len(editor.cache.intact) == 0 and editor.cache.keyed == 20
+    editor.replace(0, len(editor.text), '{"skill_name": "s", "evals": {}}')
+    assert editor.cache.keyed == 0

@@ -67,6 +67,7 @@ class CaseCache:
         self.hashed = 0  # case texts sliced and hashed for their keys (the others came by origin)
         # The cases of the last complete suite pass: id(origin) -> (origin, its text's digest).
         self._digests: dict[int, tuple[Node, _Digest]] = {}
+        self._keyed = False  # a suite pass was kept since the last ``analysed``
         # The alignment of the cases of the last intact view of the document broken (the editor's).
         self.intact = IntactMemo()
 
@@ -78,6 +79,22 @@ class CaseCache:
         keys = CaseKeys(self, self._digests)
         yield keys
         self._digests = keys.kept
+        self._keyed = True
+
+    @property
+    def keyed(self) -> int:
+        """The cases whose digests are kept by origin (each keeps its node alive)."""
+        return len(self._digests)
+
+    def analysed(self) -> None:
+        """An analysis of the document ended: the memos by origin that it did not renew are
+        dropped (a document that parses again runs no intact view; one whose cases cannot be read
+        runs no suite pass), so they never keep the nodes of a tree the document no longer has."""
+        if not self._keyed:
+            self._digests = {}
+        if not self.intact.renewed:
+            self.intact.forget()
+        self._keyed = self.intact.renewed = False
 
     def key(self, text: str, case: Node, *context: Hashable) -> CaseKey:
         """The key of ``case`` (a node of ``text``) outside a pass: its text hashed."""

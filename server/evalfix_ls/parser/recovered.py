@@ -59,11 +59,19 @@ class IntactMemo:
     opener, by the case's origin node (see the module's docstring). ``aligned`` counts the cases
     whose lines were read again (tests read it)."""
 
-    __slots__ = ("_kept", "aligned")
+    __slots__ = ("_kept", "aligned", "renewed")
 
     def __init__(self) -> None:
         self._kept: _Alignments = {}
         self.aligned = 0
+        self.renewed = False  # a view was kept since the owner last asked (``CaseCache.analysed``)
+
+    def forget(self) -> None:
+        self._kept = {}
+
+    def __len__(self) -> int:
+        """The cases kept (each keeps its node alive)."""
+        return len(self._kept)
 
 
 def intact_view(tree: ParseResult, memo: IntactMemo | None = None) -> IntactView:
@@ -83,6 +91,7 @@ def intact_view(tree: ParseResult, memo: IntactMemo | None = None) -> IntactView
             return IntactView(None, ())  # every case inherits from a top level that cannot be read
     if memo is not None:  # kept once complete; two views at once: the last to end is kept
         memo._kept = check.kept
+        memo.renewed = True
     return view
 
 
