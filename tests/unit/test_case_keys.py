@@ -220,6 +220,11 @@ def test_the_memos_keep_only_the_cases_of_the_last_analysis() -> None:
     assert len(editor.cache.intact) == 20 and editor.cache.keyed == 20
     at = editor.text.index('"unfinished,\n')
     editor.replace(at, at + len('"unfinished,\n'), "")  # the text parses: no intact view
-    assert len(editor.cache.intact) == 0 and editor.cache.keyed == 20
-    editor.replace(0, len(editor.text), '{"skill_name": "s", "evals": {}}')
-    assert editor.cache.keyed == 0
+    # the 19 cases the new tree still holds (the one re-parsed is a new node)
+    assert len(editor.cache.intact) == 19 and editor.cache.keyed == 20
+    aligned = editor.cache.intact.aligned
+    at = editor.text.index('"prompt": "写 3 😀"')
+    editor.replace(at, at + 1, "")  # broken again, in case 3: the others' alignments are kept
+    assert editor.cache.intact.aligned - aligned <= 2  # the re-parsed case and case 3
+    editor.replace(0, len(editor.text), '{"skill_name": "s", "evals": {}}')  # no case to read
+    assert editor.cache.keyed == 0 and len(editor.cache.intact) == 0

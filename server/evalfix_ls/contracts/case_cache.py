@@ -89,11 +89,13 @@ class CaseCache:
     def analysed(self) -> None:
         """An analysis of the document ended: the memos by origin that it did not renew are
         dropped (a document that parses again runs no intact view; one whose cases cannot be read
-        runs no suite pass), so they never keep the nodes of a tree the document no longer has."""
+        runs no suite pass), so they never keep the nodes of a tree the document no longer has.
+        The alignments of the cases a suite pass just keyed stay (the same nodes): typing through
+        a text that parses for a keystroke does not read every case's alignment again after it."""
         if not self._keyed:
             self._digests = {}
         if not self.intact.renewed:
-            self.intact.forget()
+            self.intact.retain(self._digests)
         self._keyed = self.intact.renewed = False
 
     def key(self, text: str, case: Node, *context: Hashable) -> CaseKey:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Container
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -68,6 +69,10 @@ class IntactMemo:
 
     def forget(self) -> None:
         self._kept = {}
+
+    def retain(self, origins: Container[int]) -> None:
+        """Keep only the cases whose origin's ``id`` is in ``origins`` (nodes alive elsewhere)."""
+        self._kept = {ident: entry for ident, entry in self._kept.items() if ident in origins}
 
     def __len__(self) -> int:
         """The cases kept (each keeps its node alive)."""
