@@ -127,9 +127,13 @@ def analyze(
         fs = fs or FileSystemView()
         walking = walking_repository(repo_root, fs, walk)
         classified = _Classifier(path, repo_root, explicit, walking, kind, decided_by)
-        return _analyze(
-            text, path, repo_root, fs, workspace, classified, file_text, tree, case_cache, recover
-        )
+        try:
+            return _analyze(
+                text, path, repo_root, fs, workspace, classified, file_text, tree, case_cache, recover
+            )
+        finally:
+            if case_cache is not None:
+                case_cache.analysed()
 
 
 class _Classifier:
@@ -246,7 +250,7 @@ def _intact_findings(
     (whole cases, top-level members), at their current positions. Anything else the contract says
     — about a placeholder for the broken case, about the document as a whole, or relating an intact
     case to the broken one (a duplicate id) — would be a guess, and is left out."""
-    view = intact_view(tree)
+    view = intact_view(tree, case_cache.intact if case_cache is not None else None)
     if view.root is None:
         return [], None
     recovered = ParseResult(text, view.root, [], [])

@@ -5,16 +5,28 @@ thousands of cases changes that case's text only; every other case yields the sa
 by however far the edit moved it. A case's findings depend on its own text, its index (messages and
 pointers name it) and the file-system facts (existence checks), so that is the key. Keys hold a hash
 of the case text rather than the text, so the cache does not keep whole document versions alive.
+
+Hashing every case's text on every keystroke read the whole document (10 MB: a slice and a hash
+per case, 7,652 of them). The incremental re-parse says which cases are unchanged without reading
+them: a case it did not re-parse is the node first parsed, or a view of it moved by the edit
+(``parser.shift.unshifted``: the same origin keystroke after keystroke), and a node's text never
+changes. So each suite pass (``CaseCache.keys``) keeps the length and hash of its cases by origin,
+and the next pass hashes only the cases whose origin it has not seen: the ones the edit re-parsed.
+Only the origins of the last complete pass are kept — the cases of the tree that pass read.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ..findings import Finding, Related
+from ..parser.recovered import IntactMemo
+from ..parser.shift import unshifted
+from ..parser.tree import Node
 
 CaseKey = tuple[Hashable, ...]
 
@@ -52,11 +64,44 @@ class CaseCache:
         self.hits = 0
         self.misses = 0
         self.shifted = 0  # findings rebuilt at a new offset (work that grows with the moved cases)
+        self.hashed = 0  # case texts sliced and hashed for their keys (the others came by origin)
+        # The cases of the last complete suite pass: id(origin) -> (origin, its text's digest).
+        self._digests: dict[int, tuple[Node, _Digest]] = {}
+        self._keyed = False  # a suite pass was kept since the last ``analysed``
+        # The alignment of the cases of the last intact view of the document broken (the editor's).
+        self.intact = IntactMemo()
 
-    @staticmethod
-    def key(text: str, start: int, end: int, *context: Hashable) -> CaseKey:
-        piece = text[start:end]
-        return (end - start, hash(piece), *context)
+    @contextmanager
+    def keys(self) -> Iterator[CaseKeys]:
+        """One suite pass's keys. Kept when the pass ends normally (a pass stopped half-way leaves
+        the last one's); two passes at once each read the last kept one, the one ending last is
+        kept. A digest is a fact of its origin node, whichever pass recorded it."""
+        keys = CaseKeys(self, self._digests)
+        yield keys
+        self._digests = keys.kept
+        self._keyed = True
+
+    @property
+    def keyed(self) -> int:
+        """The cases whose digests are kept by origin (each keeps its node alive)."""
+        return len(self._digests)
+
+    def analysed(self) -> None:
+        """An analysis of the document ended: the memos by origin that it did not renew are
+        dropped (a document that parses again runs no intact view; one whose cases cannot be read
+        runs no suite pass), so they never keep the nodes of a tree the document no longer has.
+        The alignments of the cases a suite pass just keyed stay (the same nodes): typing through
+        a text that parses for a keystroke does not read every case's alignment again after it."""
+        if not self._keyed:
+            self._digests = {}
+        if not self.intact.renewed:
+            self.intact.retain(self._digests)
+        self._keyed = self.intact.renewed = False
+
+    def key(self, text: str, case: Node, *context: Hashable) -> CaseKey:
+        """The key of ``case`` (a node of ``text``) outside a pass: its text hashed."""
+        self.hashed += 1
+        return (*_digest(text, case, unshifted(case)[0]), *context)
 
     def get(self, key: CaseKey, base: int) -> tuple[tuple[Finding, ...], CaseFacts] | None:
         """The findings of the case of ``key`` at ``base`` (shared: not to be changed) and its
@@ -86,6 +131,39 @@ class CaseCache:
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+# (length of the case's text, hash of it, member count of the node: a recovered view's placeholder
+# for a broken case holds none of the members its text shows, so it must not share a real case's key)
+_Digest = tuple[int, int, int]
+
+
+def _digest(text: str, case: Node, origin: Node) -> _Digest:
+    members = origin.members  # the origin's: a moved case would build its members to count them
+    return (case.end - case.start, hash(text[case.start : case.end]), -1 if members is None else len(members))
+
+
+class CaseKeys:
+    """The keys of one suite pass: a case whose origin the last pass keyed is not hashed again."""
+
+    __slots__ = ("_cache", "_previous", "kept")
+
+    def __init__(self, cache: CaseCache, previous: dict[int, tuple[Node, _Digest]]) -> None:
+        self._cache = cache
+        self._previous = previous
+        self.kept: dict[int, tuple[Node, _Digest]] = {}
+
+    def key(self, text: str, case: Node, *context: Hashable) -> CaseKey:
+        origin, _ = unshifted(case)
+        ident = id(origin)
+        entry = self._previous.get(ident)
+        if entry is not None and entry[0] is origin:  # (the entry keeps it alive: the id is its own)
+            digest = entry[1]
+        else:
+            self._cache.hashed += 1
+            digest = _digest(text, case, origin)
+        self.kept[ident] = (origin, digest)
+        return (*digest, *context)
 
 
 def _shift(finding: Finding, delta: int) -> Finding:

@@ -12,16 +12,26 @@ A case being typed can also be valid JSON that swallows what follows it (``"asse
 end of its line takes the next cases as items, and the top-level members after the cases as its
 own): inside such a case, not closed in line with its opener, the layout says where the next cases
 and the top-level names are, and the view puts them back there (``swallowed``, ``members_taken``).
+
+Whether each case is closed in line with its opener is asked again on every keystroke of a broken
+document, for every case (thousands). A case the re-parse did not touch is the same origin node
+(``parser.shift.unshifted``) with the same text, so what its own text says (closed on its opener's
+line, or its closer's indentation) cannot have changed; only the text before its opener on its
+line can. ``IntactMemo`` keeps, per origin, that line's text before the opener and the answer: the
+next view checks that the line still starts so (two comparisons in C) instead of finding both
+lines' starts and indentations.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Container
 from dataclasses import dataclass
 from functools import lru_cache
 
 from .layout import line_and_indent, line_indent
+from .shift import unshifted
 from .tolerant import resumed
 from .tree import ARRAY, OBJECT, Member, Node, ParseResult
 
@@ -37,20 +47,57 @@ class IntactView:
         return index >= 0 and self.spans[index][0] <= start and end <= self.spans[index][1]
 
 
-def intact_view(tree: ParseResult) -> IntactView:
+# A line's text before an opener longer than this is not kept (a one-line file's cases would each
+# keep the whole line before them); such a case is aligned afresh.
+_MAX_LEAD = 256
+
+# id(origin) -> (origin, the text from its line's start to its opener, closed in line with it)
+_Alignments = dict[int, tuple[Node, str, bool]]
+
+
+class IntactMemo:
+    """Per document: whether each case of the last complete view was closed in line with its
+    opener, by the case's origin node (see the module's docstring). ``aligned`` counts the cases
+    whose lines were read again (tests read it)."""
+
+    __slots__ = ("_kept", "aligned", "renewed")
+
+    def __init__(self) -> None:
+        self._kept: _Alignments = {}
+        self.aligned = 0
+        self.renewed = False  # a view was kept since the owner last asked (``CaseCache.analysed``)
+
+    def forget(self) -> None:
+        self._kept = {}
+
+    def retain(self, origins: Container[int]) -> None:
+        """Keep only the cases whose origin's ``id`` is in ``origins`` (nodes alive elsewhere)."""
+        self._kept = {ident: entry for ident, entry in self._kept.items() if ident in origins}
+
+    def __len__(self) -> int:
+        """The cases kept (each keeps its node alive)."""
+        return len(self._kept)
+
+
+def intact_view(tree: ParseResult, memo: IntactMemo | None = None) -> IntactView:
     root, text = tree.root, tree.text
     if root is None or (root.kind != OBJECT and root.kind != ARRAY):
         return IntactView(None, ())
     if not isinstance(text, str):  # an approximate tree's text (its errors are partial anyway)
         return IntactView(None, ())
-    check = _Intactness(tree, text)
+    check = _Intactness(tree, text, memo)
     spans: list[tuple[int, int]] = []
     if root.kind == ARRAY:
-        return IntactView(check.array_view(root, spans), tuple(spans))
-    try:
-        return IntactView(check.object_view(root, spans), tuple(spans))
-    except _TopLevelUnknown:
-        return IntactView(None, ())  # every case inherits from a top level that cannot be read
+        view = IntactView(check.array_view(root, spans), tuple(spans))
+    else:
+        try:
+            view = IntactView(check.object_view(root, spans), tuple(spans))
+        except _TopLevelUnknown:
+            return IntactView(None, ())  # every case inherits from a top level that cannot be read
+    if memo is not None:  # kept once complete; two views at once: the last to end is kept
+        memo._kept = check.kept
+        memo.renewed = True
+    return view
 
 
 class _TopLevelUnknown(Exception):
@@ -58,13 +105,16 @@ class _TopLevelUnknown(Exception):
 
 
 class _Intactness:
-    __slots__ = ("error_starts", "unclosed", "text")
+    __slots__ = ("error_starts", "unclosed", "text", "memo", "previous", "kept")
 
-    def __init__(self, tree: ParseResult, text: str) -> None:
+    def __init__(self, tree: ParseResult, text: str, memo: IntactMemo | None) -> None:
         self.text = text
         # A comma missing before an item is its container's error, not the item's.
         self.error_starts = sorted(issue.start for issue in tree.errors if not issue.separator_missing)
         self.unclosed = frozenset(tree.unclosed)
+        self.memo = memo
+        self.previous: _Alignments = memo._kept if memo is not None else {}
+        self.kept: _Alignments = {}
 
     def has_error(self, start: int, end: int) -> bool:
         """Does a syntax error start inside ``[start, end)``?"""
@@ -77,6 +127,32 @@ class _Intactness:
         otherwise end, without any error, at the closer of what encloses it, holding the cases
         after it as its values."""
         return not self._misclosed(node) and not self.has_error(start, node.end)
+
+    def intact_item(self, item: Node) -> bool:
+        """``intact(item.start, item)`` for an element of an array of cases, its alignment read
+        through the memo."""
+        if item.kind in (OBJECT, ARRAY) and (item.start in self.unclosed or not self._aligned_item(item)):
+            return False
+        return not self.has_error(item.start, item.end)
+
+    def _aligned_item(self, item: Node) -> bool:
+        text, opener = self.text, item.start
+        origin, _ = unshifted(item)
+        ident = id(origin)
+        entry = self.previous.get(ident)
+        if entry is not None and entry[0] is origin:  # the same text from the opener on
+            lead = entry[1]
+            line = opener - len(lead)
+            if text.startswith(lead, line) and (line == 0 or text[line - 1] in "\r\n"):
+                self.kept[ident] = entry
+                return entry[2]
+        if self.memo is not None:
+            self.memo.aligned += 1
+        line, _ = line_and_indent(text, opener)
+        aligned = _aligned(text, opener, item.end - 1)
+        if opener - line <= _MAX_LEAD:
+            self.kept[ident] = (origin, text[line:opener], aligned)
+        return aligned
 
     def object_view(self, root: Node, spans: list[tuple[int, int]]) -> Node:
         """The top-level object with its broken members left out (a broken array of cases is kept,
@@ -135,7 +211,7 @@ class _Intactness:
         while index < len(items):
             item = items[index]
             index += 1
-            if self.intact(item.start, item):
+            if self.intact_item(item):
                 spans.append((item.start, item.end))
                 view_items.append(item)
                 continue

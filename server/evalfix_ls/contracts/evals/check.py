@@ -24,7 +24,7 @@ from ...findings import Finding, Related
 from ...js.values import js_id_string, js_number_to_string, js_trim
 from ...parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
 from ...parser.values import items_of, number_of, props_of, string_of
-from ..case_cache import CaseFacts
+from ..case_cache import CaseFacts, CaseKeys
 from ..fix_data import Replacement
 from .assertions import check_assertions
 from .metadata import check_metadata, check_sandbox
@@ -99,13 +99,31 @@ def check(ctx: AnalysisContext) -> list[Finding]:
 
 
 def _check_cases(findings: list[Finding], evals: Node, paths: SuitePaths, ctx: AnalysisContext) -> None:
-    registered: dict[str, tuple[int, Node]] = {}  # String(id) → first clean case (the loader's set)
-    seen: dict[str, tuple[int, Node]] = {}  # String(id) → first case with a string or number id
-    folders: dict[str, tuple[str, int | None, Node]] = {}  # artifact folder (lowercase) → first id using it
+    cache = ctx.case_cache
+    if cache is None:
+        _check_each_case(findings, evals, paths, ctx, None)
+        return
+    with cache.keys() as keys:
+        _check_each_case(findings, evals, paths, ctx, keys)
+
+
+def _check_each_case(
+    findings: list[Finding], evals: Node, paths: SuitePaths, ctx: AnalysisContext, keys: CaseKeys | None
+) -> None:
+    """Every case in order, then the suite-wide id rules on it. A case the cache answers costs a
+    key, a lookup and its entry in the id tables: no scope, no node, no call per rule (a keystroke
+    runs this for every case of the suite)."""
+    cache = ctx.case_cache
+    if cache is None:
+        keys = None
+    # What a case's findings depend on besides its text and index (the path as a ``str``: its
+    # hash is kept, a ``Path``'s is computed in Python on every lookup of a key holding it).
+    context = (ctx.fs.generation, str(ctx.path))
+    text = ctx.text
+    ids = _SuiteIds(findings)
     for i, case in enumerate(items_of(evals)):
-        scope = Scope(findings, i, ("evals", i))
         if case.kind != OBJECT:
-            scope.at(
+            Scope(findings, i, ("evals", i)).at(
                 "case-not-object",
                 case,
                 (),
@@ -115,44 +133,103 @@ def _check_cases(findings: list[Finding], evals: Node, paths: SuitePaths, ctx: A
                 ),
             )
             continue
-        case_id = _check_case_cached(scope, case, paths, ctx)
-        if case_id is None:
-            continue
-        id_node, key = case_id.node, case_id.key
+        key = None
+        if keys is not None and cache is not None:
+            key = keys.key(text, case, "evals", i, *context)
+            hit = cache.get(key, case.start)
+            if hit is not None:
+                placed, facts = hit
+                findings.extend(placed)
+                place = facts.id
+                if place is not None and facts.id_string is not None and facts.folder is not None:
+                    start, end = case.start + place[2], case.start + place[3]
+                    ids.add(i, facts.loader_issues, facts.id_string, facts.folder, start, end)
+                continue
+        scope = Scope(findings, i, ("evals", i))
+        before = len(findings)
+        case_id = _case_id(_check_case(scope, case, paths))
+        if key is not None and cache is not None:
+            cache.put(key, findings[before:], case.start, _facts(scope, case, case_id))
+        if case_id is not None:
+            node = case_id.node
+            ids.add(i, scope.loader_issues, case_id.key, case_id.folder, node.start, node.end)
+
+
+class _SuiteIds:
+    """The suite-wide id rules, case after case: duplicate ids (§12: the loader's set holds the
+    cases without loader issues; the others' repeats are latent) and artifact folders that
+    collide. An id is held as its range: a finding about it needs no more."""
+
+    __slots__ = ("findings", "registered", "seen", "folders")
+
+    def __init__(self, findings: list[Finding]) -> None:
+        self.findings = findings
+        self.registered: dict[
+            str, tuple[int, int, int]
+        ] = {}  # String(id) → first clean case's (index, range)
+        self.seen: dict[str, tuple[int, int, int]] = {}  # String(id) → first case with a string or number id
+        # artifact folder (lowercase) → (String(id), index, range) of the first id using it
+        self.folders: dict[str, tuple[str, int, int, int]] = {}
+
+    def add(self, index: int, loader_issues: int, key: str, folder: str, start: int, end: int) -> None:
         reported = False
-        if scope.loader_issues == 0:
-            first = registered.get(key)
+        if loader_issues == 0:
+            first = self.registered.get(key)
             if first is None:
-                registered[key] = (i, id_node)
+                self.registered[key] = (index, start, end)
             else:
                 reported = True
-                scope.at(
+                Scope(self.findings, index, ("evals", index)).emit(
                     "duplicate-id",
-                    id_node,
+                    start,
+                    end,
                     ("id",),
                     sentence(
-                        f"evals[{i}]: duplicate id {key}",
+                        f"evals[{index}]: duplicate id {key}",
                         f"evals[{first[0]}] already has this id; ids are compared as String(id), so "
                         '1 and "1" collide. Give each case its own id.',
                     ),
                     {"id": key, "first": first[0]},
-                    (Related("first use of this id", first[1].start, first[1].end),),
+                    (Related("first use of this id", first[1], first[2]),),
                 )
-        earlier = seen.get(key)
+        earlier = self.seen.get(key)
         if earlier is None:
-            seen[key] = (i, id_node)
+            self.seen[key] = (index, start, end)
         elif not reported:
-            scope.at(
+            Scope(self.findings, index, ("evals", index)).emit(
                 "duplicate-id-latent",
-                id_node,
+                start,
+                end,
                 ("id",),
                 f"evals[{earlier[0]}] has the same id ({key}). arc-skill-eval does not report it yet only "
                 "because one of these cases has other loader issues; once they are fixed it fails as "
                 "'duplicate id'.",
                 {"id": key, "first": earlier[0]},
-                (Related("first use of this id", earlier[1].start, earlier[1].end),),
+                (Related("first use of this id", earlier[1], earlier[2]),),
             )
-        _check_artifact_folder(scope, case_id, folders)
+        self._folder(index, key, folder, start, end)
+
+    def _folder(self, index: int, key: str, folder: str, start: int, end: int) -> None:
+        slot = folder.lower()  # case-insensitive file systems (macOS, Windows) merge letter case
+        first = self.folders.get(slot)
+        if first is None:
+            self.folders[slot] = (key, index, start, end)
+            return
+        first_key, first_index, first_start, first_end = first
+        if first_key == key:
+            return  # the same id: duplicate-id / duplicate-id-latent speak for it
+        Scope(self.findings, index, ("evals", index)).emit(
+            "id-artifact-collision",
+            start,
+            end,
+            ("id",),
+            f"The ids {quote(first_key)} (evals[{first_index}]) and {quote(key)} both write artifacts to "
+            f"'{folder}/'"
+            + (" on case-insensitive file systems" if folder != _artifact_folder(first_key) else "")
+            + ": one run overwrites the other.",
+            {"folder": folder, "first": first_index},
+            (Related("the other id using this folder", first_start, first_end),),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,32 +248,13 @@ def _case_id(id_node: Node | None) -> _CaseId | None:
     return _CaseId(id_node, key, _artifact_folder(key))
 
 
-def _check_case_cached(scope: Scope, case: Node, paths: SuitePaths, ctx: AnalysisContext) -> _CaseId | None:
-    """``_check_case``, reusing the findings of an identical case from a previous version."""
-    cache = ctx.case_cache
-    if cache is None:
-        return _case_id(_check_case(scope, case, paths))
-    key = cache.key(ctx.text, case.start, case.end, "evals", scope.index, ctx.fs.generation, ctx.path)
-    hit = cache.get(key, case.start)
-    if hit is not None:
-        cached_findings, facts = hit
-        scope.findings.extend(cached_findings)
-        scope.loader_issues = facts.loader_issues
-        if facts.id is None or facts.id_string is None or facts.folder is None:
-            return None
-        # The id rebuilt from the cache rather than looked up: on a case moved by an edit, the
-        # lookup would copy all of its members (a lazily shifted node materialises on first use).
-        kind, value, start, end = facts.id
-        return _CaseId(Node(kind, case.start + start, case.start + end, value), facts.id_string, facts.folder)
-    before = len(scope.findings)
-    case_id = _case_id(_check_case(scope, case, paths))
-    facts = CaseFacts(scope.loader_issues, None)
-    if case_id is not None:
-        node = case_id.node
-        place = (node.kind, node.value, node.start - case.start, node.end - case.start)
-        facts = CaseFacts(scope.loader_issues, place, case_id.key, case_id.folder)
-    cache.put(key, scope.findings[before:], case.start, facts)
-    return case_id
+def _facts(scope: Scope, case: Node, case_id: _CaseId | None) -> CaseFacts:
+    """What the cache keeps of a checked case besides its findings (``CaseFacts``)."""
+    if case_id is None:
+        return CaseFacts(scope.loader_issues, None)
+    node = case_id.node
+    place = (node.kind, node.value, node.start - case.start, node.end - case.start)
+    return CaseFacts(scope.loader_issues, place, case_id.key, case_id.folder)
 
 
 def _check_case(scope: Scope, case: Node, paths: SuitePaths) -> Node | None:
@@ -334,30 +392,3 @@ def _check_id_style(scope: Scope, id_node: Node) -> None:
 def _artifact_folder(key: str) -> str:
     # The CLI replaces every UTF-16 code unit outside [A-Za-z0-9_.-] by "-" (an emoji gives "--").
     return "eval-" + _NOT_FOLDER_SAFE.sub(lambda m: "--" if ord(m.group()) > 0xFFFF else "-", key)
-
-
-def _check_artifact_folder(
-    scope: Scope,
-    case_id: _CaseId,
-    folders: dict[str, tuple[str, int | None, Node]],
-) -> None:
-    id_node, key, folder = case_id.node, case_id.key, case_id.folder
-    slot = folder.lower()  # case-insensitive file systems (macOS, Windows) merge letter case
-    first = folders.get(slot)
-    if first is None:
-        folders[slot] = (key, scope.index, id_node)
-        return
-    first_key, first_index, first_node = first
-    if first_key == key:
-        return  # the same id: duplicate-id / duplicate-id-latent speak for it
-    scope.at(
-        "id-artifact-collision",
-        id_node,
-        ("id",),
-        f"The ids {quote(first_key)} (evals[{first_index}]) and {quote(key)} both write artifacts to "
-        f"'{folder}/'"
-        + (" on case-insensitive file systems" if folder != _artifact_folder(first_key) else "")
-        + ": one run overwrites the other.",
-        {"folder": folder, "first": first_index},
-        (Related("the other id using this folder", first_node.start, first_node.end),),
-    )
