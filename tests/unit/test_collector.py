@@ -194,3 +194,18 @@ def test_worker_threads_build_their_repr_guard_when_started() -> None:
             assert _repr_guards() == before + 2
     finally:
         pool.shutdown()
+
+
+def test_the_idle_thread_waits_for_the_next_job_without_a_condition(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Waiting on a ``threading.Event`` makes a lock, a bound method and a deque entry at every
+    wait; the ones made when the thread went back to sleep after the clean-up that follows a
+    close stayed through the idle period, in an arena the closed document had filled (issue 19,
+    point 5). The thread waits on a ``SimpleQueue``, which makes nothing."""
+    monkeypatch.setattr(collector, "IDLE_SECONDS", 0.0)
+    collections = collector.idle_collections()
+    collector.settle()
+    _wait_for_idle_collection(collections)
+    _until(
+        lambda: _idle_thread_frames()[:1] in (["_run"], ["wait"]), "the idle thread to wait for the next job"
+    )
+    assert "wait" not in _idle_thread_frames()

@@ -28,6 +28,7 @@ import array
 import contextlib
 import ctypes
 import gc
+import queue
 import sys
 import threading
 import time
@@ -95,7 +96,7 @@ def document_closed(*, last: bool) -> None:
         with unpaused_now() as quiet:
             if quiet and gc.get_freeze_count() <= FULL_COLLECTION_LIMIT:
                 collect_frozen()
-                _idle.close_collections += 1
+                _idle.closed_and_collected()
     _idle.job_done()
 
 
@@ -113,13 +114,36 @@ class _IdleCollector:
         # When the last job or request ended (``time.monotonic``), updated in place: a float
         # object made at every job would be the one left in a closed document's arena.
         self._last_job = array.array("d", [0.0])
-        self._pending = threading.Event()
+        # One wake-up per job ended. A ``SimpleQueue`` because waiting on it makes nothing: a
+        # ``threading.Event`` wait makes a lock, a bound method and a deque entry, and the ones the
+        # thread made when it went back to sleep after the clean-up that follows a close stayed,
+        # with the arena the closed document had filled, through the whole idle period.
+        self._wake: queue.SimpleQueue[None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
-        self.collections = 0  # how many idle clean-ups ran (for tests)
-        self.full_collections = 0  # how many of them collected the frozen heap (for tests)
-        self.wakeups = 0  # how many times the thread woke up to look (for tests)
-        self.close_collections = 0  # how many collections the last document's close ran (for tests)
+        # How many idle clean-ups ran, how many of them collected the frozen heap, how many times
+        # the thread woke up to look, how many collections the last document's close ran (for
+        # tests): counted in place, as an int above 256 made after a collection is a new object.
+        self._counts = array.array("q", [0, 0, 0, 0])
+
+    @property
+    def collections(self) -> int:
+        return self._counts[0]
+
+    @property
+    def full_collections(self) -> int:
+        return self._counts[1]
+
+    @property
+    def wakeups(self) -> int:
+        return self._counts[2]
+
+    @property
+    def close_collections(self) -> int:
+        return self._counts[3]
+
+    def closed_and_collected(self) -> None:
+        self._counts[3] += 1
 
     @property
     def last_job(self) -> float:
@@ -127,7 +151,7 @@ class _IdleCollector:
 
     def job_done(self) -> None:
         self._last_job[0] = time.monotonic()
-        self._pending.set()
+        self._wake.put(None)
         self.start()
 
     def start(self) -> None:
@@ -145,9 +169,8 @@ class _IdleCollector:
     def _run(self) -> None:
         _thread_state_built()
         while True:
-            self._pending.wait()
-            self._pending.clear()  # a job ending from now on asks again
-            self.wakeups += 1
+            self._wake.get()
+            self._counts[2] += 1
             self._collect_when_quiet()
 
     def _collect_when_quiet(self) -> None:
@@ -157,13 +180,14 @@ class _IdleCollector:
             with unpaused():  # a job or request still running: wait until it ends, asleep
                 if self.last_job + IDLE_SECONDS > time.monotonic():
                     continue  # a job ended or a request ran meanwhile: wait for quiet again
-                self._pending.clear()  # the jobs that ended until now: this collection covers them
+                while not self._wake.empty():  # the jobs that ended until now: this collection covers them
+                    self._wake.get()
                 if gc.get_freeze_count() <= FULL_COLLECTION_LIMIT:
                     collect_frozen()
-                    self.full_collections += 1
+                    self._counts[1] += 1
                 else:  # a large document is open: no walk over it, only the memory given back
                     _trim()
-                self.collections += 1
+                self._counts[0] += 1
                 return
 
 
