@@ -4,6 +4,7 @@ thread sleeps meanwhile instead of polling (issue 19)."""
 
 from __future__ import annotations
 
+import contextvars
 import gc
 import sys
 import time
@@ -209,3 +210,24 @@ def test_the_idle_thread_waits_for_the_next_job_without_a_condition(monkeypatch:
         lambda: _idle_thread_frames()[:1] in (["_run"], ["wait"]), "the idle thread to wait for the next job"
     )
     assert "wait" not in _idle_thread_frames()
+
+
+def _contexts() -> int:
+    return sum(1 for item in gc.get_objects() if type(item) is contextvars.Context)
+
+
+def test_worker_threads_build_their_context_when_started() -> None:
+    """A thread makes its own ``Context`` the first time it looks at the context variables: a
+    worker does when it hands its first result to the loop (``call_soon_threadsafe`` copies the
+    current context), during the first large analysis, where it kept one of its arenas after
+    close (issue 19, point 5). The workers make it when they start, before any document."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(max_workers=2)
+    try:
+        with gcpause.gc_paused():  # (no idle collection freezes the new contexts meanwhile)
+            before = _contexts()
+            collector._start_workers([(pool, 2)])
+            assert _contexts() == before + 2
+    finally:
+        pool.shutdown()

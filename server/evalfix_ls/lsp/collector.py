@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import array
 import contextlib
+import contextvars
 import ctypes
 import gc
 import queue
@@ -76,10 +77,14 @@ def _meet(together: threading.Barrier) -> None:
 
 
 def _thread_state_built() -> None:
-    """Build what a thread builds once, on its first ``repr`` of a container: the interpreter's
-    per-thread dict and its recursion guard list (``Py_Repr``). Built during a large analysis (a
-    finding's message, a log line), they kept one of its arenas after close."""
+    """Build what a thread builds once: on its first ``repr`` of a container, the interpreter's
+    per-thread dict and its recursion guard list (``Py_Repr``); on its first look at the context
+    variables (a worker hands a result to the loop with ``call_soon_threadsafe``, which copies
+    the current context), the thread's own ``Context``. Built during a large analysis (a
+    finding's message, a log line, the first job's result), they kept one of its arenas after
+    close."""
     repr([()])
+    contextvars.copy_context()
 
 
 def document_closed(*, last: bool) -> None:
