@@ -181,20 +181,26 @@ def _repr_guards() -> int:
     return sum(1 for item in gc.get_objects() if type(item) is dict and "Py_Repr" in item)
 
 
-def test_worker_threads_build_their_repr_guard_when_started() -> None:
-    """A thread builds its per-thread dict and ``repr`` guard at its first ``repr`` of a container
-    (a finding's message, a log line): during a large analysis, where they kept one of its arenas
-    after close (issue 19, point 5). The workers build them when they start, before any document."""
+def _made_by_starting_two_workers(count: Callable[[], int]) -> int:
+    """How many more objects ``count`` counts once two pool workers are started as the server
+    starts them."""
     from concurrent.futures import ThreadPoolExecutor
 
     pool = ThreadPoolExecutor(max_workers=2)
     try:
-        with gcpause.gc_paused():  # (no idle collection freezes the new dicts meanwhile)
-            before = _repr_guards()
+        with gcpause.gc_paused():  # (no idle collection freezes the new objects meanwhile)
+            before = count()
             collector._start_workers([(pool, 2)])
-            assert _repr_guards() == before + 2
+            return count() - before
     finally:
         pool.shutdown()
+
+
+def test_worker_threads_build_their_repr_guard_when_started() -> None:
+    """A thread builds its per-thread dict and ``repr`` guard at its first ``repr`` of a container
+    (a finding's message, a log line): during a large analysis, where they kept one of its arenas
+    after close (issue 19, point 5). The workers build them when they start, before any document."""
+    assert _made_by_starting_two_workers(_repr_guards) == 2
 
 
 def test_the_idle_thread_waits_for_the_next_job_without_a_condition(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -221,13 +227,4 @@ def test_worker_threads_build_their_context_when_started() -> None:
     worker does when it hands its first result to the loop (``call_soon_threadsafe`` copies the
     current context), during the first large analysis, where it kept one of its arenas after
     close (issue 19, point 5). The workers make it when they start, before any document."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    pool = ThreadPoolExecutor(max_workers=2)
-    try:
-        with gcpause.gc_paused():  # (no idle collection freezes the new contexts meanwhile)
-            before = _contexts()
-            collector._start_workers([(pool, 2)])
-            assert _contexts() == before + 2
-    finally:
-        pool.shutdown()
+    assert _made_by_starting_two_workers(_contexts) == 2
