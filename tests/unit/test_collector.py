@@ -228,3 +228,19 @@ def test_worker_threads_build_their_context_when_started() -> None:
     current context), during the first large analysis, where it kept one of its arenas after
     close (issue 19, point 5). The workers make it when they start, before any document."""
     assert _made_by_starting_two_workers(_contexts) == 2
+
+
+class _Looked:
+    """A type whose attributes the test looks up by names made at run time."""
+
+
+def test_the_collection_after_close_lets_go_of_names_looked_up_at_run_time() -> None:
+    """The interpreter's attribute lookup cache keeps the name of each lookup; a name made at run
+    time (``getattr`` from C with a string built for the call) stayed alive in it, in an arena a
+    closed document's analyses had filled (issue 19, point 5). The collection that follows the
+    close empties the cache."""
+    name = "".join(["looked_up_", "at_run_time"])  # a new string, not the interned constant
+    unused = sys.getrefcount(name)
+    getattr(_Looked, name, None)
+    collector.collect_frozen()
+    assert sys.getrefcount(name) == unused

@@ -199,7 +199,14 @@ class _IdleCollector:
 def collect_frozen() -> None:
     """Collect everything, frozen objects included, then freeze the survivors again, and give
     the freed memory back to the system. The caller knows no job is running (a job's half-built
-    objects are not garbage, but collecting them would cost what the pause saves)."""
+    objects are not garbage, but collecting them would cost what the pause saves).
+
+    The interpreter's attribute lookup cache is emptied first: each entry keeps the name it was
+    looked up by, and names made at run time (``getattr`` from C with a string built for the
+    call: the JSON scanner's ``parse_float``, the regex engine's ``search``) were kept by it, one
+    string here and there in the arenas the closed document's analyses filled, each arena held
+    for it (a census after close found four). The cache fills again with the next lookups."""
+    sys._clear_type_cache()
     gc.unfreeze()
     gc.collect()
     gc.freeze()
