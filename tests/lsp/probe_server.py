@@ -226,6 +226,7 @@ def state(ls: Any) -> dict[str, Any]:
         "per_uri": per_uri,
         "caches": caches,
         "tasks": len(diagnostics.tasks),
+        "sync tasks held": len(diagnostics.sync._tasks),
         "request futures": [str(key) for key in ls.protocol.pending_requests()],
         "alive analyses": len(_alive),
         "jobs run": _jobs_run[0],

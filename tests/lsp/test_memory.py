@@ -122,6 +122,27 @@ async def test_cancelled_pulls_and_a_closed_document_leave_nothing_behind(tmp_pa
         await client.close()
 
 
+async def test_the_sync_a_close_schedules_keeps_no_task_once_it_ran(tmp_path: Path) -> None:
+    """Closing a suite of ``skills/**/evals/`` schedules its repository's sync (the file is back
+    to its disk text); once the sync ran, its task (with its coroutine, context and name) is not
+    kept until the next edit: kept, it pinned an arena through the idle period (issue 19, point 5)."""
+    root = make_repo(tmp_path / "repo")
+    path = write_json(root / "skills" / "demo" / "evals" / "evals.json", suite(20))
+    client = await probe(root)
+    try:
+        uri = path.as_uri()
+        open_doc(client, uri, path.read_text(encoding="utf-8"))
+        assert (await client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}}))["result"]
+        client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        await settled(client, alive=0)
+        deadline = asyncio.get_running_loop().time() + TIMEOUT
+        while (current := await state(client))["tasks"] and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.1)  # the sync's debounce, then the sync itself
+        assert current["tasks"] == 0 and current["sync tasks held"] == 0, current
+    finally:
+        await client.close()
+
+
 async def test_an_analysis_whose_pull_was_cancelled_is_kept_not_run_again(tmp_path: Path) -> None:
     root = make_repo(tmp_path / "repo")
     path = write_json(root / "evals" / "evals.json", suite(50, marker="PLANTED_SLOW_ANALYSIS"))

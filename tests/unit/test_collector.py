@@ -4,6 +4,7 @@ thread sleeps meanwhile instead of polling (issue 19)."""
 
 from __future__ import annotations
 
+import contextvars
 import gc
 import sys
 import time
@@ -180,17 +181,66 @@ def _repr_guards() -> int:
     return sum(1 for item in gc.get_objects() if type(item) is dict and "Py_Repr" in item)
 
 
-def test_worker_threads_build_their_repr_guard_when_started() -> None:
-    """A thread builds its per-thread dict and ``repr`` guard at its first ``repr`` of a container
-    (a finding's message, a log line): during a large analysis, where they kept one of its arenas
-    after close (issue 19, point 5). The workers build them when they start, before any document."""
+def _made_by_starting_two_workers(count: Callable[[], int]) -> int:
+    """How many more objects ``count`` counts once two pool workers are started as the server
+    starts them."""
     from concurrent.futures import ThreadPoolExecutor
 
     pool = ThreadPoolExecutor(max_workers=2)
     try:
-        with gcpause.gc_paused():  # (no idle collection freezes the new dicts meanwhile)
-            before = _repr_guards()
+        with gcpause.gc_paused():  # (no idle collection freezes the new objects meanwhile)
+            before = count()
             collector._start_workers([(pool, 2)])
-            assert _repr_guards() == before + 2
+            return count() - before
     finally:
         pool.shutdown()
+
+
+def test_worker_threads_build_their_repr_guard_when_started() -> None:
+    """A thread builds its per-thread dict and ``repr`` guard at its first ``repr`` of a container
+    (a finding's message, a log line): during a large analysis, where they kept one of its arenas
+    after close (issue 19, point 5). The workers build them when they start, before any document."""
+    assert _made_by_starting_two_workers(_repr_guards) == 2
+
+
+def test_the_idle_thread_waits_for_the_next_job_without_a_condition(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Waiting on a ``threading.Event`` makes a lock, a bound method and a deque entry at every
+    wait; the ones made when the thread went back to sleep after the clean-up that follows a
+    close stayed through the idle period, in an arena the closed document had filled (issue 19,
+    point 5). The thread waits on a ``SimpleQueue``, which makes nothing."""
+    monkeypatch.setattr(collector, "IDLE_SECONDS", 0.0)
+    collections = collector.idle_collections()
+    collector.settle()
+    _wait_for_idle_collection(collections)
+    _until(
+        lambda: _idle_thread_frames()[:1] in (["_run"], ["wait"]), "the idle thread to wait for the next job"
+    )
+    assert "wait" not in _idle_thread_frames()
+
+
+def _contexts() -> int:
+    return sum(1 for item in gc.get_objects() if type(item) is contextvars.Context)
+
+
+def test_worker_threads_build_their_context_when_started() -> None:
+    """A thread makes its own ``Context`` the first time it looks at the context variables: a
+    worker does when it hands its first result to the loop (``call_soon_threadsafe`` copies the
+    current context), during the first large analysis, where it kept one of its arenas after
+    close (issue 19, point 5). The workers make it when they start, before any document."""
+    assert _made_by_starting_two_workers(_contexts) == 2
+
+
+class _Looked:
+    """A type whose attributes the test looks up by names made at run time."""
+
+
+def test_the_collection_after_close_lets_go_of_names_looked_up_at_run_time() -> None:
+    """The interpreter's attribute lookup cache keeps the name of each lookup; a name made at run
+    time (``getattr`` from C with a string built for the call) stayed alive in it, in an arena a
+    closed document's analyses had filled (issue 19, point 5). The collection that follows the
+    close empties the cache."""
+    name = "".join(["looked_up_", "at_run_time"])  # a new string, not the interned constant
+    unused = sys.getrefcount(name)
+    getattr(_Looked, name, None)
+    collector.collect_frozen()
+    assert sys.getrefcount(name) == unused

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import linecache
 import os
 import sys
@@ -17,7 +16,7 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
-from evalfix_ls.lsp.transport import Connection, StreamWriter, _read_stdin
+from evalfix_ls.lsp.transport import StreamWriter, _read_stdin, serve_stdio
 
 WAIT = 10.0  # bound for conditions that hold at once on a sane machine; never a pacing delay
 MESSAGE = b"Content-Length: 2\r\n\r\n{}"
@@ -60,13 +59,13 @@ def test_the_stdin_reader_holds_nothing_of_the_last_chunk_while_it_waits() -> No
     loop = asyncio.new_event_loop()
     running = threading.Thread(target=loop.run_forever, daemon=True)
     running.start()
-    queue: asyncio.Queue[bytes] = asyncio.Queue(4)
+    fed: concurrent.futures.Future[bytes] = concurrent.futures.Future()
     read_end, write_end = os.pipe()
-    reader = threading.Thread(target=_read_stdin, args=(read_end, loop, queue), daemon=True)
+    reader = threading.Thread(target=_read_stdin, args=(read_end, loop, fed.set_result), daemon=True)
     reader.start()
     try:
         os.write(write_end, MESSAGE)
-        assert asyncio.run_coroutine_threadsafe(queue.get(), loop).result(WAIT) == MESSAGE
+        assert fed.result(WAIT) == MESSAGE
         _until(lambda: _in_read(reader), "the reader to wait for the next chunk")
         held = [value for frame in _frames(reader) for value in frame.f_locals.values()]
         assert not _message_objects(held), held
@@ -80,41 +79,53 @@ def test_the_stdin_reader_holds_nothing_of_the_last_chunk_while_it_waits() -> No
 
 
 class _Protocol:
-    """The protocol as the connection sees it: bodies in."""
+    """The protocol as the transport sees it: a writer set, bodies in, ``exit`` to stop."""
 
     def __init__(self) -> None:
         self.on_exit: Callable[[], None] | None = None
         self.bodies: list[bytes] = []
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def set_writer(self, writer: object) -> None:
+        self.loop = asyncio.get_running_loop()
 
     def receive_body(self, body: bytes) -> None:
         self.bodies.append(body)
 
 
-async def test_the_connection_holds_no_message_while_it_waits_for_the_next() -> None:
-    protocol = _Protocol()
-    chunks = [MESSAGE]
-    waiting = asyncio.Event()
+class _Server:
+    def __init__(self) -> None:
+        self.protocol = _Protocol()
 
-    async def read() -> bytes:
-        if chunks:
-            return chunks.pop()
-        waiting.set()  # the connection asks for the next chunk: the last one is handled
-        await asyncio.Event().wait()
-        return b""
 
-    connection = Connection(protocol, read)  # type: ignore[arg-type]  # a test double
-    serving = asyncio.ensure_future(connection.run())
-    try:
-        await asyncio.wait_for(waiting.wait(), WAIT)
-        assert protocol.bodies == [b"{}"]
-        frame = serving.get_coro().cr_frame  # type: ignore[union-attr]
-        held = list(frame.f_locals.values())
-        assert not _message_objects(held), held
-    finally:
-        connection.stop()
-        serving.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await serving
+def _on_the_loop(loop: asyncio.AbstractEventLoop, ask: Callable[[], Any]) -> Any:
+    """``ask()`` run on ``loop`` as a plain callback (no task of its own to count)."""
+    answer: concurrent.futures.Future[Any] = concurrent.futures.Future()
+    loop.call_soon_threadsafe(lambda: answer.set_result(ask()))
+    return answer.result(WAIT)
+
+
+def test_waiting_for_the_next_message_makes_no_task() -> None:
+    """Served over stdio, once a message is handled the loop waits for the next one with the
+    session's own task only: a task per read (and its context, futures, callbacks), made after the
+    last message before a close, was among what pinned the closed document's arenas."""
+    server = _Server()
+    read_end, write_end = os.pipe()
+    out_read, out_write = os.pipe()
+    with os.fdopen(read_end, "rb") as stdin, os.fdopen(out_write, "wb") as stdout:
+        serving = threading.Thread(target=serve_stdio, args=(server, stdin, stdout), daemon=True)
+        serving.start()
+        try:
+            os.write(write_end, MESSAGE)
+            _until(lambda: server.protocol.bodies == [b"{}"], "the message to be handled")
+            loop = server.protocol.loop
+            assert loop is not None
+            tasks = _on_the_loop(loop, lambda: [task.get_coro() for task in asyncio.all_tasks(loop)])
+            assert len(tasks) == 1, tasks
+        finally:
+            os.close(write_end)  # end of input: the session ends
+            serving.join(WAIT)
+            os.close(out_read)
 
 
 def test_the_stdout_writer_waits_without_a_condition() -> None:

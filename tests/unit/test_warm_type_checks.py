@@ -26,6 +26,8 @@ async def pull_waiting_for_a_running_analysis():
     running = asyncio.get_running_loop().create_future()
     running.set_result(None)
     await asyncio.wait([running])  # as DiagnosticsRunner.result_for_open waits
+    analysis = asyncio.ensure_future(asyncio.sleep(0))
+    await asyncio.wait([analysis])  # the running analysis there is a task
 
 asyncio.run(pull_waiting_for_a_running_analysis())
 print(sorted(set(abc_cache_entries()) - before))

@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import array
 import contextlib
+import contextvars
 import ctypes
 import gc
+import queue
 import sys
 import threading
 import time
@@ -75,10 +77,14 @@ def _meet(together: threading.Barrier) -> None:
 
 
 def _thread_state_built() -> None:
-    """Build what a thread builds once, on its first ``repr`` of a container: the interpreter's
-    per-thread dict and its recursion guard list (``Py_Repr``). Built during a large analysis (a
-    finding's message, a log line), they kept one of its arenas after close."""
+    """Build what a thread builds once: on its first ``repr`` of a container, the interpreter's
+    per-thread dict and its recursion guard list (``Py_Repr``); on its first look at the context
+    variables (a worker hands a result to the loop with ``call_soon_threadsafe``, which copies
+    the current context), the thread's own ``Context``. Built during a large analysis (a
+    finding's message, a log line, the first job's result), they kept one of its arenas after
+    close."""
     repr([()])
+    contextvars.copy_context()
 
 
 def document_closed(*, last: bool) -> None:
@@ -95,7 +101,7 @@ def document_closed(*, last: bool) -> None:
         with unpaused_now() as quiet:
             if quiet and gc.get_freeze_count() <= FULL_COLLECTION_LIMIT:
                 collect_frozen()
-                _idle.close_collections += 1
+                _idle.closed_and_collected()
     _idle.job_done()
 
 
@@ -113,13 +119,36 @@ class _IdleCollector:
         # When the last job or request ended (``time.monotonic``), updated in place: a float
         # object made at every job would be the one left in a closed document's arena.
         self._last_job = array.array("d", [0.0])
-        self._pending = threading.Event()
+        # One wake-up per job ended. A ``SimpleQueue`` because waiting on it makes nothing: a
+        # ``threading.Event`` wait makes a lock, a bound method and a deque entry, and the ones the
+        # thread made when it went back to sleep after the clean-up that follows a close stayed,
+        # with the arena the closed document had filled, through the whole idle period.
+        self._wake: queue.SimpleQueue[None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
-        self.collections = 0  # how many idle clean-ups ran (for tests)
-        self.full_collections = 0  # how many of them collected the frozen heap (for tests)
-        self.wakeups = 0  # how many times the thread woke up to look (for tests)
-        self.close_collections = 0  # how many collections the last document's close ran (for tests)
+        # How many idle clean-ups ran, how many of them collected the frozen heap, how many times
+        # the thread woke up to look, how many collections the last document's close ran (for
+        # tests): counted in place, as an int above 256 made after a collection is a new object.
+        self._counts = array.array("q", [0, 0, 0, 0])
+
+    @property
+    def collections(self) -> int:
+        return self._counts[0]
+
+    @property
+    def full_collections(self) -> int:
+        return self._counts[1]
+
+    @property
+    def wakeups(self) -> int:
+        return self._counts[2]
+
+    @property
+    def close_collections(self) -> int:
+        return self._counts[3]
+
+    def closed_and_collected(self) -> None:
+        self._counts[3] += 1
 
     @property
     def last_job(self) -> float:
@@ -127,7 +156,7 @@ class _IdleCollector:
 
     def job_done(self) -> None:
         self._last_job[0] = time.monotonic()
-        self._pending.set()
+        self._wake.put(None)
         self.start()
 
     def start(self) -> None:
@@ -145,9 +174,8 @@ class _IdleCollector:
     def _run(self) -> None:
         _thread_state_built()
         while True:
-            self._pending.wait()
-            self._pending.clear()  # a job ending from now on asks again
-            self.wakeups += 1
+            self._wake.get()
+            self._counts[2] += 1
             self._collect_when_quiet()
 
     def _collect_when_quiet(self) -> None:
@@ -157,20 +185,28 @@ class _IdleCollector:
             with unpaused():  # a job or request still running: wait until it ends, asleep
                 if self.last_job + IDLE_SECONDS > time.monotonic():
                     continue  # a job ended or a request ran meanwhile: wait for quiet again
-                self._pending.clear()  # the jobs that ended until now: this collection covers them
+                while not self._wake.empty():  # the jobs that ended until now: this collection covers them
+                    self._wake.get()
                 if gc.get_freeze_count() <= FULL_COLLECTION_LIMIT:
                     collect_frozen()
-                    self.full_collections += 1
+                    self._counts[1] += 1
                 else:  # a large document is open: no walk over it, only the memory given back
                     _trim()
-                self.collections += 1
+                self._counts[0] += 1
                 return
 
 
 def collect_frozen() -> None:
     """Collect everything, frozen objects included, then freeze the survivors again, and give
     the freed memory back to the system. The caller knows no job is running (a job's half-built
-    objects are not garbage, but collecting them would cost what the pause saves)."""
+    objects are not garbage, but collecting them would cost what the pause saves).
+
+    The interpreter's attribute lookup cache is emptied first: each entry keeps the name it was
+    looked up by, and names made at run time (``getattr`` from C with a string built for the
+    call: the JSON scanner's ``parse_float``, the regex engine's ``search``) were kept by it, one
+    string here and there in the arenas the closed document's analyses filled, each arena held
+    for it (a census after close found four). The cache fills again with the next lookups."""
+    sys._clear_type_cache()
     gc.unfreeze()
     gc.collect()
     gc.freeze()

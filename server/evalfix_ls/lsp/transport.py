@@ -20,10 +20,10 @@ import logging
 import os
 import queue
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
-from .framing import Body, Framer, Rejected, Skipped
+from .framing import Body, Event, Framer, Rejected, Skipped
 
 if TYPE_CHECKING:
     from .protocol import EvalfixProtocol
@@ -41,7 +41,6 @@ logger = logging.getLogger(__name__)
 CHUNK_BYTES = 1 << 16
 STALL_SECONDS = 0.5  # a body that stops arriving for this long is checked for a wrong length
 LOST_GRACE_SECONDS = 1.0  # after the client stopped reading: what it already sent is still read
-_QUEUED_CHUNKS = 8  # read ahead at most this much (back-pressure on a client that floods us)
 
 
 OnTake = Callable[[], bytes | None]  # see ``StreamWriter``
@@ -169,9 +168,16 @@ class SocketWriter:
         self._writer.close()
 
 
-def _read_stdin(fd: int, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[bytes]) -> None:
-    """The reader thread: chunks into the queue until end of input or the loop is gone."""
-    while _hand_over(_read_chunk(fd), loop, queue):
+Feed = Callable[[bytes], None]  # ``Connection.feed``: a chunk in, on the loop
+Taken = queue.SimpleQueue[None]  # one wake-up per chunk the loop took
+
+
+def _read_stdin(fd: int, loop: asyncio.AbstractEventLoop, feed: Feed) -> None:
+    """The reader thread: each chunk handed to ``feed`` on the loop, until end of input (b"" is
+    handed over too) or the loop is gone. The next chunk is read once the loop has taken this
+    one (back-pressure on a client that floods us: one chunk ahead at most)."""
+    taken: Taken = queue.SimpleQueue()
+    while _hand_over(_read_chunk(fd), loop, feed, taken):
         pass
 
 
@@ -182,43 +188,52 @@ def _read_chunk(fd: int) -> bytes:
         return b""
 
 
-def _hand_over(chunk: bytes, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[bytes]) -> bool:
-    """Put ``chunk`` into the queue on the loop and wait until it is there; whether to read on.
-    A function of its own so that nothing of the chunk (its bytes, the future and task of the
-    hand-over) stays referenced while the thread blocks in the next read: kept through an idle
-    period, the last message's objects pinned the pymalloc arenas of the document it closed."""
-    put = queue.put(chunk)
+def _hand_over(chunk: bytes, loop: asyncio.AbstractEventLoop, feed: Feed, taken: Taken) -> bool:
+    """Have the loop call ``feed(chunk)`` and wait until it has begun; whether to read on. A
+    function of its own so that nothing of the chunk stays referenced while the thread blocks in
+    the next read; waiting on a ``SimpleQueue`` makes nothing (kept through an idle period, the
+    last message's objects pinned the pymalloc arenas of the document it closed)."""
     try:
-        future = asyncio.run_coroutine_threadsafe(put, loop)
+        loop.call_soon_threadsafe(_taken_and_fed, chunk, feed, taken)
     except RuntimeError:  # the loop is closed: the session is over
-        put.close()  # never scheduled: closed, or "coroutine was never awaited" lands on stderr
         return False
-    try:
-        future.result()
-    except BaseException:  # noqa: BLE001 - cancelled at the end: the session is over
-        return False
+    taken.get()
     return bool(chunk)
 
 
-class Connection:
-    """Reads one client's messages until ``exit``, end of input, or the client going away."""
+def _taken_and_fed(chunk: bytes, feed: Feed, taken: Taken) -> None:
+    taken.put(None)  # the reader may read the next chunk while this one is delivered
+    feed(chunk)
 
-    def __init__(self, protocol: EvalfixProtocol, read: Callable[[], Awaitable[bytes]]) -> None:
+
+class Connection:
+    """Reads one client's messages until ``exit``, end of input, or the client going away.
+
+    Chunks come in through ``feed``, called on the loop as they arrive; ``run`` waits for the end
+    on one future made with the connection. Nothing is made per chunk that outlives it: the task,
+    futures and contexts of a wait per chunk (the pending read, the wait for ``exit``), made after
+    the last message before a close, were among the objects that pinned the closed document's
+    pymalloc arenas through the idle period. A timer runs only while a body is incomplete (a
+    stall is checked for a wrong length) or after the client stopped reading."""
+
+    def __init__(self, protocol: EvalfixProtocol) -> None:
         self.protocol = protocol
-        self._read = read
         self._framer = Framer()
-        self._stopped = asyncio.Event()
+        self._loop = asyncio.get_running_loop()
+        self._ended: asyncio.Future[str | None] = self._loop.create_future()
+        self._timer: asyncio.TimerHandle | None = None
         self._lost = False
         protocol.on_exit = self.stop
 
     def stop(self) -> None:
-        self._stopped.set()
+        self._end(None)
 
     def output_lost(self) -> None:
         """The client no longer reads (Neovim 0.11 sends ``shutdown`` and exits): handle what it
         already sent — the ``shutdown`` decides the exit code — then end at its end of input or
         when nothing more comes."""
         self._lost = True
+        self._set_timer()
 
     def output_lost_threadsafe(self, loop: asyncio.AbstractEventLoop) -> None:
         with contextlib.suppress(RuntimeError):  # the loop is already closed
@@ -226,46 +241,51 @@ class Connection:
 
     async def run(self) -> str | None:
         """Serve; why the input broke off in the middle of a message, or None."""
-        while not self._stopped.is_set():
-            ended, why = self._handle(await self._next_chunk())
-            if ended:
-                return why
-        return None
+        try:
+            return await self._ended
+        finally:
+            self._cancel_timer()
 
-    def _handle(self, chunk: bytes | None) -> tuple[bool, str | None]:
-        """Deliver what ``chunk`` completes; whether serving ended, and why the input broke off.
-        A method of its own so that the chunk and its messages are not referenced by ``run``
-        while it waits for the next chunk (the last message's objects, kept through an idle
-        period, pinned the pymalloc arenas of the document it closed)."""
-        if chunk is None:
-            if self._stopped.is_set() or self._lost:
-                return True, None
-            events = self._framer.stalled()
-        elif not chunk:
-            return True, self._framer.eof()
-        else:
-            events = self._framer.feed(chunk)
+    def feed(self, chunk: bytes) -> None:
+        """Deliver what ``chunk`` completes; b"" is the end of input."""
+        if self._ended.done():
+            return
+        if not chunk:
+            self._end(self._framer.eof())
+            return
+        self._deliver_all(self._framer.feed(chunk))
+
+    def _deliver_all(self, events: list[Event]) -> None:
         for event in events:
             self._deliver(event)
-            if self._stopped.is_set():
-                return True, None
-        return False, None
+            if self._ended.done():
+                return
+        self._set_timer()
 
-    async def _next_chunk(self) -> bytes | None:
-        """The next chunk (b"" at end of input); None when stopped or stalled mid-body."""
-        read = asyncio.ensure_future(self._read())
-        stop = asyncio.ensure_future(self._stopped.wait())
-        timeout = LOST_GRACE_SECONDS if self._lost else STALL_SECONDS if self._framer.reading_body else None
-        try:
-            await asyncio.wait({read, stop}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            stop.cancel()
-        if read.done():
-            return read.result()
-        read.cancel()  # the queue keeps the chunk for the next read
-        with contextlib.suppress(asyncio.CancelledError):
-            await read
-        return None
+    def _set_timer(self) -> None:
+        """After the client stopped reading: end unless more comes within the grace period; in
+        the middle of a body: look for a wrong length if it stops arriving."""
+        self._cancel_timer()
+        delay = LOST_GRACE_SECONDS if self._lost else STALL_SECONDS if self._framer.reading_body else None
+        if delay is not None and not self._ended.done():
+            self._timer = self._loop.call_later(delay, self._timed_out)
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _timed_out(self) -> None:
+        self._timer = None
+        if self._lost:
+            self._end(None)
+        else:
+            self._deliver_all(self._framer.stalled())
+
+    def _end(self, why: str | None) -> None:
+        self._cancel_timer()
+        if not self._ended.done():
+            self._ended.set_result(why)
 
     def _deliver(self, event: Body | Rejected | Skipped) -> None:
         if isinstance(event, Body):
@@ -302,13 +322,11 @@ def serve_stdio(server: Served, stdin: BinaryIO, stdout: BinaryIO) -> str | None
     async def main() -> str | None:
         loop = asyncio.get_running_loop()
         loop.set_exception_handler(_quiet_exception_handler)
-        queue: asyncio.Queue[bytes] = asyncio.Queue(_QUEUED_CHUNKS)
-        connection = Connection(server.protocol, queue.get)
+        connection = Connection(server.protocol)
         writer = StreamWriter(stdout, lambda: connection.output_lost_threadsafe(loop))
         server.protocol.set_writer(writer)
-        reader = threading.Thread(
-            target=_read_stdin, args=(stdin.fileno(), loop, queue), name="evalfix-stdin", daemon=True
-        )
+        reading = (stdin.fileno(), loop, connection.feed)
+        reader = threading.Thread(target=_read_stdin, args=reading, name="evalfix-stdin", daemon=True)
         reader.start()
         try:
             return await connection.run()
@@ -351,15 +369,22 @@ def serve_tcp(server: Served, host: str, port: int) -> str | None:
             listener.close()
         server.protocol.set_writer(SocketWriter(writer))
 
-        async def read() -> bytes:
-            try:
-                return await reader.read(CHUNK_BYTES)
-            except ConnectionError:
-                return b""
+        connection = Connection(server.protocol)
 
+        async def pump() -> None:
+            chunk = b"-"
+            while chunk:
+                try:
+                    chunk = await reader.read(CHUNK_BYTES)
+                except ConnectionError:
+                    chunk = b""
+                connection.feed(chunk)
+
+        pumping = asyncio.ensure_future(pump())
         try:
-            return await Connection(server.protocol, read).run()
+            return await connection.run()
         finally:
+            pumping.cancel()
             writer.close()
             await _cancel_pending()
 

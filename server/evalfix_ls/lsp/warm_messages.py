@@ -103,9 +103,10 @@ def prepare_type_checks() -> None:
     is_json_value(_FINDING_DATA)
     section_of(None)
     # ``asyncio.wait([running analysis])`` (a pull while another keystroke's analysis runs,
-    # ``DiagnosticsRunner.result_for_open``) asks ``iscoroutine`` of the list and of each future:
-    # ``isinstance(…, Coroutine)``, recorded in the ABC's negative cache at the first such pull.
-    for waited in (list, asyncio.Future):
+    # ``DiagnosticsRunner.result_for_open``) asks ``iscoroutine`` of the list and of each future
+    # or task: ``isinstance(…, Coroutine)``, recorded in the ABC's negative cache at the first
+    # such pull.
+    for waited in (list, asyncio.Future, asyncio.Task):
         issubclass(waited, Coroutine)
 
 

@@ -31,7 +31,7 @@ class ResultCache:
         self.case_caches: dict[str, CaseCache] = {}
         self._result_ids: dict[str, tuple[Fingerprint, str]] = {}
         self._id_counter = itertools.count(1)
-        self.changed = asyncio.Event()
+        self._changed = asyncio.Event()
 
     def opened(self, uri: str) -> None:
         from ...contracts.case_cache import CaseCache  # the analysis core loads lazily
@@ -69,10 +69,19 @@ class ResultCache:
         no generation in the results' keys tells); True when one was held."""
         return bool([path for path in paths if self.disk.pop(path, None) is not None])
 
+    @property
+    def changed(self) -> asyncio.Event:
+        """An event set at the next change after this call (a parked ``workspace/diagnostic``
+        request waits on it). Made when asked for, not at every change: the one made at the last
+        change before a close stayed through the idle period, in an arena the closed document's
+        analyses had filled (issue 19, point 5)."""
+        if self._changed.is_set():
+            self._changed = asyncio.Event()
+        return self._changed
+
     def notify_changed(self) -> None:
         """Wake parked ``workspace/diagnostic`` requests."""
-        self.changed.set()
-        self.changed = asyncio.Event()
+        self._changed.set()
 
     def result_id(self, uri: str, fingerprint: Fingerprint) -> str:
         """The same id as long as the findings are the same, a new one when they change."""

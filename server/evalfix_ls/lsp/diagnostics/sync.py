@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..analyzer import sync_repo
+from ..tables import forget
 from .jobs import JobRunner
 
 if TYPE_CHECKING:
@@ -33,4 +34,14 @@ class RepoSync:
         repo = self.server.workspace_index.repo(root)
         # The next edit cancels this task, maybe while the worker already syncs: the runner
         # re-checks what the sync affects all the same.
-        await self.runner.syncing_call(lambda affected: affected, sync_repo, repo)
+        try:
+            await self.runner.syncing_call(lambda affected: affected, sync_repo, repo)
+        finally:
+            self._forget(root)
+
+    def _forget(self, root: Path) -> None:
+        """The sync of ``root`` ended: its task (with its coroutine, context and name) is not kept
+        until the next edit; kept, the last one outlived a close and pinned one of the closed
+        document's pymalloc arenas (issue 19, point 5)."""
+        if self._tasks.get(root) is asyncio.current_task():
+            forget(self._tasks, root)
