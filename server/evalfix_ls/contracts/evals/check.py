@@ -179,8 +179,8 @@ def _check_case_cached(scope: Scope, case: Node, paths: SuitePaths, ctx: Analysi
     key = cache.key(ctx.text, case.start, case.end, "evals", scope.index, ctx.fs.generation, ctx.path)
     hit = cache.get(key, case.start)
     if hit is not None:
-        cached_findings, facts = hit
-        scope.findings.extend(cached_findings)
+        placed, facts = hit
+        ctx.place(scope.findings, placed)
         scope.loader_issues = facts.loader_issues
         if facts.id is None or facts.id_string is None or facts.folder is None:
             return None
@@ -195,7 +195,9 @@ def _check_case_cached(scope: Scope, case: Node, paths: SuitePaths, ctx: Analysi
         node = case_id.node
         place = (node.kind, node.value, node.start - case.start, node.end - case.start)
         facts = CaseFacts(scope.loader_issues, place, case_id.key, case_id.folder)
-    cache.put(key, scope.findings[before:], case.start, facts)
+    placed = cache.put(key, scope.findings[before:], case.start, facts)
+    del scope.findings[before:]  # kept as the case's block, as a cache hit is
+    ctx.place(scope.findings, placed)
     return case_id
 
 
