@@ -94,7 +94,6 @@ class Editor:
         self.report = ""
 
     def job(self, *, fresh: bool = False) -> Any:
-        from evalfix_ls.contracts.case_cache import CaseCache
         from evalfix_ls.lsp.analyzer import Job
         from evalfix_ls.parser.line_index import Encoding
 
@@ -107,7 +106,7 @@ class Editor:
             config=self.settings.config_for(self.path),
             encoding=Encoding.UTF16,
             key=(0,),
-            case_cache=CaseCache() if fresh else self.cache,
+            case_cache=None if fresh else self.cache,  # fresh: no cache, no blocks (as --check)
             prev_tree=previous.analysis.tree if previous is not None else None,
             edit=self.snapshot.edit if previous is not None else None,
             prev_memo=previous.memo if previous is not None else None,
@@ -224,10 +223,11 @@ def _to_encode(diagnostics: list[Any], parts: list[Any] | None, known: dict[int,
         return sum(1 for d in diagnostics if id(d) not in known)
     count = 0
     for part in parts:
-        if isinstance(part, tuple):
-            count += part[2] - part[1] if part[0]._pieces is None else 0
-        else:
+        if isinstance(part, list):
             count += sum(1 for d in part if id(d) not in known)
+            continue
+        case, start, stop = part if isinstance(part, tuple) else (part, 0, len(part.diagnostics))
+        count += stop - start if case._pieces is None else 0
     return count
 
 

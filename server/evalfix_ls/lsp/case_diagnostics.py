@@ -42,11 +42,13 @@ if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at
 
 
 class CaseDiagnostics:
-    """One cached case's diagnostics with its case starting at ``base`` (``line``, ``character``
-    in ``encoding``), for the findings tuple of its cache entry (``findings``, by identity)."""
+    """One cached case's diagnostics for the findings tuple of its cache entry (``findings``, by
+    identity), with its case's first character at ``line``/``character`` (in ``encoding``): the
+    same object wherever the case moves on that line and column (where is kept beside it, in the
+    memo's ``cases``)."""
 
     __slots__ = (
-        "findings", "encoding", "base", "line", "character", "diagnostics", "groups_before",
+        "findings", "encoding", "line", "character", "diagnostics", "groups_before",
         "prints", "movable", "fixed", "_pieces", "_whole", "_moved_from",
     )  # fmt: skip
 
@@ -54,14 +56,14 @@ class CaseDiagnostics:
         self,
         findings: tuple[Finding, ...],
         encoding: Encoding,
-        where: tuple[int, int, int],
+        where: tuple[int, int],
         diagnostics: list[types.Diagnostic],
         groups_before: list[int],
         prints: list[DiagnosticPrint],
         moved_from: CaseDiagnostics | None = None,
     ) -> None:
         self.findings, self.encoding = findings, encoding
-        self.base, self.line, self.character = where
+        self.line, self.character = where
         self.diagnostics, self.groups_before, self.prints = diagnostics, groups_before, prints
         # Without related places its diagnostics move with the case; with places in other files
         # (read again per analysis) it is converted every time.
@@ -92,8 +94,8 @@ class CaseDiagnostics:
         return ", ".join(piece for piece, _ in self.pieces()[start:stop])
 
 
-# A run of a report: other findings' diagnostics, or diagnostics ``start:stop`` of a case's.
-ReportPart = list[types.Diagnostic] | tuple[CaseDiagnostics, int, int]
+# A run of a report: other findings' diagnostics, a cached case's, or its diagnostics start:stop.
+ReportPart = list[types.Diagnostic] | CaseDiagnostics | tuple[CaseDiagnostics, int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,11 +122,14 @@ class PlacedReport:
 def placed_diagnostics(
     pieces: Sequence[Piece], conversion: Conversion, reuse: Reuse | None, memo: DiagnosticMemo
 ) -> PlacedReport:
-    """The diagnostics of ``pieces`` in order, and the parts of the report they make."""
+    """The diagnostics of ``pieces`` in order, and the parts of the report they make. One step
+    per case (the common one: a dictionary lookup, the case's diagnostics joined as they are);
+    findings converted only where a case is new or the edit changed its columns."""
     loose = [piece for piece in pieces if isinstance(piece, Finding)]
     converted = convert_findings(loose, conversion, reuse, memo)
     first_of = {id(finding): k for k, (finding, _cases) in enumerate(merge_case_repeats(loose))}
     placer = _Placer(conversion, reuse, memo)
+    held = memo.cases
     out: list[types.Diagnostic] = []
     parts: list[ReportPart] = []
     run: list[types.Diagnostic] = []
@@ -138,22 +143,38 @@ def placed_diagnostics(
             out.extend(run)
             parts.append(run)
             run = []
-        case = placer.case(piece)
-        start, stop = case.groups_before[piece.lo], case.groups_before[piece.stop]
-        out.extend(case.diagnostics[start:stop])
-        parts.append((case, start, stop))
+        place = held.get(id(piece.entry.findings))
+        if place is None or place[1] != piece.base or place[0].findings is not piece.entry.findings:
+            place = held[id(piece.entry.findings)] = (placer.case(piece), piece.base)
+        case = place[0]
+        if piece.hi < 0:
+            out.extend(case.diagnostics)
+            parts.append(case)
+        else:
+            start, stop = case.groups_before[piece.lo], case.groups_before[piece.hi]
+            out.extend(case.diagnostics[start:stop])
+            parts.append((case, start, stop))
     if run:
         out.extend(run)
         parts.append(run)
-    previous = reuse.memo if reuse is not None else None
-    prints = [
-        part[0].prints[part[1] : part[2]]
-        if isinstance(part, tuple)
-        else [memo.print_of(d, previous) for d in part]
-        for part in parts
-    ]
+    prints = _prints(parts, memo, reuse.memo if reuse is not None else None)
     memo.printed_all()
-    return PlacedReport(out, parts, tuple(chain.from_iterable(prints)), placer.built, placer.moved)
+    return PlacedReport(out, parts, prints, placer.built, placer.moved)
+
+
+def _prints(
+    parts: list[ReportPart], memo: DiagnosticMemo, previous: DiagnosticMemo | None
+) -> tuple[DiagnosticPrint, ...]:
+    """The result's fingerprint (``convert.fingerprint``): a case's parts as it keeps them."""
+    runs: list[Sequence[DiagnosticPrint]] = []
+    for part in parts:
+        if isinstance(part, CaseDiagnostics):
+            runs.append(part.prints)
+        elif isinstance(part, tuple):
+            runs.append(part[0].prints[part[1] : part[2]])
+        else:
+            runs.append([memo.print_of(d, previous) for d in part])
+    return tuple(chain.from_iterable(runs))
 
 
 def convert_findings(
@@ -174,8 +195,8 @@ def convert_findings(
 
 
 class _Placer:
-    """Each block's ``CaseDiagnostics``: the previous result's where the case did not move, moved
-    by lines where it moved by whole lines, converted anew otherwise."""
+    """Each block's ``CaseDiagnostics``: the previous result's where the case kept its line and
+    column, copies moved by lines where it moved by whole lines, converted anew otherwise."""
 
     def __init__(self, conversion: Conversion, reuse: Reuse | None, memo: DiagnosticMemo) -> None:
         self.conversion, self.memo, self.reuse = conversion, memo, reuse
@@ -186,68 +207,62 @@ class _Placer:
         self.built = self.moved = 0
 
     def case(self, block: PlacedCase) -> CaseDiagnostics:
-        findings = block.entry.findings
-        case = self.memo.cases.get(id(findings))
-        if case is None or case.findings is not findings or case.base != block.base:
-            case = self._placed(block)
-            self.memo.cases[id(findings)] = case
-        return case
-
-    def _placed(self, block: PlacedCase) -> CaseDiagnostics:
         findings, base = block.entry.findings, block.base
-        earlier = self.previous.get(id(findings))
+        place = self.previous.get(id(findings))
         if (
-            earlier is None
-            or earlier.findings is not findings
-            or earlier.encoding != self.conversion.encoding
+            place is None
+            or place[0].findings is not findings
+            or place[0].encoding != self.conversion.encoding
         ):
             return self._built(block)
-        lines = self._lines_since(earlier, block)
+        earlier, earlier_base = place
+        lines = self._lines_since(earlier_base, block)
         if not earlier.movable:  # related places: kept only where nothing before them moved
-            unmoved = lines == 0 and base == earlier.base and earlier.fixed
+            unmoved = lines == 0 and base == earlier_base and earlier.fixed
             return earlier if unmoved else self._built(block)
         if lines is None:
             line, character = self.conversion.index.position(base, self.conversion.encoding)
             if character != earlier.character:
                 return self._built(block)
             lines = line - earlier.line
-        if lines == 0 and base == earlier.base:
+        if lines == 0:
             return earlier
-        if lines:
-            self.moved += len(earlier.diagnostics)
-        return _moved(earlier, base, lines)
+        self.moved += len(earlier.diagnostics)
+        return _moved(earlier, lines)
 
-    def _lines_since(self, earlier: CaseDiagnostics, block: PlacedCase) -> int | None:
+    def _lines_since(self, earlier_base: int, block: PlacedCase) -> int | None:
         """How many lines the edit moved the case by, when that follows from the edit alone: 0
         for a case wholly before it, the lines it added for a case starting on a later line than
         its end; None when the case's position has to be looked up."""
         edit = self.edit
         if edit is None:
             return None
-        if block.base == earlier.base and earlier.base + block.entry.high <= edit.start:
+        if block.base == earlier_base and earlier_base + block.entry.high <= edit.start:
             return 0
         shift = edit.new_end - edit.old_end
-        if earlier.base >= edit.old_end and block.base == earlier.base + shift >= self.after_edit_line:
+        if earlier_base >= edit.old_end and block.base == earlier_base + shift >= self.after_edit_line:
             return self.lines
         return None
 
     def _built(self, block: PlacedCase) -> CaseDiagnostics:
+        """Converted (each finding's diagnostic the previous result's where it did not move, see
+        ``convert.to_diagnostics``), run by run of one (start, code): merges stay inside a run,
+        and a block is split only between runs."""
         absolute = block.cache.placed(block.entry, block.base)
         diagnostics: list[types.Diagnostic] = []
-        groups_before = [0] * (len(absolute) + 1)
-        run_start = 0
-        for k in range(1, len(absolute) + 1):  # runs of one (start, code): the merges stay inside
+        groups_before = [-1] * (len(absolute) + 1)
+        groups_before[0] = run_start = 0
+        for k in range(1, len(absolute) + 1):
             if k < len(absolute) and _same_run(absolute[k - 1], absolute[k]):
-                groups_before[k] = -1  # no block is split here
                 continue
             run = list(absolute[run_start:k])
             diagnostics.extend(convert_findings(run, self.conversion, self.reuse, self.memo))
             groups_before[k] = len(diagnostics)
             run_start = k
         self.built += len(diagnostics)
-        prints = [self.memo.print_of(d, self.reuse.memo if self.reuse else None) for d in diagnostics]
-        line, character = self.conversion.index.position(block.base, self.conversion.encoding)
-        where = (block.base, line, character)
+        previous = self.reuse.memo if self.reuse is not None else None
+        prints = [self.memo.print_of(d, previous) for d in diagnostics]
+        where = self.conversion.index.position(block.base, self.conversion.encoding)
         return CaseDiagnostics(
             block.entry.findings, self.conversion.encoding, where, diagnostics, groups_before, prints
         )
@@ -257,21 +272,12 @@ def _same_run(a: Finding, b: Finding) -> bool:
     return a.start == b.start and a.code == b.code
 
 
-def _moved(earlier: CaseDiagnostics, base: int, lines: int) -> CaseDiagnostics:
-    """``earlier`` for its case now at ``base``, ``lines`` lines further down (same columns)."""
-    if lines == 0:
-        diagnostics, prints = earlier.diagnostics, earlier.prints
-        moved = CaseDiagnostics(
-            earlier.findings, earlier.encoding, (base, earlier.line, earlier.character),
-            diagnostics, earlier.groups_before, prints,
-        )  # fmt: skip
-        moved._pieces, moved._whole = earlier._pieces, earlier._whole
-        if moved._pieces is None:
-            moved._moved_from = earlier._moved_from
-        return moved
+def _moved(earlier: CaseDiagnostics, lines: int) -> CaseDiagnostics:
+    """``earlier`` ``lines`` lines further down (same columns): copies of its diagnostics, their
+    JSON after the range shared."""
     diagnostics = [lines_moved(d, lines) for d in earlier.diagnostics]
     prints = [moved_print(p, lines) for p in earlier.prints]
-    where = (base, earlier.line + lines, earlier.character)
+    where = (earlier.line + lines, earlier.character)
     source = earlier if earlier._pieces is not None else earlier._moved_from
     return CaseDiagnostics(
         earlier.findings, earlier.encoding, where, diagnostics, earlier.groups_before, prints, source

@@ -138,8 +138,9 @@ class DiagnosticMemo:
         # A copy made by ``lines_moved`` -> (the copy, the earlier diagnostic, lines moved).
         self._moved: dict[int, tuple[types.Diagnostic, types.Diagnostic, int]] = {}
         self.printed = 0  # diagnostics whose fingerprint part was computed anew (work counted)
-        # The diagnostics of each cached case (``case_diagnostics.py``), by its findings' identity.
-        self.cases: dict[int, CaseDiagnostics] = {}
+        # The diagnostics of each cached case (``case_diagnostics.py``) and where its case started,
+        # by the identity of its findings (the case cache's).
+        self.cases: dict[int, tuple[CaseDiagnostics, int]] = {}
 
     @staticmethod
     def key(finding: Finding, start: int, end: int, cases: list[int]) -> _MemoKey:

@@ -164,8 +164,8 @@ def encode_parts(parts: Sequence[ReportPart], known: Known) -> tuple[Known, str]
     out: Known = {}
     texts = []
     for part in parts:
-        if isinstance(part, tuple):
-            case, start, stop = part
+        if not isinstance(part, list):
+            case, start, stop = (part, 0, len(part.diagnostics)) if not isinstance(part, tuple) else part
             if stop > start:
                 texts.append(case.json(start, stop))
             continue
