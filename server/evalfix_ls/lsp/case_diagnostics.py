@@ -49,7 +49,7 @@ class CaseDiagnostics:
 
     __slots__ = (
         "findings", "encoding", "line", "character", "diagnostics", "groups_before",
-        "prints", "movable", "fixed", "_pieces", "_whole", "_moved_from",
+        "prints", "movable", "fixed", "_pieces", "_texts", "_moved_from",
     )  # fmt: skip
 
     def __init__(
@@ -70,7 +70,7 @@ class CaseDiagnostics:
         self.movable = not any(f.related for f in findings)
         self.fixed = all(r.path is None for f in findings for r in f.related)
         self._pieces: list[tuple[str, int]] | None = None
-        self._whole: str | None = None
+        self._texts: list[str] | None = None
         self._moved_from = moved_from  # whose JSON after the range this one shares
 
     def pieces(self) -> list[tuple[str, int]]:
@@ -82,16 +82,18 @@ class CaseDiagnostics:
                 pieces = [moved_piece(d, p) for d, p in zip(self.diagnostics, source._pieces, strict=True)]
             else:
                 pieces = [encoded_piece(d) for d in self.diagnostics]
+            self._texts = [piece for piece, _ in pieces]
             self._pieces, self._moved_from = pieces, None
         return pieces
 
-    def json(self, start: int, stop: int) -> str:
-        """The JSON of diagnostics ``start:stop``, joined as in a report's array."""
-        if start == 0 and stop == len(self.diagnostics):
-            if self._whole is None:
-                self._whole = ", ".join(piece for piece, _ in self.pieces())
-            return self._whole
-        return ", ".join(piece for piece, _ in self.pieces()[start:stop])
+    def texts(self) -> list[str]:
+        """Each diagnostic's JSON, as a report's array joins them."""
+        texts = self._texts
+        if texts is None:
+            self.pieces()
+            texts = self._texts
+            assert texts is not None
+        return texts
 
 
 # A run of a report: other findings' diagnostics, a cached case's, or its diagnostics start:stop.

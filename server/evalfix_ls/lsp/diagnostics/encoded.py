@@ -160,14 +160,16 @@ def encode_items(
 
 def encode_parts(parts: Sequence[ReportPart], known: Known) -> tuple[Known, str]:
     """``encode_items`` for a result joined from parts: a cached case's run is its kept JSON
-    (``CaseDiagnostics.json``), the other diagnostics are encoded unless ``known``."""
+    (``CaseDiagnostics.texts``), the other diagnostics are encoded unless ``known``."""
     out: Known = {}
     texts = []
     for part in parts:
+        if isinstance(part, tuple):
+            case, start, stop = part
+            texts.extend(case.texts()[start:stop])
+            continue
         if not isinstance(part, list):
-            case, start, stop = (part, 0, len(part.diagnostics)) if not isinstance(part, tuple) else part
-            if stop > start:
-                texts.append(case.json(start, stop))
+            texts.extend(part.texts())
             continue
         for diagnostic in part:
             entry = known.get(id(diagnostic)) or encoded_piece(diagnostic)
