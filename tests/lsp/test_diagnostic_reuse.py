@@ -219,7 +219,11 @@ def test_typing_a_case_through_invalid_json_reports_what_a_fresh_analysis_does(t
     at = text.index('"prompt": "写 🎉 20"')
     at = text.index("\n    },", at) + len("\n    },")
     for count, character in enumerate(NEW_CASE):
+        shifted = document.cache.shifted
         reused = document.insert_at(at + count, character)
+        # Work counted: no cached finding rebuilt at its new offset, broken text or not (the
+        # cases inside the intact parts stay blocks).
+        assert document.cache.shifted == shifted, (count, character)
         fresh = document.run(document.snapshot, fresh=True)
         assert reused.fingerprint == fingerprint(fresh.diagnostics), (count, character)
         assert reused.parts is not None  # the cached cases' path (case_diagnostics.py)

@@ -5,6 +5,11 @@ thousands of cases changes that case's text only; every other case yields the sa
 by however far the edit moved it. A case's findings depend on its own text, its index (messages and
 pointers name it) and the file-system facts (existence checks), so that is the key. Keys hold a hash
 of the case text rather than the text, so the cache does not keep whole document versions alive.
+
+A hit is not rebuilt at the case's new offset: ``get`` answers a ``PlacedCase`` (the relative
+findings and where the case now starts), which the analysis keeps as one block
+(``contracts/placed.py``) and the language server converts per case; absolute findings are built
+(``CaseCache.placed``, counted in ``shifted``) only for a consumer that asks for them.
 """
 
 from __future__ import annotations

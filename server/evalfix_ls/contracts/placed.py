@@ -15,10 +15,11 @@ caller sorts everything instead (``ordered`` returns None).
 
 from __future__ import annotations
 
+import sys
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
-from ..findings import SORT_KEY, Finding
+from ..findings import Finding
 from ..parser.recovered import IntactView
 from .case_cache import PlacedCase
 
@@ -50,6 +51,9 @@ def ordered(loose: Sequence[Finding], blocks: Sequence[PlacedCase]) -> list[Piec
     block ties with another one, or two blocks interleave."""
     out: list[Piece] = []
     at, count = 0, len(loose)
+    # The next other finding's key (start, code); past the last one, a key after every block's.
+    after_all = (sys.maxsize, "")
+    upcoming = (loose[0].start, loose[0].code) if count else after_all
     last_of_previous: tuple[int, str] | None = None
     for block in blocks:
         keys, base = block.entry.keys, block.base
@@ -57,20 +61,21 @@ def ordered(loose: Sequence[Finding], blocks: Sequence[PlacedCase]) -> list[Piec
         if last_of_previous is not None and first <= last_of_previous:
             return None
         last_of_previous = last
-        while at < count and (loose[at].start, loose[at].code) < first:
+        while upcoming < first:
             out.append(loose[at])
             at += 1
+            upcoming = (loose[at].start, loose[at].code) if at < count else after_all
         lo = 0
-        while at < count and (loose[at].start, loose[at].code) <= last:
-            finding = loose[at]
-            relative = (finding.start - base, finding.code)
+        while upcoming <= last:
+            relative = (upcoming[0] - base, upcoming[1])
             split = bisect_left(keys, relative)
             if keys[split] == relative:
                 return None
             if split > lo:
                 out.append(block.part(lo, split))
-            out.append(finding)
+            out.append(loose[at])
             at, lo = at + 1, split
+            upcoming = (loose[at].start, loose[at].code) if at < count else after_all
         out.append(block if lo == 0 else block.part(lo, len(keys)))
     out.extend(loose[at:])
     return out
@@ -84,13 +89,15 @@ def unplaced(
     finding), and the blocks kept, each with its place in that list. Empty blocks go."""
     out: list[Finding] = []
     kept: list[tuple[int, PlacedCase]] = []
+    inside = _Inside(view) if view is not None else None
     done = 0
     for at, block in placed:
-        out.extend(findings[done:at])
-        done = at
+        if at != done:
+            out.extend(findings[done:at])
+            done = at
         if not block.entry.findings:
             continue
-        if view is None or _inside(view, block):
+        if inside is None or inside(block):
             kept.append((len(out), block))
         else:
             out.extend(block.findings())
@@ -110,19 +117,20 @@ def inserted(findings: list[Finding], kept: list[tuple[int, PlacedCase]]) -> lis
     return out
 
 
-def sorted_findings(findings: list[Finding]) -> list[Finding]:
-    findings.sort(key=SORT_KEY)
-    return findings
-
-
-def _inside(view: IntactView, block: PlacedCase) -> bool:
-    """Does every finding of ``block`` (and every related place of this document) lie inside the
+class _Inside:
+    """Does every finding of a block (and every related place of this document) lie inside the
     one intact part its first finding starts in, as ``analysis._covered`` checks finding by
     finding? (The next part must start after all of them: ``_covered`` would match a finding
     starting where it begins against it.)"""
-    low, high = block.base + block.entry.low, block.base + block.entry.high
-    spans = view.spans
-    index = bisect_right(spans, (low, float("inf"))) - 1
-    if index < 0 or not spans[index][0] <= low or high > spans[index][1]:
-        return False
-    return index + 1 == len(spans) or spans[index + 1][0] > high
+
+    def __init__(self, view: IntactView) -> None:
+        self.spans = view.spans
+        self.starts = [start for start, _end in view.spans]
+
+    def __call__(self, block: PlacedCase) -> bool:
+        low, high = block.base + block.entry.low, block.base + block.entry.high
+        spans = self.spans
+        index = bisect_right(self.starts, low) - 1
+        if index < 0 or high > spans[index][1]:
+            return False
+        return index + 1 == len(spans) or spans[index + 1][0] > high
