@@ -99,7 +99,6 @@ class Editor:
         self.report = ""
 
     def job(self, *, fresh: bool = False) -> Any:
-        from evalfix_ls.contracts.case_cache import CaseCache
         from evalfix_ls.lsp.analyzer import Job
         from evalfix_ls.parser.line_index import Encoding
 
@@ -112,7 +111,7 @@ class Editor:
             config=self.settings.config_for(self.path),
             encoding=Encoding.UTF16,
             key=(0,),
-            case_cache=CaseCache() if fresh else self.cache,
+            case_cache=None if fresh else self.cache,  # fresh: no cache, no blocks (as --check)
             prev_tree=previous.analysis.tree if previous is not None else None,
             edit=self.snapshot.edit if previous is not None else None,
             prev_memo=previous.memo if previous is not None else None,
@@ -138,7 +137,8 @@ class Editor:
         """``run_job``'s steps one by one (timed), then the report as a pull answers it."""
         from evalfix_ls.analysis import analyze
         from evalfix_ls.lsp import analyzer
-        from evalfix_ls.lsp.convert import DiagnosticMemo, fingerprint, to_diagnostics
+        from evalfix_ls.lsp.case_diagnostics import Conversion, convert_findings, placed_diagnostics
+        from evalfix_ls.lsp.convert import DiagnosticMemo, fingerprint
         from evalfix_ls.parser.gcpause import gc_paused
 
         job = self.job()
@@ -167,33 +167,42 @@ class Editor:
             )
             memo = DiagnosticMemo(job.snapshot.line_index.line_count)
             reuse = analyzer._reuse(job)
-            diagnostics = _timed(
-                out,
-                "conversion",
-                lambda: to_diagnostics(
-                    job.config.apply(analysis.findings),
-                    job.snapshot.line_index,
-                    job.encoding,
-                    repo_root=self.repo.root,
-                    self_uri=job.uri,
-                    related_support=True,
-                    resolve_related=analyzer.related_resolver(self.store.for_path, self.repo.root),
-                    reuse=reuse,
-                    memo=memo,
-                ),
+            conversion = Conversion(
+                job.snapshot.line_index,
+                job.encoding,
+                self.repo.root,
+                job.uri,
+                True,
+                analyzer.related_resolver(self.store.for_path, self.repo.root),
             )
-            prints = _timed(
-                out,
-                "fingerprint",
-                lambda: fingerprint(diagnostics, memo, job.prev_memo if reuse is not None else None),
-            )
+            parts = None
+            if analysis.placed is not None and not job.config.severity:
+                # As run_job: cached cases converted per case; the fingerprint is made on the way.
+                placed = _timed(
+                    out,
+                    "conversion",
+                    lambda: placed_diagnostics(analysis.placed.pieces, conversion, reuse, memo),
+                )
+                diagnostics, prints, parts = placed.diagnostics, placed.fingerprint, placed.parts
+                _timed(out, "fingerprint", lambda: None)
+            else:
+                findings = job.config.apply(analysis.findings)
+                diagnostics = _timed(
+                    out, "conversion", lambda: convert_findings(findings, conversion, reuse, memo)
+                )
+                prints = _timed(
+                    out,
+                    "fingerprint",
+                    lambda: fingerprint(diagnostics, memo, job.prev_memo if reuse is not None else None),
+                )
             previous = self.result
             self.result = analyzer.Result(
                 job.uri, job.path, job.version, job.key, text, analysis.kind, diagnostics, prints,
-                analysis=analysis, revision=job.revision, memo=memo,
+                analysis=analysis, revision=job.revision, memo=memo, parts=parts,
             )  # fmt: skip
-            items = self.encoded.items(self.uri, diagnostics)
+            items = self.encoded.items(self.uri, diagnostics, parts)
             known = items._previous.known() if items._previous is not None else {}
+            encoded = _to_encode(diagnostics, parts, known)
             self.report = _timed(out, "encoding", items.text)
         gc.freeze()  # what the job built is frozen after it (``collector.settle``)
         if out is not None:
@@ -207,7 +216,7 @@ class Editor:
             kept = {id(d) for d in previous.diagnostics} if previous is not None else set()
             out.converted.append(sum(1 for d in diagnostics if id(d) not in kept))
             out.printed.append(memo.printed)
-            out.encoded.append(sum(1 for d in diagnostics if id(d) not in known))
+            out.encoded.append(encoded)
 
     def fresh_report(self) -> str:
         """The report of a fresh analysis of the current text (no cache, no previous result)."""
@@ -223,6 +232,21 @@ def _key_work(cache: Any) -> tuple[int | None, int | None]:
     count them (before issue 19's sixth round every case was, on every keystroke)."""
     intact = getattr(cache, "intact", None)
     return getattr(cache, "hashed", None), getattr(intact, "aligned", None)
+
+
+def _to_encode(diagnostics: list[Any], parts: list[Any] | None, known: dict[int, Any]) -> int:
+    """How many diagnostics the report's encoding writes anew: not known from the previous
+    report, or (joined from parts) in a cached case whose JSON is not kept yet."""
+    if parts is None:
+        return sum(1 for d in diagnostics if id(d) not in known)
+    count = 0
+    for part in parts:
+        if isinstance(part, list):
+            count += sum(1 for d in part if id(d) not in known)
+            continue
+        case, start, stop = part if isinstance(part, tuple) else (part, 0, len(part.diagnostics))
+        count += stop - start if case._pieces is None else 0
+    return count
 
 
 def _timed(out: Keystrokes | None, phase: str, call: Callable[[], T]) -> T:

@@ -34,7 +34,8 @@ from .workspace.files import MAX_FILE_BYTES, FileText
 from .workspace.view import FileSystemView
 
 if TYPE_CHECKING:  # imported when a workflow fixture is checked, or by the editor (start-up cost)
-    from .contracts.case_cache import CaseCache
+    from .contracts.case_cache import CaseCache, PlacedCase
+    from .contracts.placed import PlacedFindings
     from .contracts.workflow.normalize import NormalizedFile
 
 
@@ -81,7 +82,8 @@ class Analysis:
     # (``lsp/quick_tree.py``) hold a buffer's pieces until its analysis builds that ``str``.
     text: Text
     tree: ParseResult | None
-    findings: list[Finding]
+    # The findings in order (``findings``); None while they are held as ``placed`` only.
+    found: list[Finding] | None
     # A workflow fixture as the normalizer reads it (readiness, hovers, fixes, migration reuse it);
     # None for other contracts and for a document that does not parse (without ``recover``).
     workflow: NormalizedFile | None = None
@@ -90,6 +92,22 @@ class Analysis:
     # lives in services/, a layer above: held as ``object`` here, narrowed by isinstance in
     # services/finding_index.py, the one module that reads or writes it.
     finding_index: object = field(default=None, repr=False, compare=False)
+    # The findings with the cached cases kept as blocks (the editor's analyses): the language
+    # server converts and encodes them block by block; ``findings`` is built from them on first use.
+    placed: PlacedFindings | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def findings(self) -> list[Finding]:
+        """Every finding, sorted by ``SORT_KEY`` (built from ``placed`` on first use)."""
+        found = self.found
+        if found is None:
+            assert self.placed is not None, "an analysis has its findings or their blocks"
+            found = self.found = self.placed.findings()
+        return found
+
+    @findings.setter
+    def findings(self, findings: list[Finding]) -> None:
+        self.found, self.placed = findings, None
 
     @property
     def reason(self) -> str:
@@ -208,19 +226,22 @@ def _analyze(
         )
     findings.extend(_duplicate_key_findings(tree, codes))
     workflow: NormalizedFile | None = None
+    view: IntactView | None = None
+    contract: list[Finding] = []
+    placed: list[tuple[int, PlacedCase]] = []
     if tree.errors:
         findings.extend(syntax_findings(tree, codes))
         if recover:
-            intact, workflow = _intact_findings(
+            contract, workflow, view, placed = _intact_findings(
                 detected, text, tree, path, rel_path, repo_root, fs, workspace, case_cache
             )
-            findings.extend(intact)
     else:
         ctx = AnalysisContext(text, tree, path, rel_path, repo_root, fs, workspace, case_cache)
         contract, workflow = _contract_findings(detected, ctx)
-        findings.extend(contract)
-    findings.sort(key=SORT_KEY)
-    return Analysis(detected, text, tree, findings, workflow, classification)
+        placed = ctx.placed
+    analysis = Analysis(detected, text, tree, None, workflow, classification)
+    _assemble(analysis, findings, contract, placed, view)
+    return analysis
 
 
 def _contract_findings(kind: str, ctx: AnalysisContext) -> tuple[list[Finding], NormalizedFile | None]:
@@ -235,6 +256,34 @@ def _contract_findings(kind: str, ctx: AnalysisContext) -> tuple[list[Finding], 
     return findings, normalized
 
 
+def _assemble(
+    analysis: Analysis,
+    own: list[Finding],
+    contract: list[Finding],
+    placed: list[tuple[int, PlacedCase]],
+    view: IntactView | None,
+) -> None:
+    """The analysis' findings in order: the file's ``own`` and the contract's, of a broken
+    document only those inside its intact parts (``_covered``), the cases the cache answered
+    kept as blocks when the order allows (``contracts/placed.py``)."""
+    from .contracts.placed import PlacedFindings, inserted, ordered, unplaced
+
+    contract, kept = unplaced(contract, placed, view)
+    findings = own + (contract if view is None else _covered(view, list(contract)))
+    findings.sort(key=SORT_KEY)
+    pieces = ordered(findings, [block for _, block in kept]) if kept else None
+    if pieces is not None:
+        analysis.placed = PlacedFindings(pieces)
+        return
+    if kept:
+        # A finding of a cached case ties with another (same start and code): their order is
+        # the one sort of every finding gives, in the order the rules produced them.
+        everything = inserted(contract, kept)
+        findings = own + (everything if view is None else _covered(view, everything))
+        findings.sort(key=SORT_KEY)
+    analysis.findings = findings
+
+
 def _intact_findings(
     kind: str,
     text: str,
@@ -245,18 +294,19 @@ def _intact_findings(
     fs: FileSystemView,
     workspace: WorkflowIndex | None,
     case_cache: CaseCache | None,
-) -> tuple[list[Finding], NormalizedFile | None]:
+) -> tuple[list[Finding], NormalizedFile | None, IntactView | None, list[tuple[int, PlacedCase]]]:
     """The contract's findings on the parts of a broken document that were recovered intact
-    (whole cases, top-level members), at their current positions. Anything else the contract says
+    (whole cases, top-level members), at their current positions, with the intact view that
+    ``_assemble`` keeps only the findings inside (``_covered``). Anything else the contract says
     — about a placeholder for the broken case, about the document as a whole, or relating an intact
     case to the broken one (a duplicate id) — would be a guess, and is left out."""
     view = intact_view(tree, case_cache.intact if case_cache is not None else None)
     if view.root is None:
-        return [], None
+        return [], None, None, []
     recovered = ParseResult(text, view.root, [], [])
     ctx = AnalysisContext(text, recovered, path, rel_path, repo_root, fs, workspace, case_cache)
     findings, workflow = _contract_findings(kind, ctx)
-    return _covered(view, findings), workflow
+    return findings, workflow, view, ctx.placed
 
 
 def _covered(view: IntactView, findings: list[Finding]) -> list[Finding]:

@@ -20,7 +20,7 @@ from evalfix_ls.lsp.convert import fingerprint
 from evalfix_ls.lsp.documents import DocumentStore, Snapshot
 from evalfix_ls.lsp.settings import Settings
 from evalfix_ls.lsp.workspace_index import WorkspaceIndex
-from evalfix_ls.parser.line_index import Encoding
+from evalfix_ls.parser.line_index import Encoding, LineIndex
 
 
 class Document:
@@ -48,7 +48,7 @@ class Document:
             encoding=Encoding.UTF16,
             key=(0,),
             use_workflow_index=False,
-            case_cache=CaseCache() if fresh else self.cache,
+            case_cache=None if fresh else self.cache,  # fresh: no cache, no blocks (as --check)
         )
         if previous is not None and not fresh:
             analysis = previous.analysis
@@ -61,6 +61,24 @@ class Document:
                 }
             )
         return run_job(job, self.store.for_path)
+
+    def change(self, *edits: tuple[int, int, str]) -> Result:
+        """One ``didChange`` replacing each ``(start, end)`` of the current text (code points) by
+        its text, in the order given (each edit's offsets in the text the ones before it left)."""
+        changes = []
+        text = self.snapshot.text
+        for start, end, new in edits:
+            index = LineIndex(text)
+            (l0, c0), (l1, c1) = index.position(start, Encoding.UTF16), index.position(end, Encoding.UTF16)
+            rng = types.Range(
+                start=types.Position(line=l0, character=c0), end=types.Position(line=l1, character=c1)
+            )
+            changes.append(types.TextDocumentContentChangePartial(range=rng, text=new))
+            text = text[:start] + new + text[end:]
+        self.snapshot = self.store.change(self.uri, self.snapshot.version + 1, changes, Encoding.UTF16)
+        assert self.snapshot.text == text
+        self.result = self.run(self.snapshot, self.result)
+        return self.result
 
     def type_at(self, needle: str, text: str) -> tuple[Result, Result]:
         """Insert ``text`` after ``needle``; (the result reusing the last one, a fresh one)."""
@@ -201,8 +219,154 @@ def test_typing_a_case_through_invalid_json_reports_what_a_fresh_analysis_does(t
     at = text.index('"prompt": "写 🎉 20"')
     at = text.index("\n    },", at) + len("\n    },")
     for count, character in enumerate(NEW_CASE):
+        shifted = document.cache.shifted
         reused = document.insert_at(at + count, character)
+        # Work counted: no cached finding rebuilt at its new offset, broken text or not (the
+        # cases inside the intact parts stay blocks).
+        assert document.cache.shifted == shifted, (count, character)
         fresh = document.run(document.snapshot, fresh=True)
         assert reused.fingerprint == fingerprint(fresh.diagnostics), (count, character)
-        report = encoded.items(document.uri, reused.diagnostics).text()
+        assert reused.parts is not None  # the cached cases' path (case_diagnostics.py)
+        report = encoded.items(document.uri, reused.diagnostics, reused.parts).text()
         assert report == encode_items(fresh.diagnostics)[1], (count, character)
+        assert rows(reused.analysis.findings) == rows(fresh.analysis.findings), (count, character)
+
+
+def rows(findings: list[Any]) -> list[tuple[Any, ...]]:
+    return [
+        (f.code, f.severity, f.message, f.pointer, f.start, f.end, f.case, f.data, f.related)
+        for f in findings
+    ]
+
+
+class Checked:
+    """A document whose every result is encoded as a pull answers it (each report from the pieces
+    of the one before) and compared with a fresh analysis of the same text."""
+
+    def __init__(self, document: Document) -> None:
+        from evalfix_ls.lsp.diagnostics.encoded import EncodedDocuments
+
+        self.document = document
+        self.encoded = EncodedDocuments()
+        self.report(document.result)
+
+    def report(self, result: Result) -> str:
+        return self.encoded.items(result.uri, result.diagnostics, result.parts).text()
+
+    def check(self, result: Result) -> None:
+        from evalfix_ls.lsp.diagnostics.encoded import encode_items
+
+        document = self.document
+        fresh = document.run(document.snapshot, fresh=True)
+        assert result.parts is not None  # the cached cases' path (case_diagnostics.py)
+        assert result.fingerprint == fingerprint(fresh.diagnostics)
+        assert self.report(result) == encode_items(fresh.diagnostics)[1]
+        assert rows(result.analysis.findings) == rows(fresh.analysis.findings)
+
+
+def _offset(document: Document, needle: str, after: bool = True) -> int:
+    text = document.snapshot.text
+    return text.index(needle) + (len(needle) if after else 0)
+
+
+def _case_start(document: Document, n: int) -> int:
+    """Where case ``n``'s object begins (its ``{``)."""
+    text = document.snapshot.text
+    return text.rindex("{", 0, text.index(f'"id": "case-{n}"'))
+
+
+def _remove_line(document: Document, needle: str) -> Result:
+    start = _offset(document, needle, after=False)
+    line_start = document.snapshot.text.rindex("\n", 0, start)
+    return document.change((line_start, start + len(needle), ""))
+
+
+EDITS = {
+    # Lines added or removed before many cases: those below move by whole lines.
+    "line-break-before-many": lambda d: d.insert('"prompt": "写 🎉 2",', "\n"),
+    "lines-added-before-many": lambda d: d.insert(
+        '"prompt": "写 🎉 2",', '\n      "description": "a",\n      "x": 1,'
+    ),
+    "line-removed-before-many": lambda d: _remove_line(d, '"kind": "seeded",'),
+    # On the first line of a case, before its ``{``: its text is the same, its column is not.
+    "first-line-of-a-case": lambda d: d.change((_case_start(d, 20), _case_start(d, 20), " ")),
+    # Two changes in one didChange, far apart, the later one first (as an editor sends a
+    # multi-cursor edit: each change's offsets are in the text the one before left).
+    "multi-edit-batch": lambda d: d.change(
+        (_offset(d, '"prompt": "写 🎉 30",'), _offset(d, '"prompt": "写 🎉 30",'), "\n"),
+        (_offset(d, '"prompt": "写 🎉 5'), _offset(d, '"prompt": "写 🎉 5'), "x"),
+    ),
+    "multi-edit-removing-and-adding-lines": lambda d: d.change(
+        (_offset(d, '"prompt": "写 🎉 30",'), _offset(d, '"prompt": "写 🎉 30",'), "\n\n"),
+        (_offset(d, '"prompt": "写 🎉 5",'), _offset(d, '"prompt": "写 🎉 5",') + 1, ""),
+    ),
+}
+
+
+@pytest.mark.parametrize("edit", list(EDITS), ids=list(EDITS))
+def test_cached_cases_moved_by_an_edit_report_what_a_fresh_analysis_does(tmp_path: Path, edit: str) -> None:
+    """Each edit twice (the second moves the cases the first moved once more), every report a
+    fresh analysis's: diagnostics, fingerprint, the JSON joined from the cases' pieces, and the
+    absolute findings built on demand."""
+    root = make_repo(tmp_path / "repo")
+    suite = noisy_suite(40)
+    # Case 33 repeats case 5's id after a member with a finding: the duplicate-id finding (not
+    # cached) falls among case 33's own.
+    suite["evals"][33] = {"description": 5, **suite["evals"][33], "id": "case-5"}
+    path = write_json(root / "evals" / "evals.json", suite)
+    # Case 20 on one line: its findings are on its first line, whose columns an edit before
+    # the case on that line moves.
+    pretty = json.dumps(suite["evals"][20], ensure_ascii=False, indent=2).replace("\n", "\n    ")
+    compact = json.dumps(suite["evals"][20], ensure_ascii=False)
+    path.write_text(path.read_text(encoding="utf-8").replace(pretty, compact), encoding="utf-8")
+    document = Document(root, path)
+    assert compact in document.snapshot.text
+    checked = Checked(document)
+    for _ in range(2):
+        checked.check(EDITS[edit](document))
+
+
+@pytest.mark.parametrize("typed", ["x", "😀", "写"])
+def test_an_edit_before_a_case_on_its_line_changes_its_columns(tmp_path: Path, typed: str) -> None:
+    """A one-line suite: an edit in case 19 moves case 20 along the same line, by one code point
+    and by as many UTF-16 units as ``typed`` takes (2 for the emoji): its diagnostics are
+    converted again, not reused from the previous result."""
+    root = make_repo(tmp_path / "repo")
+    path = root / "evals" / "evals.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(noisy_suite(40), ensure_ascii=False), encoding="utf-8")
+    document = Document(root, path)
+    checked = Checked(document)
+    for _ in range(2):
+        checked.check(document.insert('"prompt": "写 🎉 19', typed))
+
+
+def test_a_keystroke_in_case_10_of_500_costs_the_findings_of_case_10(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Work counted, not timed: a keystroke in case 10 of 500 (490 cases move) rebuilds no
+    finding at its new offset, looks up no finding of a moved case in the previous result,
+    prints and encodes the findings of case 10 only — and the report is a fresh analysis's."""
+    from evalfix_ls.lsp import case_diagnostics
+    from evalfix_ls.lsp.diagnostics import encoded
+
+    root = make_repo(tmp_path / "repo")
+    document = Document(root, write_json(root / "evals" / "evals.json", noisy_suite(500)))
+    checked = Checked(document)
+    assert len(document.result.diagnostics) >= 500
+    looked_up: list[object] = []
+    written: list[object] = []
+    reused, piece = convert._reused, encoded.encoded_piece
+    monkeypatch.setattr(convert, "_reused", lambda *args: looked_up.append(args[1]) or reused(*args))
+    counted_piece = lambda d: written.append(d) or piece(d)  # noqa: E731
+    monkeypatch.setattr(encoded, "encoded_piece", counted_piece)
+    monkeypatch.setattr(case_diagnostics, "encoded_piece", counted_piece)
+    shifted = document.cache.shifted
+    result = document.insert('"prompt": "写 🎉 10', "x")
+    checked.report(result)
+    assert document.cache.shifted - shifted <= 3  # case 10's findings, at most
+    assert len(looked_up) <= 3
+    assert result.memo is not None and result.memo.printed <= 3
+    assert len(written) <= 3
+    monkeypatch.undo()
+    checked.check(result)

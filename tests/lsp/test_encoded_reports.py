@@ -154,13 +154,13 @@ def test_a_report_encodes_only_the_diagnostics_the_previous_report_lacks() -> No
 def test_a_diagnostic_moved_by_lines_costs_its_range_only() -> None:
     """A line added above shifts the diagnostics below it (copies with a new range, every other
     field the same object): the JSON after their range is taken from the report before."""
-    from evalfix_ls.lsp.convert import _lines_moved
+    from evalfix_ls.lsp.convert import lines_moved
 
     converter = create_server().protocol._converter
     documents = encoded.EncodedDocuments()
     before = diagnostics(40)
     documents.items("file:///a.json", before).text()
-    after = [*before[:10], *(_lines_moved(d, 1) for d in before[10:])]
+    after = [*before[:10], *(lines_moved(d, 1) for d in before[10:])]
     text, fully = encoded_again(documents, after)
     assert json.loads(text) == json.loads(json.dumps(converter.unstructure(after)))
     assert fully == []  # 30 moved, none encoded whole

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_recovered_properties import CASES as RECOVERED_CASES
+from test_recovered_properties import laid_out, new_cases
 
 from evalfix_ls.analysis import analyze
 from evalfix_ls.contracts.case_cache import CaseCache
+from evalfix_ls.contracts.detection import EVALS
 from evalfix_ls.parser.incremental import reparse
 from evalfix_ls.workspace.view import FileSystemView
 
@@ -21,6 +24,10 @@ CASES = [
     {"id": "a", "prompt": "q", "metadata": {"difficulty": "Easy"}},
     {"id": "c", "prompt": "r", "assertions": [{"type": "regex-match", "pattern": "(", "flags": "x"}]},
 ]
+
+
+# A suite with findings in every case (the recovered-parts property test's), typed into.
+TYPED_INTO = [*RECOVERED_CASES, {"id": "five", "prompt": "p", "description": 5, "x": 1}]
 
 
 def suite(order: list[int]) -> str:
@@ -113,3 +120,26 @@ def test_cases_the_edit_did_not_move_are_not_rebuilt(tmp_path: Path) -> None:
     assert cache.shifted == len(later)
     fresh = analyze(moved, path=path, repo_root=tmp_path, fs=FileSystemView())
     assert rows(again.findings) == rows(fresh.findings)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(new_cases, st.booleans(), st.integers(0, len(TYPED_INTO) - 1))
+def test_typing_a_case_with_the_cache_finds_what_a_fresh_analysis_does(
+    case: dict, pretty: bool, boundary: int
+) -> None:
+    """A random case typed after another, through every broken state, in the editor's mode
+    (``recover``) with the document's case cache: the cases the cache answers stay blocks, and the
+    findings built from them are, keystroke after keystroke, a fresh analysis's (no cache)."""
+    text = json.dumps({"skill_name": "demo", "evals": TYPED_INTO}, indent=2, ensure_ascii=False)
+    at = text.index("\n    }", text.index(json.dumps(TYPED_INTO[boundary]["id"], ensure_ascii=False))) + 6
+    typed = "\n    " + laid_out(case, pretty) + ("," if text[at] == "," else "")
+    at += text[at] == ","
+    cache = CaseCache()
+    previous = analyze(text, kind=EVALS, recover=True, case_cache=cache)
+    for count in range(1, len(typed) + 1):
+        new_text = text[:at] + typed[:count] + text[at:]
+        tree = previous.tree and reparse(previous.tree, new_text, at + count - 1, at + count - 1)
+        cached = analyze(new_text, kind=EVALS, recover=True, case_cache=cache, tree=tree)
+        fresh = analyze(new_text, kind=EVALS, recover=True)
+        assert rows(cached.findings) == rows(fresh.findings), typed[:count]
+        previous = cached

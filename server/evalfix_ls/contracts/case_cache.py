@@ -13,6 +13,11 @@ them: a case it did not re-parse is the node first parsed, or a view of it moved
 changes. So each suite pass (``CaseCache.keys``) keeps the length and hash of its cases by origin,
 and the next pass hashes only the cases whose origin it has not seen: the ones the edit re-parsed.
 Only the origins of the last complete pass are kept — the cases of the tree that pass read.
+
+A hit is not rebuilt at the case's new offset: ``get`` answers a ``PlacedCase`` (the relative
+findings and where the case now starts), which the analysis keeps as one block
+(``contracts/placed.py``) and the language server converts per case; absolute findings are built
+(``CaseCache.placed``, counted in ``shifted``) only for a consumer that asks for them.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ..findings import Finding, Related
+from ..findings import SORT_KEY, Finding, Related
 from ..parser.recovered import IntactMemo
 from ..parser.shift import unshifted
 from ..parser.tree import Node
@@ -46,12 +51,46 @@ class CaseFacts:
 
 @dataclass(slots=True)
 class CachedCase:
-    findings: tuple[Finding, ...]  # offsets relative to the case's first character
+    """One case's findings, relative to the case's first character, in the order the analysis
+    sorts them (by ``SORT_KEY``, stably: ties keep the order the rules gave them)."""
+
+    findings: tuple[Finding, ...]
     facts: CaseFacts
-    # Where the case stood when last asked for, and its findings there: a case the edit did not
-    # move (every case before it) gets these very objects back, no finding rebuilt.
+    # The relative span every finding and every related place of this document lies in: whether a
+    # moved case is still inside one intact part of a broken document is one comparison.
+    low: int = 0
+    high: int = 0
+    # Each finding's (start, code), the order's key: where another finding falls among them.
+    keys: tuple[tuple[int, str], ...] = ()
+    # Where the case stood when its findings were last materialised, and them there: a case the
+    # edit did not move (every case before it) gets these very objects back, no finding rebuilt.
     placed_at: int = -1
     placed: tuple[Finding, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedCase:
+    """A cached case's findings ``lo:hi`` where the case now starts (``base``), not rebuilt: the
+    language server converts and encodes a moved case from its relative findings, and only a
+    consumer that asks for absolute findings (``findings()``) has them rebuilt."""
+
+    entry: CachedCase
+    base: int
+    cache: CaseCache
+    lo: int = 0
+    hi: int = -1  # -1: to the end
+
+    @property
+    def stop(self) -> int:
+        return len(self.entry.findings) if self.hi < 0 else self.hi
+
+    def part(self, lo: int, hi: int) -> PlacedCase:
+        return PlacedCase(self.entry, self.base, self.cache, lo, hi)
+
+    def findings(self) -> tuple[Finding, ...]:
+        """The findings ``lo:hi`` at the case's offset (shared: not to be changed)."""
+        placed = self.cache.placed(self.entry, self.base)
+        return placed if self.lo == 0 and self.hi < 0 else placed[self.lo : self.stop]
 
 
 class CaseCache:
@@ -103,9 +142,9 @@ class CaseCache:
         self.hashed += 1
         return (*_digest(text, case, unshifted(case)[0]), *context)
 
-    def get(self, key: CaseKey, base: int) -> tuple[tuple[Finding, ...], CaseFacts] | None:
-        """The findings of the case of ``key`` at ``base`` (shared: not to be changed) and its
-        facts, or None."""
+    def get(self, key: CaseKey, base: int) -> tuple[PlacedCase, CaseFacts] | None:
+        """The findings of the case of ``key`` placed at ``base`` (not rebuilt there until asked
+        for) and its facts, or None."""
         with self._lock:
             cached = self._entries.get(key)
             if cached is None:
@@ -113,21 +152,31 @@ class CaseCache:
                 return None
             self._entries.move_to_end(key)
             self.hits += 1
-            if cached.placed_at != base:
-                # Moved by an edit (or asked for the first time): rebuilt at its new offset once.
-                self.shifted += len(cached.findings)
-                cached.placed = tuple(_shift(f, base) for f in cached.findings)
-                cached.placed_at = base
-            placed = cached.placed
-        return placed, cached.facts
+        return PlacedCase(cached, base, self), cached.facts
 
-    def put(self, key: CaseKey, findings: list[Finding], base: int, facts: CaseFacts) -> None:
-        entry = CachedCase(tuple(_shift(f, -base) for f in findings), facts, base, tuple(findings))
+    def placed(self, entry: CachedCase, base: int) -> tuple[Finding, ...]:
+        """``entry``'s findings at ``base``: rebuilt there once (counted in ``shifted``), the same
+        objects while the case stays there."""
+        with self._lock:
+            if entry.placed_at != base:
+                self.shifted += len(entry.findings)
+                entry.placed = tuple(_shift(f, base) for f in entry.findings)
+                entry.placed_at = base
+            return entry.placed
+
+    def put(self, key: CaseKey, findings: list[Finding], base: int, facts: CaseFacts) -> PlacedCase:
+        """Keep the findings of the case of ``key`` (at ``base``); the case's block there."""
+        ordered = sorted(findings, key=SORT_KEY)
+        relative = tuple(_shift(f, -base) for f in ordered)
+        low, high = _extent(relative)
+        keys = tuple((f.start, f.code) for f in relative)
+        entry = CachedCase(relative, facts, low, high, keys, base, tuple(ordered))
         with self._lock:
             self._entries[key] = entry
             self._entries.move_to_end(key)
             while len(self._entries) > self._max:
                 self._entries.popitem(last=False)
+        return PlacedCase(entry, base, self)
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -164,6 +213,19 @@ class CaseKeys:
             digest = _digest(text, case, origin)
         self.kept[ident] = (origin, digest)
         return (*digest, *context)
+
+
+def _extent(findings: tuple[Finding, ...]) -> tuple[int, int]:
+    """The smallest start and the largest end of ``findings`` and of their related places in
+    this document."""
+    starts = [f.start for f in findings]
+    ends = [max(f.start, f.end) for f in findings]
+    for finding in findings:
+        for related in finding.related:
+            if related.path is None:
+                starts.append(related.start)
+                ends.append(max(related.start, related.end))
+    return (min(starts), max(ends)) if starts else (0, 0)
 
 
 def _shift(finding: Finding, delta: int) -> Finding:

@@ -20,7 +20,7 @@ from ..config.model import Config
 from ..parser.gcpause import gc_paused
 from ..parser.line_index import Encoding, LineIndex
 from .collector import settle
-from .convert import DiagnosticMemo, Fingerprint, Reuse, fingerprint, to_diagnostics
+from .convert import DiagnosticMemo, Fingerprint, Reuse, fingerprint
 from .documents import NO_EDIT, Edit, Snapshot
 from .file_lines import OpenLookup, file_lines
 from .workspace_index import RepoState
@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at
     from ..contracts.case_cache import CaseCache
     from ..parser.tree import ParseResult
     from ..workspace.files import FileText
+    from .case_diagnostics import ReportPart
 
 logger = logging.getLogger(__name__)
 
@@ -77,6 +78,8 @@ class Result:
     affected: set[Path] = field(default_factory=set)  # other fixture files to re-check
     revision: int | None = None  # the snapshot (exact text) it was computed from; None: disk
     memo: DiagnosticMemo | None = None  # its diagnostics by finding, for the next result's reuse
+    # The runs of ``diagnostics`` the report is joined from (cached cases' pieces), when it has them.
+    parts: list[ReportPart] | None = None
 
     def is_for(self, snapshot: Snapshot | None) -> bool:
         """Computed from this very text (a version number alone can be reused)."""
@@ -125,6 +128,7 @@ def _job_text(job: Job) -> tuple[str, FileText | None]:
 
 def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
     from ..analysis import analyze
+    from .case_diagnostics import Conversion, convert_findings, placed_diagnostics
 
     text, file_text = _job_text(job)
     repo = job.repo
@@ -145,21 +149,26 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
             case_cache=job.case_cache,
             recover=job.snapshot is not None,  # an open buffer keeps its intact parts' findings
         )
-        findings = job.config.apply(analysis.findings)
         line_index = job.snapshot.line_index if job.snapshot is not None else LineIndex(text)
         memo = DiagnosticMemo(line_index.line_count) if job.snapshot is not None else None
         reuse = _reuse(job)
-        diagnostics = to_diagnostics(
-            findings,
+        conversion = Conversion(
             line_index,
             job.encoding,
-            repo_root=repo.root if repo else None,
-            self_uri=job.uri,
-            related_support=job.related_support,
-            resolve_related=related_resolver(open_lookup, repo.root if repo else None),
-            reuse=reuse,
-            memo=memo,
+            repo.root if repo else None,
+            job.uri,
+            job.related_support,
+            related_resolver(open_lookup, repo.root if repo else None),
         )
+        if analysis.placed is not None and memo is not None and not job.config.severity:
+            # Cached cases as blocks: converted, printed and encoded per case (case_diagnostics.py).
+            report = placed_diagnostics(analysis.placed.pieces, conversion, reuse, memo)
+            diagnostics, prints, parts = report.diagnostics, report.fingerprint, report.parts
+        else:
+            findings = job.config.apply(analysis.findings)
+            diagnostics = convert_findings(findings, conversion, reuse, memo)
+            prints = fingerprint(diagnostics, memo, job.prev_memo if reuse is not None else None)
+            parts = None
     except Exception as exc:
         logger.error("analysis of %s failed:\n%s", job.uri, traceback.format_exc())
         return _failed(job, text, affected, exc)
@@ -171,11 +180,12 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
         text,
         analysis.kind,
         diagnostics,
-        fingerprint(diagnostics, memo, job.prev_memo if reuse is not None else None),
+        prints,
         analysis=analysis,
         affected=affected,
         revision=job.revision,
         memo=memo,
+        parts=parts,
     )
 
 

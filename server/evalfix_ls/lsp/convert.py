@@ -12,6 +12,7 @@ import enum
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePath
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -19,6 +20,9 @@ from ..findings import Finding, Severity
 from ..json_value import JsonValue
 from ..parser.line_index import Encoding, LineIndex
 from .documents import Edit
+
+if TYPE_CHECKING:
+    from .case_diagnostics import CaseDiagnostics
 
 SOURCE = "evalfix-ls"
 
@@ -122,7 +126,7 @@ class DiagnosticMemo:
     same object (the case cache's), so a finding computed again is always converted again.
     """
 
-    __slots__ = ("line_count", "_entries", "_prints", "_moved", "printed")
+    __slots__ = ("line_count", "_entries", "_prints", "_moved", "printed", "cases")
 
     def __init__(self, line_count: int) -> None:
         self.line_count = line_count
@@ -130,10 +134,13 @@ class DiagnosticMemo:
         self._entries: dict[_MemoKey, tuple[object, types.Diagnostic]] = {}
         # Each diagnostic's part of the result's fingerprint, by identity (the object is kept, so
         # its id is not reused while the memo lives), for the next result's fingerprint.
-        self._prints: dict[int, tuple[types.Diagnostic, _DiagnosticPrint]] = {}
-        # A copy made by ``_lines_moved`` -> (the copy, the earlier diagnostic, lines moved).
+        self._prints: dict[int, tuple[types.Diagnostic, DiagnosticPrint]] = {}
+        # A copy made by ``lines_moved`` -> (the copy, the earlier diagnostic, lines moved).
         self._moved: dict[int, tuple[types.Diagnostic, types.Diagnostic, int]] = {}
         self.printed = 0  # diagnostics whose fingerprint part was computed anew (work counted)
+        # The diagnostics of each cached case (``case_diagnostics.py``) and where its case started,
+        # by the identity of its findings (the case cache's).
+        self.cases: dict[int, tuple[CaseDiagnostics, int]] = {}
 
     @staticmethod
     def key(finding: Finding, start: int, end: int, cases: list[int]) -> _MemoKey:
@@ -156,19 +163,19 @@ class DiagnosticMemo:
         """The fingerprint is made: the copies' origins (the previous result's) are not kept."""
         self._moved.clear()
 
-    def print_of(self, diagnostic: types.Diagnostic, previous: DiagnosticMemo | None) -> _DiagnosticPrint:
+    def print_of(self, diagnostic: types.Diagnostic, previous: DiagnosticMemo | None) -> DiagnosticPrint:
         """``diagnostic``'s fingerprint part: the previous result's when it is the same object,
         or that of the one it was moved from with the lines moved; computed anew otherwise."""
         part = previous._reused_print(diagnostic, self._moved.get(id(diagnostic))) if previous else None
         if part is None:
             self.printed += 1
-            part = _print(diagnostic)
+            part = fresh_print(diagnostic)
         self._prints[id(diagnostic)] = (diagnostic, part)
         return part
 
     def _reused_print(
         self, diagnostic: types.Diagnostic, moved: tuple[types.Diagnostic, types.Diagnostic, int] | None
-    ) -> _DiagnosticPrint | None:
+    ) -> DiagnosticPrint | None:
         entry = self._prints.get(id(diagnostic))
         if entry is not None and entry[0] is diagnostic:
             return entry[1]
@@ -178,9 +185,7 @@ class DiagnosticMemo:
         entry = self._prints.get(id(earlier))
         if entry is None or entry[0] is not earlier:
             return None
-        start_line, start_char, end_line, end_char, severity, code, message, data, related = entry[1]
-        moved_print = (start_line + lines, start_char, end_line + lines, end_char)
-        return (*moved_print, severity, code, message, data, related)
+        return moved_print(entry[1], lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +200,7 @@ def _reused(
     reuse: Reuse | None,
     finding: Finding,
     cases: list[int],
-    after_edit_line: int,  # where the line after the edit's last one starts (one lookup per conversion)
+    after_edit: int,  # where the line after the edit's last one starts (one lookup per conversion)
     lines: int,  # how many lines the edit added (negative: removed)
     memo: DiagnosticMemo | None = None,  # this result's: learns which diagnostic a copy moved
 ) -> types.Diagnostic | None:
@@ -206,7 +211,7 @@ def _reused(
         return reuse.memo.find(finding, cases, finding.start, finding.end)
     if finding.start < edit.new_end:
         return None  # inside the edit
-    if finding.start < after_edit_line:
+    if finding.start < after_edit:
         return None  # on the line the edit ends on: its columns moved
     shift = edit.new_end - edit.old_end
     earlier = reuse.memo.find(finding, cases, finding.start - shift, finding.end - shift)
@@ -214,13 +219,13 @@ def _reused(
         return earlier
     # On a later line than the edit's end: its columns did not move, its lines moved by as many
     # lines as the edit added or removed — shifted, not converted again (typing a new case).
-    moved = _lines_moved(earlier, lines)
+    moved = lines_moved(earlier, lines)
     if memo is not None:
         memo.moved(moved, earlier, lines)
     return moved
 
 
-def _after_edit_line(index: LineIndex, edit: Edit) -> int:
+def after_edit_line(index: LineIndex, edit: Edit) -> int:
     """The offset where the line after the one the edit ends on starts (past the text: the edit
     ends on the last line). A finding after the edit starting before it is on the edit's line:
     an offset compared, not a line looked up per finding."""
@@ -228,7 +233,7 @@ def _after_edit_line(index: LineIndex, edit: Edit) -> int:
     return index.line_start(line) if line < index.line_count else len(index.text) + 1
 
 
-def _lines_moved(diagnostic: types.Diagnostic, lines: int) -> types.Diagnostic:
+def lines_moved(diagnostic: types.Diagnostic, lines: int) -> types.Diagnostic:
     """``diagnostic`` ``lines`` lines further down; every other field as it was (the same data:
     findings are reused only when their data is)."""
     start, end = diagnostic.range.start, diagnostic.range.end
@@ -256,10 +261,10 @@ def to_diagnostics(
     """The diagnostics of ``findings``; with ``reuse``, those whose positions did not move since
     the previous result are its very objects; ``memo`` (when given) learns this result's."""
     out = []
-    after_edit_line = _after_edit_line(index, reuse.edit) if reuse is not None else 0
+    after_edit = after_edit_line(index, reuse.edit) if reuse is not None else 0
     lines = index.line_count - reuse.memo.line_count if reuse is not None else 0
     for finding, cases in merge_case_repeats(findings):
-        earlier = _reused(reuse, finding, cases, after_edit_line, lines, memo)
+        earlier = _reused(reuse, finding, cases, after_edit, lines, memo)
         if earlier is not None:
             out.append(earlier)
             if memo is not None:
@@ -326,11 +331,11 @@ def _related(
 
 # What ``fingerprint`` keeps of one diagnostic: its range, severity, code, message, data (as text)
 # and related locations (uri, start line and character, message).
-_DiagnosticPrint = tuple[
+DiagnosticPrint = tuple[
     int, int, int, int, "types.DiagnosticSeverity | None", "int | str | None", str, str,
     tuple[tuple[str, int, int, str], ...],
 ]  # fmt: skip
-Fingerprint = tuple[_DiagnosticPrint, ...]
+Fingerprint = tuple[DiagnosticPrint, ...]
 
 
 def fingerprint(
@@ -343,13 +348,29 @@ def fingerprint(
     diagnostic the conversion reused is taken from the previous result's, not computed again: a
     keystroke in a suite with 12,555 diagnostics computed every part (``repr`` of each data)."""
     if memo is None:
-        return tuple(_print(diagnostic) for diagnostic in diagnostics)
+        return tuple(fresh_print(diagnostic) for diagnostic in diagnostics)
     parts = tuple(memo.print_of(diagnostic, previous) for diagnostic in diagnostics)
     memo.printed_all()
     return parts
 
 
-def _print(diagnostic: types.Diagnostic) -> _DiagnosticPrint:
+def moved_print(part: DiagnosticPrint, lines: int) -> DiagnosticPrint:
+    """The fingerprint part of a diagnostic ``lines`` lines further down (same columns)."""
+    start_line, start_char, end_line, end_char, severity, code, message, data, related = part
+    return (
+        start_line + lines,
+        start_char,
+        end_line + lines,
+        end_char,
+        severity,
+        code,
+        message,
+        data,
+        related,
+    )
+
+
+def fresh_print(diagnostic: types.Diagnostic) -> DiagnosticPrint:
     rng = diagnostic.range
     related = tuple(
         (r.location.uri, r.location.range.start.line, r.location.range.start.character, r.message)

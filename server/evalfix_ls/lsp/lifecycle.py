@@ -69,6 +69,8 @@ WARM_UP = (  # relative to this package
     "..analysis",
     "..parser.incremental",  # an edit's re-parse (its modules were first imported by a keystroke)
     "..contracts.evals.check",
+    "..contracts.placed",  # the cached cases' blocks (an analysis with a case cache)
+    ".case_diagnostics",  # their diagnostics (the server's conversion)
     "..contracts.workflow.check",
     "..contracts.workflow.index",
     "..services.outline",

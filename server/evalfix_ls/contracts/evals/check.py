@@ -139,7 +139,7 @@ def _check_each_case(
             hit = cache.get(key, case.start)
             if hit is not None:
                 placed, facts = hit
-                findings.extend(placed)
+                ctx.place(findings, placed)
                 place = facts.id
                 if place is not None and facts.id_string is not None and facts.folder is not None:
                     start, end = case.start + place[2], case.start + place[3]
@@ -149,7 +149,9 @@ def _check_each_case(
         before = len(findings)
         case_id = _case_id(_check_case(scope, case, paths))
         if key is not None and cache is not None:
-            cache.put(key, findings[before:], case.start, _facts(scope, case, case_id))
+            placed = cache.put(key, findings[before:], case.start, _facts(scope, case, case_id))
+            del findings[before:]  # kept as the case's block, as a cache hit is
+            ctx.place(findings, placed)
         if case_id is not None:
             node = case_id.node
             ids.add(i, scope.loader_issues, case_id.key, case_id.folder, node.start, node.end)

@@ -21,12 +21,16 @@ import json
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import attrs
 from cattrs import Converter
 from lsprotocol import types
 
 from ..tables import forget
+
+if TYPE_CHECKING:
+    from ..case_diagnostics import ReportPart
 
 INLINE_LIMIT = 200  # reports this small are encoded on the loop (a thread hop costs more)
 
@@ -66,10 +70,16 @@ class EncodedItems:
     """The JSON array of one result's diagnostics, encoded on first use and kept, with the JSON of
     each diagnostic (by identity: the list holds them, so no other object takes their ids)."""
 
-    __slots__ = ("diagnostics", "_text", "_lock", "_previous", "_known")
+    __slots__ = ("diagnostics", "parts", "_text", "_lock", "_previous", "_known")
 
-    def __init__(self, diagnostics: Sequence[types.Diagnostic], previous: EncodedItems | None = None) -> None:
+    def __init__(
+        self,
+        diagnostics: Sequence[types.Diagnostic],
+        previous: EncodedItems | None = None,
+        parts: Sequence[ReportPart] | None = None,
+    ) -> None:
         self.diagnostics = diagnostics
+        self.parts = parts  # the runs the array is joined from, when the result has them
         self._text: str | None = None
         self._lock = threading.Lock()
         self._previous = previous  # the report before: its pieces are reused, then it is let go
@@ -80,7 +90,10 @@ class EncodedItems:
             if self._text is None:
                 previous = self._previous
                 known, before = (previous.known(), previous.diagnostics) if previous else ({}, ())
-                self._known, self._text = encode_items(self.diagnostics, known, before)
+                if self.parts is not None:
+                    self._known, self._text = encode_parts(self.parts, known)
+                else:
+                    self._known, self._text = encode_items(self.diagnostics, known, before)
                 self._previous = None
             return self._text
 
@@ -101,11 +114,13 @@ class EncodedDocuments:
     def __init__(self) -> None:
         self._last: dict[str, EncodedItems] = {}
 
-    def items(self, uri: str, diagnostics: Sequence[types.Diagnostic]) -> EncodedItems:
+    def items(
+        self, uri: str, diagnostics: Sequence[types.Diagnostic], parts: Sequence[ReportPart] | None = None
+    ) -> EncodedItems:
         last = self._last.get(uri)
         if last is not None and last.diagnostics is diagnostics:
             return last
-        items = self._last[uri] = EncodedItems(diagnostics, previous=last)
+        items = self._last[uri] = EncodedItems(diagnostics, previous=last, parts=parts)
         return items
 
     def forget(self, uri: str) -> None:
@@ -127,7 +142,7 @@ def encode_items(
     before: Sequence[types.Diagnostic] = (),
 ) -> tuple[Known, str]:
     """The JSON of the array as pygls writes it, and each diagnostic's JSON for the next report.
-    A diagnostic of ``known`` is not encoded again; one moved by lines (``convert._lines_moved``:
+    A diagnostic of ``known`` is not encoded again; one moved by lines (``convert.lines_moved``:
     a copy of one of ``before`` with a new range, every other field the same object) costs its
     range only, the rest of its JSON taken from the one it was copied from."""
     known = known or {}
@@ -138,15 +153,44 @@ def encode_items(
         entry = known.get(id(diagnostic))
         if entry is None:
             tail = tails.get(_kept_fields(diagnostic)) if tails else None
-            entry = _encoded(diagnostic) if tail is None else _with_range(diagnostic, tail)
+            entry = encoded_piece(diagnostic) if tail is None else _with_range(diagnostic, tail)
         out[id(diagnostic)] = entry
     return out, "[" + ", ".join(out[id(d)][0] for d in diagnostics) + "]"
+
+
+def encode_parts(parts: Sequence[ReportPart], known: Known) -> tuple[Known, str]:
+    """``encode_items`` for a result joined from parts: a cached case's run is its kept JSON
+    (``CaseDiagnostics.texts``), the other diagnostics are encoded unless ``known``."""
+    out: Known = {}
+    texts = []
+    for part in parts:
+        if isinstance(part, tuple):
+            case, start, stop = part
+            texts.extend(case.texts()[start:stop])
+            continue
+        if not isinstance(part, list):
+            texts.extend(part.texts())
+            continue
+        for diagnostic in part:
+            entry = known.get(id(diagnostic)) or encoded_piece(diagnostic)
+            out[id(diagnostic)] = entry
+            texts.append(entry[0])
+    return out, "[" + ", ".join(texts) + "]"
 
 
 _RANGE_KEY = '{"range": '
 
 
-def _encoded(diagnostic: types.Diagnostic) -> tuple[str, int]:
+def moved_piece(diagnostic: types.Diagnostic, earlier: tuple[str, int]) -> tuple[str, int]:
+    """The JSON of ``diagnostic``, a copy of the one ``earlier`` encodes with its range moved
+    (``convert.lines_moved``): its range written, the rest taken from ``earlier``."""
+    piece, range_length = earlier
+    if not range_length:
+        return encoded_piece(diagnostic)
+    return _with_range(diagnostic, piece[len(_RANGE_KEY) + range_length :])
+
+
+def encoded_piece(diagnostic: types.Diagnostic) -> tuple[str, int]:
     piece = json.dumps(_plain(diagnostic))
     if not (_HAND_WRITTEN and piece.startswith(_RANGE_KEY)):
         return piece, 0

@@ -76,7 +76,7 @@ class PullHandlers:
     async def _items_json(self, uri: str, result: Result) -> str:
         """The result's diagnostics as JSON, encoded once (off the loop when large), each
         diagnostic the previous report shares with it not encoded again."""
-        return await self._encoded.items(uri, result.diagnostics).text_off_loop()
+        return await self._encoded.items(uri, result.diagnostics, result.parts).text_off_loop()
 
     async def workspace(self, params: types.WorkspaceDiagnosticParams) -> types.WorkspaceDiagnosticReport:
         await self.runner.tasks.wait_for_settings()

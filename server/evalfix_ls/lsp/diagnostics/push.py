@@ -20,6 +20,7 @@ from ..tables import forget
 from .encoded import EncodedDocuments, EncodedPublishParams
 
 if TYPE_CHECKING:
+    from ..case_diagnostics import ReportPart
     from ..host import Host
     from .jobs import JobRunner
 
@@ -79,7 +80,13 @@ class PushScheduler:
             if result is None or current is None:
                 return
             if result.is_for(current):
-                self.publish(uri, result.diagnostics, result.version, fingerprint=result.fingerprint)
+                self.publish(
+                    uri,
+                    result.diagnostics,
+                    result.version,
+                    fingerprint=result.fingerprint,
+                    parts=result.parts,
+                )
             elif not state.again:  # defensive: a change always sets ``again``
                 state.again = True
             if not state.again:
@@ -115,8 +122,9 @@ class PushScheduler:
         version: int | None,
         *,
         fingerprint: Fingerprint,
+        parts: list[ReportPart] | None = None,
     ) -> None:
-        items = self._encoded.items(uri, diagnostics).text()
+        items = self._encoded.items(uri, diagnostics, parts).text()
         self.server.text_document_publish_diagnostics(
             EncodedPublishParams(uri=uri, diagnostics=diagnostics, version=version, diagnostics_json=items)
         )
