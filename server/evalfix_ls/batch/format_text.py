@@ -30,6 +30,15 @@ def printable(text: str) -> str:
     )
 
 
+def stderr_line(text: str) -> str:
+    """One line for stderr (``--fix``'s report, configuration warnings, errors): ``printable``, and
+    a lone surrogate (``"\\uDFAA"`` in a fixture or a project file) as its escape, which the
+    stream's UTF-8 could not encode."""
+    from ..js.values import escape_lone_surrogates
+
+    return escape_lone_surrogates(printable(text))
+
+
 def file_lines(file: FileReport) -> Iterator[str]:
     index = LineIndex(file.analysis.text)
     for f in sorted(file.analysis.findings, key=lambda f: f.sort_key):
