@@ -4,6 +4,7 @@ of files changed since they were read or over the size limit."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -272,6 +273,66 @@ def test_symbolic_link_stays_a_link(tmp_path: Path) -> None:
     fix_paths([root / SUITE], root=root, cwd=root)
     assert (root / SUITE).is_symlink()
     assert real.read_bytes() != before and '"version": "2"' in real.read_text(encoding="utf-8")
+
+
+def test_every_hard_link_of_a_fixed_file_sees_the_fix(tmp_path: Path) -> None:
+    """A rename would give the fixed text a new inode under one name and leave the file's other
+    names (hard links: a shared fixture, a checkout with ``git worktree``-style links) on the old
+    text. A file with several links is written through its own inode."""
+    root = copy_tree("broken", tmp_path)
+    suite = root / SUITE
+    other = root / "shared.json"
+    os.link(suite, other)
+    os.chmod(suite, 0o640)
+    before = suite.stat()
+    (result,) = [r for r in fix_paths([suite], root=root, cwd=root) if r.display == SUITE]
+    assert result.written and result.fixes
+    after = suite.stat()
+    assert (after.st_ino, after.st_nlink, stat.S_IMODE(after.st_mode)) == (before.st_ino, 2, 0o640)
+    assert other.read_bytes() == suite.read_bytes() == result.new_text.encode("utf-8")
+    assert not list(root.rglob("*.evalfix-tmp"))
+
+
+def test_an_in_place_write_that_fails_keeps_the_fixed_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Writing through the inode is not atomic: when it fails midway (a full disk), the complete
+    fixed text stays beside the file, and the refusal says where."""
+    root = copy_tree("broken", tmp_path)
+    suite = root / SUITE
+    os.link(suite, root / "shared.json")
+
+    def disk_full(fd: int, data: bytes) -> int:  # the temporary copy is written by its file object
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", disk_full)
+    (result,) = [r for r in fix_paths([suite], root=root, cwd=root) if r.display == SUITE]
+    kept = Path(f"{suite}.evalfix-fixed")
+    assert not result.written
+    assert result.refused == f"cannot be written: No space left on device; its fixed text is in {kept}"
+    assert kept.read_bytes() == result.new_text.encode("utf-8")
+    assert not list(root.rglob("*.evalfix-tmp"))
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to give a file away")
+def test_a_file_of_another_owner_keeps_its_owner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fixture owned by someone else in a folder we may write: the rename would replace it by a
+    file of ours when the owner cannot be given back (as for any user but root: ``chown`` refused
+    here on purpose); it is written in place instead, owner and group kept."""
+    root = copy_tree("broken", tmp_path)
+    suite = root / SUITE
+    os.chown(suite, 65534, 65534)
+    os.chmod(suite, 0o666)
+
+    def refused(path: str, uid: int, gid: int) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "chown", refused)
+    (result,) = [r for r in fix_paths([suite], root=root, cwd=root) if r.display == SUITE]
+    info = suite.stat()
+    assert result.written and (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (65534, 65534, 0o666)
+    assert suite.read_bytes() == result.new_text.encode("utf-8")
+    assert not list(root.rglob("*.evalfix-tmp"))
 
 
 def _fix_with_suite_linked_outside(

@@ -3,8 +3,9 @@
 For each fixture file: read its bytes (refused over the size limit or when not UTF-8), analyse it
 as ``--check`` does, migrate it (``--migrate``, legacy workflow fixtures), run the core's fix-all
 (``services/fixes``: the same fixes as the editor's code actions), and then either print a unified
-diff (``--diff``) or write the result atomically: a temporary file beside it, the original's
-permissions, a rename — and only if the file still holds the bytes that were read. A file with
+diff (``--diff``) or write the result: a temporary file beside it flushed to disk, then a rename
+(or, for a file with several hard links or another owner, a write through its inode), keeping its
+permissions and owner — and only if the file still holds the bytes that were read. A file with
 nothing to fix is never written. The caller re-checks afterwards and exits by what is left.
 """
 
@@ -195,15 +196,38 @@ def commit(result: FileFix) -> FileFix:
 
 def write_atomically(target: Path, data: bytes, *, expected: bytes) -> None:
     """Replace the content of the real file ``target`` (a link to it stays a link: the caller
-    resolved it, inside the repository) by ``data`` through a temporary file in the same directory
-    and a rename, keeping its permission bits (and owner, where allowed). Raises
-    ``ChangedSinceRead`` when its current bytes are not ``expected``: an editor or another tool
-    wrote it meanwhile."""
+    resolved it, inside the repository) by ``data``, keeping what the file is: its permission
+    bits, owner, and every name it has. Raises ``ChangedSinceRead`` when its current bytes are not
+    ``expected``: an editor or another tool wrote it meanwhile.
+
+    First ``data`` goes to a temporary file beside it, flushed to disk. Then, as Vim's
+    ``backupcopy=auto`` and Emacs' ``backup-by-copying-when-linked`` decide: a file with one name
+    whose owner the copy could take gets the copy renamed over it (atomic: a reader sees the old
+    or the new text, never a mix); a file with several hard links, or whose owner the copy could
+    not take (another user's file in a group-writable folder), is rewritten through its own inode
+    — a rename would leave its other names on the old text, or give it to us. An in-place write
+    that fails midway leaves the complete new text in the temporary copy, and says so."""
     if _current_bytes(target, len(expected)) != expected:
         raise ChangedSinceRead(str(target))
     info = target.stat()
     if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):  # a rename would ignore it
         raise PermissionError(errno.EACCES, "the file is read-only")
+    temporary = _synced_copy(target, data, info)
+    try:
+        in_place = info.st_nlink > 1 or not _took_owner(temporary, info)
+        if _current_bytes(target, len(expected)) != expected:  # once more, right before the write
+            raise ChangedSinceRead(str(target))
+        if in_place:
+            _write_through_inode(target, data, temporary)
+        else:
+            os.replace(temporary, target)
+            _sync_directory(target.parent)
+    finally:
+        Path(temporary).unlink(missing_ok=True)
+
+
+def _synced_copy(target: Path, data: bytes, info: os.stat_result) -> str:
+    """A temporary file beside ``target`` holding ``data`` on disk, with ``target``'s permission bits."""
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".evalfix-tmp")
     try:
         with os.fdopen(handle, "wb") as out:
@@ -211,15 +235,55 @@ def write_atomically(target: Path, data: bytes, *, expected: bytes) -> None:
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temporary, stat.S_IMODE(info.st_mode))
-        if hasattr(os, "chown") and (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
-            with contextlib.suppress(OSError):  # not allowed to give it away: the content matters more
-                os.chown(temporary, info.st_uid, info.st_gid)
-        if _current_bytes(target, len(expected)) != expected:  # once more, right before the rename
-            raise ChangedSinceRead(str(target))
-        os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    return temporary
+
+
+def _took_owner(temporary: str, info: os.stat_result) -> bool:
+    """Whether the temporary file has (or could be given) the original's owner and group."""
+    made = os.stat(temporary)
+    if (made.st_uid, made.st_gid) == (info.st_uid, info.st_gid):
+        return True
+    try:
+        os.chown(temporary, info.st_uid, info.st_gid)
+    except (OSError, AttributeError):  # not allowed to give it away (or no chown: Windows)
+        return False
+    return True
+
+
+class PartlyWritten(OSError):
+    """The in-place write failed after it began; the complete new text is in ``kept``."""
+
+
+def _write_through_inode(target: Path, data: bytes, temporary: str) -> None:
+    """Overwrite ``target``'s bytes in place (same inode: every hard link sees them), then flush.
+    If that fails after the file was opened for writing, the temporary copy is kept (renamed so
+    that the ``finally`` above leaves it) and the error names it."""
+    fd = os.open(target, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))  # failing here, nothing was written
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.ftruncate(fd, len(data))
+        os.fsync(fd)
+    except OSError as exc:
+        kept = f"{target}.evalfix-fixed"
+        os.replace(temporary, kept)
+        raise PartlyWritten(exc.errno, f"{exc.strerror or exc}; its fixed text is in {kept}") from exc
+    finally:
+        os.close(fd)
+
+
+def _sync_directory(directory: Path) -> None:
+    """Flush the rename to disk (where a directory can be opened: not on Windows)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def _current_bytes(target: Path, expected_size: int) -> bytes | None:
