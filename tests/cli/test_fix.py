@@ -15,6 +15,7 @@ import pytest
 from fixture_paths import make_walking
 from test_check import run
 
+from evalfix_ls.batch import fix as fix_module
 from evalfix_ls.batch.analyse import Analyser
 from evalfix_ls.batch.fix import FileFix, FixOptions, commit, fix_paths, prepare
 from evalfix_ls.batch.run import plan
@@ -153,6 +154,32 @@ def test_migrate_rewrites_legacy_fixtures(tmp_path: Path, capsys: pytest.Capture
     assert data["schema_version"] == "spec-first.workflow-eval-fixtures.v1"
     assert data["cases"][0]["input"] == "计划导出功能 📦" and data["cases"][0]["id"] == "plan-the-export"
     assert "migrated" in err
+
+
+@pytest.mark.parametrize("flags", [["--migrate"], ["--migrate", "--fix"]])
+def test_a_migration_held_back_is_reported_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, flags: list[str]
+) -> None:
+    """The safety net after a migration (the migrated file must read the same) never fires on real
+    fixtures; when it does, the report says the file was not migrated — it said nothing (alone)
+    or "migrated (1 changes)" next to the fixes that were written."""
+    monkeypatch.setattr(fix_module, "same_reading", lambda before, after: False)
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    make_walking(root)
+    (root / "skills/demo").mkdir(parents=True)
+    (root / "skills/demo/SKILL.md").write_text("# demo\n", encoding="utf-8")
+    legacy = root / "skills/demo/evals/examples.json"
+    legacy.parent.mkdir()
+    fixable = {**LEGACY, "source_ref_authority": ""}  # authority_defaulted: a safe fix removes it
+    legacy.write_text(json.dumps(fixable, ensure_ascii=False, indent=2), encoding="utf-8")
+    _, _, err = run(["--check", *flags], root, capsys)
+    rel = "skills/demo/evals/examples.json"
+    assert f"{rel}: not migrated: the result would read differently" in err, err
+    assert "migrated (" not in err and "file migrated" not in err, err
+    data = json.loads(legacy.read_text(encoding="utf-8"))
+    assert "schema_version" in data and data["schema_version"] == LEGACY["schema_version"]
+    assert ("source_ref_authority" in data) == (flags == ["--migrate"]), err
 
 
 def test_migrate_handles_values_nested_deeper_than_python_recurses(

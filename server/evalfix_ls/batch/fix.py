@@ -56,7 +56,8 @@ class FileFix:
     original: bytes = b""
     new_text: str | None = None  # None: nothing to change
     fixes: list[Fix] = field(default_factory=list)
-    migration: list[str] = field(default_factory=list)
+    migration: list[str] = field(default_factory=list)  # the changes of the migration applied
+    not_migrated: str | None = None  # why a migration was computed but held back
     unsafe_left: int = 0  # fixes that --unsafe-fixes would add
     refused: str | None = None  # why the file was not changed
     written: bool = False
@@ -154,7 +155,7 @@ def _migrated(document: DocumentView, again: Callable[[str], DocumentView], resu
         return document
     after = again(migration.text)
     if not same_reading(document, after):  # a safety net: the tests prove it never fires
-        result.migration = ["not migrated: the result would read differently"]
+        result.not_migrated = "not migrated: the result would read differently"
         return document
     result.migration = migration.changes
     return after
@@ -309,6 +310,8 @@ def summary_lines(results: list[FileFix], options: FixOptions) -> list[str]:
     verb = "applied" if options.write else "would apply"
     lines = []
     for result in results:
+        if result.not_migrated is not None:
+            lines.append(f"{result.display}: {result.not_migrated}")
         if result.refused is not None:
             lines.append(f"{result.display}: {result.refused}")
         elif result.changes:
