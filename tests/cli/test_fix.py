@@ -132,14 +132,21 @@ def test_diff_on_a_clean_tree_exits_like_check(tmp_path: Path, capsys: pytest.Ca
     assert code == 0 and "---" not in out
 
 
-def test_migrate_rewrites_legacy_fixtures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def _walking_repository_with_a_legacy_fixture(tmp_path: Path) -> tuple[Path, Path]:
+    """A repository and the path of its (not yet written) legacy fixture: a legacy shape is a
+    workflow fixture only where the walk reads it."""
     root = tmp_path / "repo"
     (root / ".git").mkdir(parents=True)
-    make_walking(root)  # a legacy shape is a workflow fixture only where the walk reads it
+    make_walking(root)
     (root / "skills/demo").mkdir(parents=True)
     (root / "skills/demo/SKILL.md").write_text("# demo\n", encoding="utf-8")
     legacy = root / "skills/demo/evals/examples.json"
     legacy.parent.mkdir()
+    return root, legacy
+
+
+def test_migrate_rewrites_legacy_fixtures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root, legacy = _walking_repository_with_a_legacy_fixture(tmp_path)
     legacy.write_bytes(
         (json.dumps(LEGACY, ensure_ascii=False, indent=2) + "\n").replace("\n", "\r\n").encode()
     )
@@ -164,13 +171,7 @@ def test_a_migration_held_back_is_reported_as_such(
     fixtures; when it does, the report says the file was not migrated — it said nothing (alone)
     or "migrated (1 changes)" next to the fixes that were written."""
     monkeypatch.setattr(fix_module, "same_reading", lambda before, after: False)
-    root = tmp_path / "repo"
-    (root / ".git").mkdir(parents=True)
-    make_walking(root)
-    (root / "skills/demo").mkdir(parents=True)
-    (root / "skills/demo/SKILL.md").write_text("# demo\n", encoding="utf-8")
-    legacy = root / "skills/demo/evals/examples.json"
-    legacy.parent.mkdir()
+    root, legacy = _walking_repository_with_a_legacy_fixture(tmp_path)
     fixable = {**LEGACY, "source_ref_authority": ""}  # authority_defaulted: a safe fix removes it
     legacy.write_text(json.dumps(fixable, ensure_ascii=False, indent=2), encoding="utf-8")
     _, _, err = run(["--check", *flags], root, capsys)
@@ -187,13 +188,7 @@ def test_migrate_handles_values_nested_deeper_than_python_recurses(
 ) -> None:
     """The migration is checked by comparing the normalized cases before and after; on an outcome
     nested 5,000 levels deep that comparison was a RecursionError traceback."""
-    root = tmp_path / "repo"
-    (root / ".git").mkdir(parents=True)
-    make_walking(root)
-    (root / "skills/demo").mkdir(parents=True)
-    (root / "skills/demo/SKILL.md").write_text("# demo\n", encoding="utf-8")
-    legacy = root / "skills/demo/evals/examples.json"
-    legacy.parent.mkdir()
+    root, legacy = _walking_repository_with_a_legacy_fixture(tmp_path)
     depth = 5_000
     deep = '{"a": ' * depth + "1" + "}" * depth
     case = '"name": "Deep 深", "user_intent": "plan it", "coverage_tags": ["trigger"], '
