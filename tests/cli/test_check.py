@@ -164,6 +164,28 @@ def test_binary_and_utf16_files_are_findings_not_crashes(
     assert code == 1 and "error[json-invalid]" in out
 
 
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_a_utf16_file_gets_one_clear_error(
+    repo: Path, capsys: pytest.CaptureFixture[str], encoding: str
+) -> None:
+    """Node reads a UTF-16 file as UTF-8, so JSON.parse fails at its byte order mark: one error
+    that says what the file is, at the mark; every later character was another syntax finding
+    ("unexpected character '\\x00'", a hundred of them)."""
+    target = repo / "skills/demo/evals/evals.json"
+    write(target, "\ufeff".encode(encoding) + SUITE_OK.encode(encoding))
+    code, out, _ = run(["--check", "--format", "json", "skills/demo"], repo, capsys)
+    found = [(f["code"], f["message"], f["range"]) for f in json.loads(out)["files"][0]["findings"]]
+    first_two = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 2}}
+    assert code == 1 and [(c, r) for c, _, r in found] == [
+        ("encoding-replaced", {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}),
+        ("json-invalid", first_two),
+    ], found
+    assert found[1][1] == (
+        "Invalid JSON: the file is UTF-16 (it starts with a UTF-16 byte order mark): Node reads it as "
+        "UTF-8, so JSON.parse fails; re-save it as UTF-8"
+    )
+
+
 def test_dangling_symlink_is_a_usage_error(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = repo / "skills/demo/evals/evals.json"
     target.unlink()
