@@ -186,6 +186,33 @@ def test_a_utf16_file_gets_one_clear_error(
     )
 
 
+@pytest.mark.parametrize("output", ["text", "github"])
+def test_a_huge_value_is_shortened_in_the_lines_people_read(
+    repo: Path, capsys: pytest.CaptureFixture[str], output: str
+) -> None:
+    """A workflow message quotes the fixture's value as the reference does: a 1 MB coverage tag
+    made a 1 MB output line (and a GitHub annotation no one can read). The text and github lines
+    keep the message's start and end and say how much was left out; ``--format json`` keeps the
+    whole message."""
+    tag = "T" * 1_000_000
+    fixture = {
+        "schema_version": "spec-first.workflow-eval-fixtures.v1",
+        "skill": "demo",
+        "cases": [
+            {"id": "a", "input": "i", "coverage_tags": [tag + "😀"], "source_refs": ["skills/demo/SKILL.md"]}
+        ],
+    }
+    write(repo / "skills/demo/evals/cases.json", json.dumps(fixture, ensure_ascii=False))
+    code, out, _ = run(["--check", "--format", output, "skills/demo/evals/cases.json"], repo, capsys)
+    [line, summary] = out.splitlines()
+    assert code == 1 and summary == "1 error, 0 warnings in 1 file"
+    assert "invalid_coverage_tag" in line and len(line) < 2_000, len(line)
+    assert line.endswith("TTT😀") and "… (999,023 characters left out) …" in line, line[-300:]
+    code, out, _ = run(["--check", "--format", "json", "skills/demo/evals/cases.json"], repo, capsys)
+    [finding] = json.loads(out)["files"][0]["findings"]
+    assert finding["message"] == f"invalid coverage tag: {tag}😀"
+
+
 def test_dangling_symlink_is_a_usage_error(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = repo / "skills/demo/evals/evals.json"
     target.unlink()

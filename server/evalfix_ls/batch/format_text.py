@@ -30,6 +30,21 @@ def printable(text: str) -> str:
     )
 
 
+# A message quotes the fixture's values whole (the workflow contract's as the reference writes
+# them): a line of a megabyte helps no reader, so the human-facing lines keep its two ends.
+SHOWN_HEAD, SHOWN_TAIL = 900, 100
+
+
+def shown_message(message: str) -> str:
+    """``message`` for a line people read: whole up to ``SHOWN_HEAD + SHOWN_TAIL`` characters, else
+    its start and end around the count of characters left out (``--format json`` and SARIF keep it
+    whole)."""
+    if len(message) <= SHOWN_HEAD + SHOWN_TAIL:
+        return message
+    left_out = len(message) - SHOWN_HEAD - SHOWN_TAIL
+    return f"{message[:SHOWN_HEAD]}… ({left_out:,} characters left out) …{message[-SHOWN_TAIL:]}"
+
+
 def stderr_line(text: str) -> str:
     """One line for stderr (``--fix``'s report, configuration warnings, errors): ``printable``, and
     a lone surrogate (``"\\uDFAA"`` in a fixture or a project file) as its escape, which the
@@ -43,7 +58,8 @@ def file_lines(file: FileReport) -> Iterator[str]:
     index = LineIndex(file.analysis.text)
     for f in sorted(file.analysis.findings, key=lambda f: f.sort_key):
         line, col = index.position(f.start, Encoding.UTF16)
-        yield printable(f"{file.display}:{line + 1}:{col + 1}: {f.severity.word}[{f.code}] {f.message}")
+        where = f"{file.display}:{line + 1}:{col + 1}"
+        yield printable(f"{where}: {f.severity.word}[{f.code}] {shown_message(f.message)}")
 
 
 def summary_lines(report: Report) -> Iterator[str]:
