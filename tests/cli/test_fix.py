@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -124,6 +125,38 @@ def test_diff_prints_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFi
     written = "".join(p.read_text(encoding="utf-8") for p in root.rglob("*.json"))
     added = [line[1:] for line in out.splitlines() if line.startswith("+") and not line.startswith("+++")]
     assert added and all(line in written for line in added)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git to apply the diff")
+def test_diff_applies_with_git_as_fix_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--diff`` is a patch: ``git apply`` of it gives what ``--fix`` writes. Lines are split at
+    LF only (U+2028 or U+0085 inside a string split Python's lines, and the patch was corrupt),
+    and a last line without a line break carries git's "\\ No newline at end of file" (it was
+    glued to the next line of the diff)."""
+    root = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    texts = {
+        "a": '{\n  "skill_name": "a",\n  "evals": [\n    {"id": "a", "prompt": "one\u2028two\x85three",'
+        ' "setup": {"kind": "Empty"}}\n  ]\n}\n',
+        "b": '{"skill_name": "b", "evals": [{"id": "b", "prompt": "p", "setup": {"kind": "Empty"}}]}',
+    }
+    for name, text in texts.items():
+        (root / name / "evals").mkdir(parents=True)
+        (root / name / "SKILL.md").write_text(f"---\nname: {name}\n---\n", encoding="utf-8")
+        (root / name / "evals/evals.json").write_bytes(text.encode("utf-8"))
+    code, patch, _ = run(["--check", "--diff"], root, capsys)
+    assert code == 1
+    (tmp_path / "fix.diff").write_bytes(patch.encode("utf-8"))
+    applied = subprocess.run(
+        ["git", "apply", str(tmp_path / "fix.diff")], cwd=root, capture_output=True, text=True
+    )
+    assert applied.returncode == 0, applied.stderr + patch
+    patched = snapshot(root)
+    for name, text in texts.items():  # back to the originals, then --fix
+        (root / name / "evals/evals.json").write_bytes(text.encode("utf-8"))
+    run(["--check", "--fix"], root, capsys)
+    assert snapshot(root) == patched
+    assert '"kind": "empty"' in (root / "b/evals/evals.json").read_text(encoding="utf-8")
 
 
 def test_diff_on_a_clean_tree_exits_like_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

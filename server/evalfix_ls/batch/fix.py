@@ -300,9 +300,19 @@ def _current_bytes(target: Path, expected_size: int) -> bytes | None:
 
 
 def unified_diff(result: FileFix) -> str:
-    old = result.old_text.splitlines(keepends=True)
-    new = (result.new_text or "").splitlines(keepends=True)
-    return "".join(difflib.unified_diff(old, new, f"a/{result.display}", f"b/{result.display}"))
+    """The change as a patch that ``git apply`` and ``patch`` read: lines end at LF only (as they
+    count them; ``splitlines`` would also end one at U+2028 or U+0085 inside a string), and a last
+    line without a line break is followed by their "\\ No newline at end of file" marker."""
+    old, new = _patch_lines(result.old_text), _patch_lines(result.new_text or "")
+    out = []
+    for line in difflib.unified_diff(old, new, f"a/{result.display}", f"b/{result.display}"):
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def _patch_lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    return [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
 
 
 def summary_lines(results: list[FileFix], options: FixOptions) -> list[str]:
