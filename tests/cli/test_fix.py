@@ -159,6 +159,29 @@ def test_diff_applies_with_git_as_fix_writes(tmp_path: Path, capsys: pytest.Capt
     assert '"kind": "empty"' in (root / "b/evals/evals.json").read_text(encoding="utf-8")
 
 
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git to apply the diff")
+def test_a_file_name_with_control_characters_is_quoted_in_the_diff(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The diff's ``---``/``+++`` lines named the file as it is: an ESC in a fixture's name reached
+    the terminal, a LF broke the patch. Such names are quoted as git quotes them, which ``git
+    apply`` reads back."""
+    root, legacy = _walking_repository_with_a_legacy_fixture(tmp_path)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    hostile = legacy.with_name('a\x1b[31m\tb"\\\u202e.json')
+    hostile.write_text(json.dumps({**LEGACY, "source_ref_authority": ""}), encoding="utf-8")
+    code, patch, _ = run(["--check", "--diff"], root, capsys)
+    assert code == 1 and "\x1b" not in patch and "\u202e" not in patch
+    header = '"a/skills/demo/evals/a\\033[31m\\tb\\"\\\\\\342\\200\\256.json"'
+    assert f"--- {header}\n" in patch, patch
+    (tmp_path / "fix.diff").write_bytes(patch.encode("utf-8"))
+    applied = subprocess.run(
+        ["git", "apply", str(tmp_path / "fix.diff")], cwd=root, capture_output=True, text=True
+    )
+    assert applied.returncode == 0, applied.stderr + patch
+    assert "source_ref_authority" not in json.loads(hostile.read_text(encoding="utf-8"))
+
+
 def test_diff_on_a_clean_tree_exits_like_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = copy_tree("clean", tmp_path)
     code, out, _ = run(["--check", "--diff"], root, capsys)

@@ -34,6 +34,7 @@ from ..workspace.confine import resolve_within
 from ..workspace.files import MAX_FILE_BYTES, NotRegularFile, TooLarge, read_regular
 from ..workspace.view import FileSystemView, relative_posix
 from .analyse import Analyser, FileTask, read_root
+from .format_text import UNSHOWABLE
 from .run import plan
 
 
@@ -304,10 +305,28 @@ def unified_diff(result: FileFix) -> str:
     count them; ``splitlines`` would also end one at U+2028 or U+0085 inside a string), and a last
     line without a line break is followed by their "\\ No newline at end of file" marker."""
     old, new = _patch_lines(result.old_text), _patch_lines(result.new_text or "")
+    before, after = _patch_path(f"a/{result.display}"), _patch_path(f"b/{result.display}")
     out = []
-    for line in difflib.unified_diff(old, new, f"a/{result.display}", f"b/{result.display}"):
+    for line in difflib.unified_diff(old, new, before, after):
         out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
     return "".join(out)
+
+
+_GIT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\t": "\\t", "\n": "\\n"}
+
+
+def _patch_path(name: str) -> str:
+    """A file name in a ``---``/``+++`` line, quoted as git quotes it when it holds a character a
+    terminal would act on (``printable``'s), a tab, a quote or a backslash: in double quotes, those
+    as C escapes or the octal of their UTF-8 bytes, which ``git apply`` reads back."""
+    if not (UNSHOWABLE.search(name) or any(ch in name for ch in _GIT_ESCAPES)):
+        return name
+    quoted = (
+        _GIT_ESCAPES.get(ch)
+        or ("".join(f"\\{byte:03o}" for byte in ch.encode("utf-8")) if UNSHOWABLE.match(ch) else ch)
+        for ch in name
+    )
+    return '"' + "".join(quoted) + '"'
 
 
 def _patch_lines(text: str) -> list[str]:

@@ -18,14 +18,14 @@ from .run import FileReport, Report
 # C0 and C1 controls (a CR or LF would start a new output line, which a GitHub Actions log may
 # read as a workflow command, and ESC starts terminal escape sequences), the Unicode line and
 # paragraph separators, and the bidirectional overrides that reorder what is shown. Tabs stay.
-_UNSHOWABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+UNSHOWABLE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r"}
 
 
 def printable(text: str) -> str:
     """``text`` with every character a terminal or log viewer would act on written as an escape
     (``\\n``, ``\\r``, ``\\u001b``…), so that one finding stays one line that shows what it holds."""
-    return _UNSHOWABLE.sub(
+    return UNSHOWABLE.sub(
         lambda found: _SHORT_ESCAPES.get(found.group()) or f"\\u{ord(found.group()):04x}", text
     )
 
