@@ -209,6 +209,7 @@ def test_migrate_rewrites_legacy_fixtures(tmp_path: Path, capsys: pytest.Capture
     code, out, err = run(["--check", "--migrate", "--diff"], root, capsys)
     assert code == 1 and '+  "schema_version": "spec-first.workflow-eval-fixtures.v1",\r\n' in out
     assert json.loads(legacy.read_text(encoding="utf-8")) == LEGACY  # --diff wrote nothing
+    assert "skills/demo/evals/examples.json: would migrate (7 changes)\n" in err, err
     code, out, err = run(["--check", "--migrate"], root, capsys)
     assert code == 0, out
     raw = legacy.read_bytes()
@@ -216,7 +217,7 @@ def test_migrate_rewrites_legacy_fixtures(tmp_path: Path, capsys: pytest.Capture
     data = json.loads(raw)
     assert data["schema_version"] == "spec-first.workflow-eval-fixtures.v1"
     assert data["cases"][0]["input"] == "计划导出功能 📦" and data["cases"][0]["id"] == "plan-the-export"
-    assert "migrated" in err
+    assert "skills/demo/evals/examples.json: migrated (7 changes)\n" in err, err
 
 
 @pytest.mark.parametrize("flags", [["--migrate"], ["--migrate", "--fix"]])

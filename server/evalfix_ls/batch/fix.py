@@ -336,7 +336,7 @@ def _patch_lines(text: str) -> list[str]:
 
 def summary_lines(results: list[FileFix], options: FixOptions) -> list[str]:
     """One line per file that changed (or would, or was refused), then a total."""
-    verb = "applied" if options.write else "would apply"
+    applied, migrated = ("applied", "migrated") if options.write else ("would apply", "would migrate")
     lines = []
     for result in results:
         if result.not_migrated is not None:
@@ -346,10 +346,12 @@ def summary_lines(results: list[FileFix], options: FixOptions) -> list[str]:
         elif result.changes:
             parts = []
             if result.migration:
-                parts.append(f"migrated ({len(result.migration)} changes)")
+                parts.append(f"{migrated} ({_count(len(result.migration), 'change', 'changes')})")
             if result.fixes:
-                parts.append(f"{_count(len(result.fixes), 'fix', 'fixes')} ({_codes(result.fixes)})")
-            lines.append(f"{result.display}: {verb} " + ", ".join(parts))
+                parts.append(
+                    f"{applied} {_count(len(result.fixes), 'fix', 'fixes')} ({_codes(result.fixes)})"
+                )
+            lines.append(f"{result.display}: " + ", ".join(parts))
     changed = [r for r in results if r.changes]
     total = sum(len(r.fixes) for r in changed)
     line = f"{_count(total, 'fix', 'fixes')} in {_count(len(changed), 'file', 'files')}"
