@@ -372,11 +372,13 @@ def test_every_hard_link_of_a_fixed_file_sees_the_fix(tmp_path: Path) -> None:
     assert not list(root.rglob("*.evalfix-tmp"))
 
 
+@pytest.mark.parametrize("rename_fails", [False, True])
 def test_an_in_place_write_that_fails_keeps_the_fixed_text(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rename_fails: bool
 ) -> None:
     """Writing through the inode is not atomic: when it fails midway (a full disk), the complete
-    fixed text stays beside the file, and the refusal says where."""
+    fixed text stays beside the file — as ``<file>.evalfix-fixed``, or under its temporary name
+    when even that rename fails — and the refusal says where."""
     root = copy_tree("broken", tmp_path)
     suite = root / SUITE
     os.link(suite, root / "shared.json")
@@ -384,13 +386,18 @@ def test_an_in_place_write_that_fails_keeps_the_fixed_text(
     def disk_full(fd: int, data: bytes) -> int:  # the temporary copy is written by its file object
         raise OSError(errno.ENOSPC, "No space left on device")
 
+    def no_rename(source: str, destination: str) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
     monkeypatch.setattr(os, "write", disk_full)
+    if rename_fails:
+        monkeypatch.setattr(os, "replace", no_rename)
     (result,) = [r for r in fix_paths([suite], root=root, cwd=root) if r.display == SUITE]
-    kept = Path(f"{suite}.evalfix-fixed")
-    assert not result.written
+    temporaries = list(root.rglob("*.evalfix-tmp"))
+    kept = temporaries[0] if rename_fails else Path(f"{suite}.evalfix-fixed")
+    assert not result.written and len(temporaries) == rename_fails
     assert result.refused == f"cannot be written: No space left on device; its fixed text is in {kept}"
     assert kept.read_bytes() == result.new_text.encode("utf-8")
-    assert not list(root.rglob("*.evalfix-tmp"))
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to give a file away")

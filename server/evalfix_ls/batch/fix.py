@@ -224,8 +224,12 @@ def write_atomically(target: Path, data: bytes, *, expected: bytes) -> None:
         else:
             os.replace(temporary, target)
             _sync_directory(target.parent)
-    finally:
+    except PartlyWritten:
+        raise  # the copy holds the only complete new text: it stays (the error names it)
+    except BaseException:
         Path(temporary).unlink(missing_ok=True)
+        raise
+    Path(temporary).unlink(missing_ok=True)  # written in place: the copy is no longer needed
 
 
 def _synced_copy(target: Path, data: bytes, info: os.stat_result) -> str:
@@ -261,8 +265,8 @@ class PartlyWritten(OSError):
 
 def _write_through_inode(target: Path, data: bytes, temporary: str) -> None:
     """Overwrite ``target``'s bytes in place (same inode: every hard link sees them), then flush.
-    If that fails after the file was opened for writing, the temporary copy is kept (renamed so
-    that the ``finally`` above leaves it) and the error names it."""
+    If that fails after the file was opened for writing, the temporary copy is kept (renamed to
+    ``<file>.evalfix-fixed`` when it can be) and the error names it."""
     fd = os.open(target, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))  # failing here, nothing was written
     try:
         view = memoryview(data)
@@ -272,7 +276,10 @@ def _write_through_inode(target: Path, data: bytes, temporary: str) -> None:
         os.fsync(fd)
     except OSError as exc:
         kept = f"{target}.evalfix-fixed"
-        os.replace(temporary, kept)
+        try:
+            os.replace(temporary, kept)
+        except OSError:
+            kept = temporary  # not even renamed: it stays under its temporary name
         raise PartlyWritten(exc.errno, f"{exc.strerror or exc}; its fixed text is in {kept}") from exc
     finally:
         os.close(fd)
@@ -355,9 +362,9 @@ def summary_lines(results: list[FileFix], options: FixOptions) -> list[str]:
     changed = [r for r in results if r.changes]
     total = sum(len(r.fixes) for r in changed)
     line = f"{_count(total, 'fix', 'fixes')} in {_count(len(changed), 'file', 'files')}"
-    migrated = sum(1 for r in changed if r.migration)
-    if migrated:
-        line += f", {_count(migrated, 'file', 'files')} migrated"
+    files_migrated = sum(1 for r in changed if r.migration)
+    if files_migrated:
+        line += f", {_count(files_migrated, 'file', 'files')} migrated"
     left = sum(r.unsafe_left for r in results)
     if left:
         line += f"; {_count(left, 'more fix', 'more fixes')} with --unsafe-fixes"
