@@ -260,7 +260,7 @@ def _took_owner(temporary: str, info: os.stat_result) -> bool:
 
 
 class PartlyWritten(OSError):
-    """The in-place write failed after it began; the complete new text is in ``kept``."""
+    """The in-place write failed after it began; its message names the copy holding the new text."""
 
 
 def _write_through_inode(target: Path, data: bytes, temporary: str) -> None:
