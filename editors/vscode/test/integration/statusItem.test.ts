@@ -46,7 +46,7 @@ const EXPECTED: Record<string, Expectation> = {
     const schema = String(parsed.schema_version);
     // The test workspace holds no spec-first normalizer: no fixture walk reads this file.
     const reason =
-      `skill-local shape (schema_version \`${schema}\`) under skills/**/evals/ ` +
+      `skill-local shape (schema_version ${JSON.stringify(schema)}) under skills/**/evals/ ` +
       "in a repository without spec-first's fixture walk: its own tests judge it";
     assert.equal(shown.tooltip, reason);
   },
