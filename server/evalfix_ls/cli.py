@@ -161,21 +161,20 @@ def run_check(args: argparse.Namespace) -> int:
             jobs=args.jobs or default_jobs(),
             on_file=printer.file,
         )
-    except CheckError as exc:
-        print(f"evalfix-ls: error: {exc}", file=sys.stderr)
+    except CheckError as exc:  # names a PATH or a --root as given
+        _say(f"evalfix-ls: error: {exc}")
         return EXIT_USAGE
     except BrokenProcessPool:
         print("evalfix-ls: error: a worker process died (out of memory?); try --jobs 1", file=sys.stderr)
         return EXIT_USAGE
-    for problem in configs.problems():
-        print(f"evalfix-ls: warning: configuration: {problem}", file=sys.stderr)
+    for problem in configs.problems():  # quotes the project file's keys and values
+        _say(f"evalfix-ls: warning: configuration: {problem}")
     printer.finish(report)
     if not report.files:  # nothing to check is an input problem, not a clean result
         where = ", ".join(str(p) for p in args.paths) or "the current directory"
-        print(
+        _say(
             f"evalfix-ls: error: no fixture files found in {where} "
-            "(looked for evals/evals.json and skills/**/evals/**/*.json)",
-            file=sys.stderr,
+            "(looked for evals/evals.json and skills/**/evals/**/*.json)"
         )
         return EXIT_USAGE
     if report.count(Severity.ERROR):
@@ -183,6 +182,14 @@ def run_check(args: argparse.Namespace) -> int:
     if args.strict and report.count(Severity.WARNING):
         return EXIT_FINDINGS
     return EXIT_OK
+
+
+def _say(line: str) -> None:
+    """A message on stderr that quotes a path or a project file: what a terminal or a CI log would
+    act on (ESC, a line break…) is written as an escape (``batch.format_text.stderr_line``)."""
+    from .batch.format_text import stderr_line
+
+    print(stderr_line(line), file=sys.stderr)
 
 
 def _die_quietly_on_closed_pipe() -> None:

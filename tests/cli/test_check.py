@@ -164,6 +164,55 @@ def test_binary_and_utf16_files_are_findings_not_crashes(
     assert code == 1 and "error[json-invalid]" in out
 
 
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_a_utf16_file_gets_one_clear_error(
+    repo: Path, capsys: pytest.CaptureFixture[str], encoding: str
+) -> None:
+    """Node reads a UTF-16 file as UTF-8, so JSON.parse fails at its byte order mark: one error
+    that says what the file is, at the mark; every later character was another syntax finding
+    ("unexpected character '\\x00'", a hundred of them)."""
+    target = repo / "skills/demo/evals/evals.json"
+    write(target, "\ufeff".encode(encoding) + SUITE_OK.encode(encoding))
+    code, out, _ = run(["--check", "--format", "json", "skills/demo"], repo, capsys)
+    found = [(f["code"], f["message"], f["range"]) for f in json.loads(out)["files"][0]["findings"]]
+    first_two = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 2}}
+    assert code == 1 and [(c, r) for c, _, r in found] == [
+        ("encoding-replaced", {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}),
+        ("json-invalid", first_two),
+    ], found
+    assert found[1][1] == (
+        "Invalid JSON: the file is UTF-16 (it starts with a UTF-16 byte order mark): Node reads it as "
+        "UTF-8, so JSON.parse fails; re-save it as UTF-8"
+    )
+
+
+@pytest.mark.parametrize("output", ["text", "github"])
+def test_a_huge_value_is_shortened_in_the_lines_people_read(
+    repo: Path, capsys: pytest.CaptureFixture[str], output: str
+) -> None:
+    """A workflow message quotes the fixture's value as the reference does: a 1 MB coverage tag
+    made a 1 MB output line (and a GitHub annotation no one can read). The text and github lines
+    keep the message's start and end and say how much was left out; ``--format json`` keeps the
+    whole message."""
+    tag = "T" * 1_000_000
+    fixture = {
+        "schema_version": "spec-first.workflow-eval-fixtures.v1",
+        "skill": "demo",
+        "cases": [
+            {"id": "a", "input": "i", "coverage_tags": [tag + "😀"], "source_refs": ["skills/demo/SKILL.md"]}
+        ],
+    }
+    write(repo / "skills/demo/evals/cases.json", json.dumps(fixture, ensure_ascii=False))
+    code, out, _ = run(["--check", "--format", output, "skills/demo/evals/cases.json"], repo, capsys)
+    [line, summary] = out.splitlines()
+    assert code == 1 and summary == "1 error, 0 warnings in 1 file"
+    assert "invalid_coverage_tag" in line and len(line) < 2_000, len(line)
+    assert line.endswith("TTT😀") and "… (999,023 characters left out) …" in line, line[-300:]
+    code, out, _ = run(["--check", "--format", "json", "skills/demo/evals/cases.json"], repo, capsys)
+    [finding] = json.loads(out)["files"][0]["findings"]
+    assert finding["message"] == f"invalid coverage tag: {tag}😀"
+
+
 def test_dangling_symlink_is_a_usage_error(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = repo / "skills/demo/evals/evals.json"
     target.unlink()

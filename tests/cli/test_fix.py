@@ -4,16 +4,19 @@ of files changed since they were read or over the size limit."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
 from fixture_paths import make_walking
 from test_check import run
 
+from evalfix_ls.batch import fix as fix_module
 from evalfix_ls.batch.analyse import Analyser
 from evalfix_ls.batch.fix import FileFix, FixOptions, commit, fix_paths, prepare
 from evalfix_ls.batch.run import plan
@@ -124,41 +127,70 @@ def test_diff_prints_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFi
     assert added and all(line in written for line in added)
 
 
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git to apply the diff")
+def test_diff_applies_with_git_as_fix_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--diff`` is a patch: ``git apply`` of it gives what ``--fix`` writes. Lines are split at
+    LF only (U+2028 or U+0085 inside a string split Python's lines, and the patch was corrupt),
+    and a last line without a line break carries git's "\\ No newline at end of file" (it was
+    glued to the next line of the diff)."""
+    root = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    texts = {
+        "a": '{\n  "skill_name": "a",\n  "evals": [\n    {"id": "a", "prompt": "one\u2028two\x85three",'
+        ' "setup": {"kind": "Empty"}}\n  ]\n}\n',
+        "b": '{"skill_name": "b", "evals": [{"id": "b", "prompt": "p", "setup": {"kind": "Empty"}}]}',
+    }
+    for name, text in texts.items():
+        (root / name / "evals").mkdir(parents=True)
+        (root / name / "SKILL.md").write_text(f"---\nname: {name}\n---\n", encoding="utf-8")
+        (root / name / "evals/evals.json").write_bytes(text.encode("utf-8"))
+    code, patch, _ = run(["--check", "--diff"], root, capsys)
+    assert code == 1
+    (tmp_path / "fix.diff").write_bytes(patch.encode("utf-8"))
+    applied = subprocess.run(
+        ["git", "apply", str(tmp_path / "fix.diff")], cwd=root, capture_output=True, text=True
+    )
+    assert applied.returncode == 0, applied.stderr + patch
+    patched = snapshot(root)
+    for name, text in texts.items():  # back to the originals, then --fix
+        (root / name / "evals/evals.json").write_bytes(text.encode("utf-8"))
+    run(["--check", "--fix"], root, capsys)
+    assert snapshot(root) == patched
+    assert '"kind": "empty"' in (root / "b/evals/evals.json").read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git to apply the diff")
+def test_a_file_name_with_control_characters_is_quoted_in_the_diff(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The diff's ``---``/``+++`` lines named the file as it is: an ESC in a fixture's name reached
+    the terminal, a LF broke the patch. Such names are quoted as git quotes them, which ``git
+    apply`` reads back."""
+    root, legacy = _walking_repository_with_a_legacy_fixture(tmp_path)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    hostile = legacy.with_name('a\x1b[31m\tb"\\\u202e.json')
+    hostile.write_text(json.dumps({**LEGACY, "source_ref_authority": ""}), encoding="utf-8")
+    code, patch, _ = run(["--check", "--diff"], root, capsys)
+    assert code == 1 and "\x1b" not in patch and "\u202e" not in patch
+    header = '"a/skills/demo/evals/a\\033[31m\\tb\\"\\\\\\342\\200\\256.json"'
+    assert f"--- {header}\n" in patch, patch
+    (tmp_path / "fix.diff").write_bytes(patch.encode("utf-8"))
+    applied = subprocess.run(
+        ["git", "apply", str(tmp_path / "fix.diff")], cwd=root, capture_output=True, text=True
+    )
+    assert applied.returncode == 0, applied.stderr + patch
+    assert "source_ref_authority" not in json.loads(hostile.read_text(encoding="utf-8"))
+
+
 def test_diff_on_a_clean_tree_exits_like_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = copy_tree("clean", tmp_path)
     code, out, _ = run(["--check", "--diff"], root, capsys)
     assert code == 0 and "---" not in out
 
 
-def test_migrate_rewrites_legacy_fixtures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    root = tmp_path / "repo"
-    (root / ".git").mkdir(parents=True)
-    make_walking(root)  # a legacy shape is a workflow fixture only where the walk reads it
-    (root / "skills/demo").mkdir(parents=True)
-    (root / "skills/demo/SKILL.md").write_text("# demo\n", encoding="utf-8")
-    legacy = root / "skills/demo/evals/examples.json"
-    legacy.parent.mkdir()
-    legacy.write_bytes(
-        (json.dumps(LEGACY, ensure_ascii=False, indent=2) + "\n").replace("\n", "\r\n").encode()
-    )
-    code, out, err = run(["--check", "--migrate", "--diff"], root, capsys)
-    assert code == 1 and '+  "schema_version": "spec-first.workflow-eval-fixtures.v1",\r\n' in out
-    assert json.loads(legacy.read_text(encoding="utf-8")) == LEGACY  # --diff wrote nothing
-    code, out, err = run(["--check", "--migrate"], root, capsys)
-    assert code == 0, out
-    raw = legacy.read_bytes()
-    assert raw.count(b"\r\n") == raw.count(b"\n")  # every line ending still CRLF
-    data = json.loads(raw)
-    assert data["schema_version"] == "spec-first.workflow-eval-fixtures.v1"
-    assert data["cases"][0]["input"] == "计划导出功能 📦" and data["cases"][0]["id"] == "plan-the-export"
-    assert "migrated" in err
-
-
-def test_migrate_handles_values_nested_deeper_than_python_recurses(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The migration is checked by comparing the normalized cases before and after; on an outcome
-    nested 5,000 levels deep that comparison was a RecursionError traceback."""
+def _walking_repository_with_a_legacy_fixture(tmp_path: Path) -> tuple[Path, Path]:
+    """A repository and the path of its (not yet written) legacy fixture: a legacy shape is a
+    workflow fixture only where the walk reads it."""
     root = tmp_path / "repo"
     (root / ".git").mkdir(parents=True)
     make_walking(root)
@@ -166,6 +198,54 @@ def test_migrate_handles_values_nested_deeper_than_python_recurses(
     (root / "skills/demo/SKILL.md").write_text("# demo\n", encoding="utf-8")
     legacy = root / "skills/demo/evals/examples.json"
     legacy.parent.mkdir()
+    return root, legacy
+
+
+def test_migrate_rewrites_legacy_fixtures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root, legacy = _walking_repository_with_a_legacy_fixture(tmp_path)
+    legacy.write_bytes(
+        (json.dumps(LEGACY, ensure_ascii=False, indent=2) + "\n").replace("\n", "\r\n").encode()
+    )
+    code, out, err = run(["--check", "--migrate", "--diff"], root, capsys)
+    assert code == 1 and '+  "schema_version": "spec-first.workflow-eval-fixtures.v1",\r\n' in out
+    assert json.loads(legacy.read_text(encoding="utf-8")) == LEGACY  # --diff wrote nothing
+    assert "skills/demo/evals/examples.json: would migrate (7 changes)\n" in err, err
+    code, out, err = run(["--check", "--migrate"], root, capsys)
+    assert code == 0, out
+    raw = legacy.read_bytes()
+    assert raw.count(b"\r\n") == raw.count(b"\n")  # every line ending still CRLF
+    data = json.loads(raw)
+    assert data["schema_version"] == "spec-first.workflow-eval-fixtures.v1"
+    assert data["cases"][0]["input"] == "计划导出功能 📦" and data["cases"][0]["id"] == "plan-the-export"
+    assert "skills/demo/evals/examples.json: migrated (7 changes)\n" in err, err
+
+
+@pytest.mark.parametrize("flags", [["--migrate"], ["--migrate", "--fix"]])
+def test_a_migration_held_back_is_reported_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, flags: list[str]
+) -> None:
+    """The safety net after a migration (the migrated file must read the same) never fires on real
+    fixtures; when it does, the report says the file was not migrated — it said nothing (alone)
+    or "migrated (1 changes)" next to the fixes that were written."""
+    monkeypatch.setattr(fix_module, "same_reading", lambda before, after: False)
+    root, legacy = _walking_repository_with_a_legacy_fixture(tmp_path)
+    fixable = {**LEGACY, "source_ref_authority": ""}  # authority_defaulted: a safe fix removes it
+    legacy.write_text(json.dumps(fixable, ensure_ascii=False, indent=2), encoding="utf-8")
+    _, _, err = run(["--check", *flags], root, capsys)
+    rel = "skills/demo/evals/examples.json"
+    assert f"{rel}: not migrated: the result would read differently" in err, err
+    assert "migrated (" not in err and "file migrated" not in err, err
+    data = json.loads(legacy.read_text(encoding="utf-8"))
+    assert "schema_version" in data and data["schema_version"] == LEGACY["schema_version"]
+    assert ("source_ref_authority" in data) == (flags == ["--migrate"]), err
+
+
+def test_migrate_handles_values_nested_deeper_than_python_recurses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The migration is checked by comparing the normalized cases before and after; on an outcome
+    nested 5,000 levels deep that comparison was a RecursionError traceback."""
+    root, legacy = _walking_repository_with_a_legacy_fixture(tmp_path)
     depth = 5_000
     deep = '{"a": ' * depth + "1" + "}" * depth
     case = '"name": "Deep 深", "user_intent": "plan it", "coverage_tags": ["trigger"], '
@@ -272,6 +352,73 @@ def test_symbolic_link_stays_a_link(tmp_path: Path) -> None:
     fix_paths([root / SUITE], root=root, cwd=root)
     assert (root / SUITE).is_symlink()
     assert real.read_bytes() != before and '"version": "2"' in real.read_text(encoding="utf-8")
+
+
+def test_every_hard_link_of_a_fixed_file_sees_the_fix(tmp_path: Path) -> None:
+    """A rename would give the fixed text a new inode under one name and leave the file's other
+    names (hard links: a shared fixture, a checkout with ``git worktree``-style links) on the old
+    text. A file with several links is written through its own inode."""
+    root = copy_tree("broken", tmp_path)
+    suite = root / SUITE
+    other = root / "shared.json"
+    os.link(suite, other)
+    os.chmod(suite, 0o640)
+    before = suite.stat()
+    (result,) = [r for r in fix_paths([suite], root=root, cwd=root) if r.display == SUITE]
+    assert result.written and result.fixes
+    after = suite.stat()
+    assert (after.st_ino, after.st_nlink, stat.S_IMODE(after.st_mode)) == (before.st_ino, 2, 0o640)
+    assert other.read_bytes() == suite.read_bytes() == result.new_text.encode("utf-8")
+    assert not list(root.rglob("*.evalfix-tmp"))
+
+
+@pytest.mark.parametrize("rename_fails", [False, True])
+def test_an_in_place_write_that_fails_keeps_the_fixed_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rename_fails: bool
+) -> None:
+    """Writing through the inode is not atomic: when it fails midway (a full disk), the complete
+    fixed text stays beside the file — as ``<file>.evalfix-fixed``, or under its temporary name
+    when even that rename fails — and the refusal says where."""
+    root = copy_tree("broken", tmp_path)
+    suite = root / SUITE
+    os.link(suite, root / "shared.json")
+
+    def disk_full(fd: int, data: bytes) -> int:  # the temporary copy is written by its file object
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    def no_rename(source: str, destination: str) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(os, "write", disk_full)
+    if rename_fails:
+        monkeypatch.setattr(os, "replace", no_rename)
+    (result,) = [r for r in fix_paths([suite], root=root, cwd=root) if r.display == SUITE]
+    temporaries = list(root.rglob("*.evalfix-tmp"))
+    kept = temporaries[0] if rename_fails else Path(f"{suite}.evalfix-fixed")
+    assert not result.written and len(temporaries) == rename_fails
+    assert result.refused == f"cannot be written: No space left on device; its fixed text is in {kept}"
+    assert kept.read_bytes() == result.new_text.encode("utf-8")
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to give a file away")
+def test_a_file_of_another_owner_keeps_its_owner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fixture owned by someone else in a folder we may write: the rename would replace it by a
+    file of ours when the owner cannot be given back (as for any user but root: ``chown`` refused
+    here on purpose); it is written in place instead, owner and group kept."""
+    root = copy_tree("broken", tmp_path)
+    suite = root / SUITE
+    os.chown(suite, 65534, 65534)
+    os.chmod(suite, 0o666)
+
+    def refused(path: str, uid: int, gid: int) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "chown", refused)
+    (result,) = [r for r in fix_paths([suite], root=root, cwd=root) if r.display == SUITE]
+    info = suite.stat()
+    assert result.written and (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (65534, 65534, 0o666)
+    assert suite.read_bytes() == result.new_text.encode("utf-8")
+    assert not list(root.rglob("*.evalfix-tmp"))
 
 
 def _fix_with_suite_linked_outside(

@@ -300,6 +300,32 @@ def test_a_fixtures_control_characters_stay_inside_their_finding(repo: Path, out
     assert lines[0].endswith(f"invalid coverage tag: {shown}\\u001b[2K\\u009b31m\\u202etag"), lines[0]
 
 
+@pytest.mark.parametrize("flags", [[], ["--fix"]])
+def test_a_project_files_control_characters_stay_inside_their_warning(repo: Path, flags: list[str]) -> None:
+    """Configuration warnings on stderr quote the project file's keys and values: an ESC, a BEL,
+    a CSI or a LF in an unknown key reached the terminal (or started a line of the CI log) as it
+    is. They are written as escapes, as the findings are."""
+    (repo / "skills/demo/evals/evals.json").write_text(SUITE_WITH_FILES)
+    (repo / "skills/demo/evals/x.txt").write_text("x")
+    (repo / ".evalfix.toml").write_text(
+        '"\\u001b]0;title\\u0007" = 1\nseverity = {"x\\n::error::injected\\u009b31m" = "off"}\n'
+    )
+    result = check(repo, *flags)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if "warning: configuration" in line]
+    assert warnings == [
+        f"evalfix-ls: warning: configuration: {repo / '.evalfix.toml'}: \\u001b]0;title\\u0007: "
+        "unknown setting (ignored)",
+        f"evalfix-ls: warning: configuration: {repo / '.evalfix.toml'}: "
+        "severity.x\\n::error::injected\\u009b31m: not a finding code of evalfix-ls; ignored",
+    ], result.stderr
+    assert not any(ch in result.stderr for ch in "\x1b\x07\x9b"), result.stderr
+    # A PATH as given is quoted in the usage error too.
+    missing = check(repo, *flags, "gone\x1b[2K.json")
+    assert missing.returncode == 2 and "gone\\u001b[2K.json" in missing.stderr, missing.stderr
+    assert "\x1b" not in missing.stderr
+
+
 @pytest.mark.parametrize("project_file", [".evalfix.toml", "pyproject.toml"])
 def test_a_project_file_nested_too_deep_is_a_warning(repo: Path, project_file: str) -> None:
     """Python's TOML reader recurses once per nesting level: a project file nested deeper than

@@ -35,10 +35,10 @@ def test_no_error_no_warning_and_the_reason_for_each_skill_local_shape(corpus: P
     assert kinds == {"workflow-fixture": 10, "unknown": 30}
     for file in report["files"]:
         if file["kind"] == "workflow-fixture":
-            assert file["reason"] == f"declares schema_version `{CANONICAL_SCHEMA}`"
+            assert file["reason"] == f'declares schema_version "{CANONICAL_SCHEMA}"'
         else:
             assert file["findings"] == []
-            assert file["reason"].startswith("skill-local shape (schema_version `")
+            assert file["reason"].startswith('skill-local shape (schema_version "')
             assert (
                 "in a repository without spec-first's fixture walk: its own tests judge it" in file["reason"]
             )
@@ -58,5 +58,5 @@ def test_forcing_the_walk_on_brings_back_the_normalizers_errors(corpus: Path, tm
     )
     assert errors == {"missing_coverage_tags": 94, "missing_input": 18, "missing_source_refs": 17}
     for file in report["files"]:  # the canonical files do not depend on the walk
-        canonical = file["reason"] == f"declares schema_version `{CANONICAL_SCHEMA}`"
+        canonical = file["reason"] == f'declares schema_version "{CANONICAL_SCHEMA}"'
         assert canonical or "where spec-first's fixture walk is forced on (.evalfix.toml:1)" in file["reason"]

@@ -109,7 +109,7 @@ def test_root_hover_names_the_family_and_why_a_file_is_not_checked(seen: dict) -
     hovers = {file: contents and contents["value"] for file, contents in seen["hovers"].items()}
     schema = json.loads((ed.WORKSPACE / SKILL_LOCAL).read_text(encoding="utf-8"))["schema_version"]
     unchecked = hovers[SKILL_LOCAL]
-    reason = f"skill-local shape (schema_version `{schema}`)"
+    reason = f"skill-local shape (`schema_version` `{schema}`)"
     assert unchecked.startswith(f"**evalfix: not checked** — {reason}"), hovers
     assert "its own tests judge it" in unchecked, hovers
     suite = hovers[ed.SUITE.as_posix()]

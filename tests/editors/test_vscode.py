@@ -501,5 +501,5 @@ def test_linux_x64_vsix_from_environment_runs_the_installed_server(
     assert "arc-skill-eval's discovery reads it as an eval suite" in shown[SUITE]["tooltip"], shown
     schema = json.loads((workspace / SKILL_LOCAL).read_text(encoding="utf-8"))["schema_version"]
     unchecked = shown[SKILL_LOCAL]["tooltip"]
-    assert f"skill-local shape (schema_version `{schema}`)" in unchecked, shown
+    assert f"skill-local shape (schema_version {json.dumps(schema, ensure_ascii=False)})" in unchecked, shown
     assert "its own tests judge it" in unchecked, shown

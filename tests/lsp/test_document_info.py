@@ -60,7 +60,7 @@ async def test_document_info_says_which_contract_and_why(pull_session: Session, 
 
     canonical = await info(pull_session, root / "skills/demo/evals/canonical.json")
     assert canonical["kind"] == "workflow-fixture" and canonical["title"] == "workflow fixture"
-    assert canonical["reason"] == f"declares schema_version `{CANONICAL_SCHEMA}`"
+    assert canonical["reason"] == f'declares schema_version "{CANONICAL_SCHEMA}"'
     assert (canonical["shape"], canonical["cases"], canonical["decidedBy"]) == (CANONICAL_SCHEMA, 2, None)
     assert canonical["readiness"].startswith("readiness of demo: ")
 
@@ -72,7 +72,7 @@ async def test_document_info_says_which_contract_and_why(pull_session: Session, 
         None,
     )
     assert local["reason"] == (
-        "skill-local shape (schema_version `x.v2`) under skills/**/evals/ in a repository without "
+        'skill-local shape (schema_version "x.v2") under skills/**/evals/ in a repository without '
         "spec-first's fixture walk: its own tests judge it"
     )
     assert local["readiness"] is None
@@ -107,7 +107,7 @@ async def test_the_root_object_hover_tells_the_same(pull_session: Session, tmp_p
     )
     assert found is not None
     assert found.contents.value.startswith(
-        "**evalfix: not checked** — skill-local shape (schema_version `x.v2`)"
+        "**evalfix: not checked** — skill-local shape (`schema_version` `x.v2`)"
     )
     assert "* shape: `x.v2`" in found.contents.value
     inside = text.index('"capability"') + 2  # inside a value: no document hover there

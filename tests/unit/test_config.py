@@ -10,7 +10,7 @@ import pytest
 from evalfix_ls.cli import main
 from evalfix_ls.config.model import Config
 from evalfix_ls.config.parse import parse_settings
-from evalfix_ls.config.project_config import ProjectConfigs, load_project_config
+from evalfix_ls.config.project_config import ProjectConfigs
 from evalfix_ls.config.project_files import find_project_file
 from evalfix_ls.contracts.detection import EVALS, UNKNOWN, WORKFLOW
 from evalfix_ls.findings import Finding, Severity
@@ -184,15 +184,14 @@ def test_project_file_discovery(tmp_path: Path) -> None:
         '[tool.evalfix]\ndebounce-ms = 5\n[tool.evalfix.severity]\nid-style = "hint"\n'
     )
     assert find_project_file(deep) == repo / "pyproject.toml"
-    assert load_project_config(deep).severity["id-style"] == Severity.HINT
+    assert ProjectConfigs().for_directory(deep).severity["id-style"] == Severity.HINT
     (repo / "a" / ".evalfix.toml").write_text('severity = {id-style = "error"}\n')
     assert find_project_file(deep) == repo / "a" / ".evalfix.toml"
-    assert load_project_config(deep).severity["id-style"] == Severity.ERROR
+    assert ProjectConfigs().for_directory(deep).severity["id-style"] == Severity.ERROR
     (repo / "a" / ".evalfix.toml").write_text("severity = [")
-    broken = load_project_config(deep)
+    configs = ProjectConfigs()  # each instance reads a project file once: a new one for new text
+    broken = configs.for_directory(deep)
     assert broken.problems and "cannot read" in broken.problems[0]
-    configs = ProjectConfigs()
-    configs.for_directory(deep)
     assert configs.problems() == list(broken.problems)
 
 

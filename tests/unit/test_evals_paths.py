@@ -8,8 +8,6 @@ from pathlib import Path
 import pytest
 from evals_support import findings_of, one, suite
 
-from evalfix_ls.workspace.view import FileSystemView
-
 SUITE_PATH = "skills/demo/evals/evals.json"
 
 
@@ -145,16 +143,6 @@ def test_skill_name_against_skill_md(
     write(repo / "skills/demo/SKILL.md", front_matter)
     found = [c for c in check_at(repo, one()) if c[0] == "skill-name-mismatch"]
     assert found == expected
-
-
-def test_a_view_without_read_support_skips_the_name_rule(repo: Path) -> None:
-    class ExistenceOnly(FileSystemView):
-        read_text = None  # type: ignore[assignment]
-
-    write(repo / "skills/demo/SKILL.md", "---\nname: other\n---\n")
-    path = write(repo / SUITE_PATH, one())
-    found = findings_of(one(), path=path, repo_root=repo, fs=ExistenceOnly())
-    assert "skill-name-mismatch" not in {f.code for f in found}
 
 
 def test_trigger_eval_file_on_disk_still_gets_discovery_info(repo: Path) -> None:

@@ -1,5 +1,5 @@
-"""The server type-checks: mypy, configured in pyproject.toml (the whole of server/, strict over
-services/, lsp/ and batch/), finds nothing."""
+"""The server type-checks: mypy, configured in pyproject.toml (the whole of server/, strict), finds
+nothing."""
 
 from __future__ import annotations
 

@@ -143,7 +143,7 @@ def test_evals_json_in_a_workflow_repository(tmp_path: Path) -> None:
             '{"schema_version": "x.v2", "cases": [{"kind": "y"}]}',
             False,
             UNKNOWN,
-            "skill-local shape (schema_version `x.v2`) under skills/**/evals/ in a repository without",
+            'skill-local shape (schema_version "x.v2") under skills/**/evals/ in a repository without',
         ),
         (
             "skills/x/evals/cases.json",

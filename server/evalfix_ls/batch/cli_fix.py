@@ -10,7 +10,7 @@ import sys
 from ..config.project_config import ProjectConfigs
 from ..js.values import escape_lone_surrogates
 from .fix import FixOptions, fix_paths, summary_lines, unified_diff
-from .format_text import printable
+from .format_text import stderr_line
 from .run import CheckError
 
 EXIT_FINDINGS, EXIT_USAGE = 1, 2
@@ -28,14 +28,14 @@ def run_fix(args: argparse.Namespace, configs: ProjectConfigs) -> int | None:
     try:
         results = fix_paths(list(args.paths), root=args.root, configs=configs, options=options)
     except CheckError as exc:
-        print(f"evalfix-ls: error: {exc}", file=sys.stderr)
+        print(stderr_line(f"evalfix-ls: error: {exc}"), file=sys.stderr)
         return EXIT_USAGE
     if args.diff:
         for result in results:
             if result.changes:
                 sys.stdout.write(escape_lone_surrogates(unified_diff(result)))
     for line in summary_lines(results, options):
-        print(escape_lone_surrogates(printable(f"evalfix-ls: {line}")), file=sys.stderr)
+        print(stderr_line(f"evalfix-ls: {line}"), file=sys.stderr)
     if args.diff and any(result.changes for result in results):
         return EXIT_FINDINGS
     return None

@@ -3,8 +3,9 @@
 For each fixture file: read its bytes (refused over the size limit or when not UTF-8), analyse it
 as ``--check`` does, migrate it (``--migrate``, legacy workflow fixtures), run the core's fix-all
 (``services/fixes``: the same fixes as the editor's code actions), and then either print a unified
-diff (``--diff``) or write the result atomically: a temporary file beside it, the original's
-permissions, a rename — and only if the file still holds the bytes that were read. A file with
+diff (``--diff``) or write the result: a temporary file beside it flushed to disk, then a rename
+(or, for a file with several hard links or another owner, a write through its inode), keeping its
+permissions and owner — and only if the file still holds the bytes that were read. A file with
 nothing to fix is never written. The caller re-checks afterwards and exits by what is left.
 """
 
@@ -33,6 +34,7 @@ from ..workspace.confine import resolve_within
 from ..workspace.files import MAX_FILE_BYTES, NotRegularFile, TooLarge, read_regular
 from ..workspace.view import FileSystemView, relative_posix
 from .analyse import Analyser, FileTask, read_root
+from .format_text import UNSHOWABLE
 from .run import plan
 
 
@@ -55,7 +57,8 @@ class FileFix:
     original: bytes = b""
     new_text: str | None = None  # None: nothing to change
     fixes: list[Fix] = field(default_factory=list)
-    migration: list[str] = field(default_factory=list)
+    migration: list[str] = field(default_factory=list)  # the changes of the migration applied
+    not_migrated: str | None = None  # why a migration was computed but held back
     unsafe_left: int = 0  # fixes that --unsafe-fixes would add
     refused: str | None = None  # why the file was not changed
     written: bool = False
@@ -153,7 +156,7 @@ def _migrated(document: DocumentView, again: Callable[[str], DocumentView], resu
         return document
     after = again(migration.text)
     if not same_reading(document, after):  # a safety net: the tests prove it never fires
-        result.migration = ["not migrated: the result would read differently"]
+        result.not_migrated = "not migrated: the result would read differently"
         return document
     result.migration = migration.changes
     return after
@@ -195,15 +198,42 @@ def commit(result: FileFix) -> FileFix:
 
 def write_atomically(target: Path, data: bytes, *, expected: bytes) -> None:
     """Replace the content of the real file ``target`` (a link to it stays a link: the caller
-    resolved it, inside the repository) by ``data`` through a temporary file in the same directory
-    and a rename, keeping its permission bits (and owner, where allowed). Raises
-    ``ChangedSinceRead`` when its current bytes are not ``expected``: an editor or another tool
-    wrote it meanwhile."""
+    resolved it, inside the repository) by ``data``, keeping what the file is: its permission
+    bits, owner, and every name it has. Raises ``ChangedSinceRead`` when its current bytes are not
+    ``expected``: an editor or another tool wrote it meanwhile.
+
+    First ``data`` goes to a temporary file beside it, flushed to disk. Then, as Vim's
+    ``backupcopy=auto`` and Emacs' ``backup-by-copying-when-linked`` decide: a file with one name
+    whose owner the copy could take gets the copy renamed over it (atomic: a reader sees the old
+    or the new text, never a mix); a file with several hard links, or whose owner the copy could
+    not take (another user's file in a group-writable folder), is rewritten through its own inode
+    — a rename would leave its other names on the old text, or give it to us. An in-place write
+    that fails midway leaves the complete new text in the temporary copy, and says so."""
     if _current_bytes(target, len(expected)) != expected:
         raise ChangedSinceRead(str(target))
     info = target.stat()
     if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):  # a rename would ignore it
         raise PermissionError(errno.EACCES, "the file is read-only")
+    temporary = _synced_copy(target, data, info)
+    try:
+        in_place = info.st_nlink > 1 or not _took_owner(temporary, info)
+        if _current_bytes(target, len(expected)) != expected:  # once more, right before the write
+            raise ChangedSinceRead(str(target))
+        if in_place:
+            _write_through_inode(target, data, temporary)
+        else:
+            os.replace(temporary, target)
+            _sync_directory(target.parent)
+    except PartlyWritten:
+        raise  # the copy holds the only complete new text: it stays (the error names it)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    Path(temporary).unlink(missing_ok=True)  # written in place: the copy is no longer needed
+
+
+def _synced_copy(target: Path, data: bytes, info: os.stat_result) -> str:
+    """A temporary file beside ``target`` holding ``data`` on disk, with ``target``'s permission bits."""
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".evalfix-tmp")
     try:
         with os.fdopen(handle, "wb") as out:
@@ -211,15 +241,58 @@ def write_atomically(target: Path, data: bytes, *, expected: bytes) -> None:
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temporary, stat.S_IMODE(info.st_mode))
-        if hasattr(os, "chown") and (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
-            with contextlib.suppress(OSError):  # not allowed to give it away: the content matters more
-                os.chown(temporary, info.st_uid, info.st_gid)
-        if _current_bytes(target, len(expected)) != expected:  # once more, right before the rename
-            raise ChangedSinceRead(str(target))
-        os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    return temporary
+
+
+def _took_owner(temporary: str, info: os.stat_result) -> bool:
+    """Whether the temporary file has (or could be given) the original's owner and group."""
+    made = os.stat(temporary)
+    if (made.st_uid, made.st_gid) == (info.st_uid, info.st_gid):
+        return True
+    try:
+        os.chown(temporary, info.st_uid, info.st_gid)
+    except (OSError, AttributeError):  # not allowed to give it away (or no chown: Windows)
+        return False
+    return True
+
+
+class PartlyWritten(OSError):
+    """The in-place write failed after it began; its message names the copy holding the new text."""
+
+
+def _write_through_inode(target: Path, data: bytes, temporary: str) -> None:
+    """Overwrite ``target``'s bytes in place (same inode: every hard link sees them), then flush.
+    If that fails after the file was opened for writing, the temporary copy is kept (renamed to
+    ``<file>.evalfix-fixed`` when it can be) and the error names it."""
+    fd = os.open(target, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))  # failing here, nothing was written
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.ftruncate(fd, len(data))
+        os.fsync(fd)
+    except OSError as exc:
+        kept = f"{target}.evalfix-fixed"
+        try:
+            os.replace(temporary, kept)
+        except OSError:
+            kept = temporary  # not even renamed: it stays under its temporary name
+        raise PartlyWritten(exc.errno, f"{exc.strerror or exc}; its fixed text is in {kept}") from exc
+    finally:
+        os.close(fd)
+
+
+def _sync_directory(directory: Path) -> None:
+    """Flush the rename to disk (where a directory can be opened: not on Windows)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def _current_bytes(target: Path, expected_size: int) -> bytes | None:
@@ -235,31 +308,63 @@ def _current_bytes(target: Path, expected_size: int) -> bytes | None:
 
 
 def unified_diff(result: FileFix) -> str:
-    old = result.old_text.splitlines(keepends=True)
-    new = (result.new_text or "").splitlines(keepends=True)
-    return "".join(difflib.unified_diff(old, new, f"a/{result.display}", f"b/{result.display}"))
+    """The change as a patch that ``git apply`` and ``patch`` read: lines end at LF only (as they
+    count them; ``splitlines`` would also end one at U+2028 or U+0085 inside a string), and a last
+    line without a line break is followed by their "\\ No newline at end of file" marker."""
+    old, new = _patch_lines(result.old_text), _patch_lines(result.new_text or "")
+    before, after = _patch_path(f"a/{result.display}"), _patch_path(f"b/{result.display}")
+    out = []
+    for line in difflib.unified_diff(old, new, before, after):
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+_GIT_ESCAPES = {'"': '\\"', "\\": "\\\\", "\t": "\\t", "\n": "\\n"}
+
+
+def _patch_path(name: str) -> str:
+    """A file name in a ``---``/``+++`` line, quoted as git quotes it when it holds a character a
+    terminal would act on (``printable``'s), a tab, a quote or a backslash: in double quotes, those
+    as C escapes or the octal of their UTF-8 bytes, which ``git apply`` reads back."""
+    if not (UNSHOWABLE.search(name) or any(ch in name for ch in _GIT_ESCAPES)):
+        return name
+    quoted = (
+        _GIT_ESCAPES.get(ch)
+        or ("".join(f"\\{byte:03o}" for byte in ch.encode("utf-8")) if UNSHOWABLE.match(ch) else ch)
+        for ch in name
+    )
+    return '"' + "".join(quoted) + '"'
+
+
+def _patch_lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    return [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
 
 
 def summary_lines(results: list[FileFix], options: FixOptions) -> list[str]:
     """One line per file that changed (or would, or was refused), then a total."""
-    verb = "applied" if options.write else "would apply"
+    applied, migrated = ("applied", "migrated") if options.write else ("would apply", "would migrate")
     lines = []
     for result in results:
+        if result.not_migrated is not None:
+            lines.append(f"{result.display}: {result.not_migrated}")
         if result.refused is not None:
             lines.append(f"{result.display}: {result.refused}")
         elif result.changes:
             parts = []
             if result.migration:
-                parts.append(f"migrated ({len(result.migration)} changes)")
+                parts.append(f"{migrated} ({_count(len(result.migration), 'change', 'changes')})")
             if result.fixes:
-                parts.append(f"{_count(len(result.fixes), 'fix', 'fixes')} ({_codes(result.fixes)})")
-            lines.append(f"{result.display}: {verb} " + ", ".join(parts))
+                parts.append(
+                    f"{applied} {_count(len(result.fixes), 'fix', 'fixes')} ({_codes(result.fixes)})"
+                )
+            lines.append(f"{result.display}: " + ", ".join(parts))
     changed = [r for r in results if r.changes]
     total = sum(len(r.fixes) for r in changed)
     line = f"{_count(total, 'fix', 'fixes')} in {_count(len(changed), 'file', 'files')}"
-    migrated = sum(1 for r in changed if r.migration)
-    if migrated:
-        line += f", {_count(migrated, 'file', 'files')} migrated"
+    files_migrated = sum(1 for r in changed if r.migration)
+    if files_migrated:
+        line += f", {_count(files_migrated, 'file', 'files')} migrated"
     left = sum(r.unsafe_left for r in results)
     if left:
         line += f"; {_count(left, 'more fix', 'more fixes')} with --unsafe-fixes"

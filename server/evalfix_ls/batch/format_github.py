@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from ..findings import Finding, Severity
 from ..parser.line_index import Encoding, LineIndex
-from .format_text import printable, summary_lines
+from .format_text import printable, shown_message, summary_lines
 from .run import FileReport, Report
 
 COMMANDS = {
@@ -49,7 +49,7 @@ def annotation(display: str, index: LineIndex, finding: Finding) -> str:
             ("title", finding.code),
         )
     )
-    return f"::{COMMANDS[finding.severity]} {properties}::{escape_data(finding.message)}"
+    return f"::{COMMANDS[finding.severity]} {properties}::{escape_data(shown_message(finding.message))}"
 
 
 def file_lines(file: FileReport) -> Iterator[str]:

@@ -82,14 +82,6 @@ def _root_confined(config: Config, path: Path, origin: str) -> Config:
     )
 
 
-def load_project_config(start: Path) -> Config:
-    """Defaults overlaid with the project file found from ``start`` (if any)."""
-    found = find_project_file(start)
-    if found is None:
-        return Config()
-    return Config().merged(load_project_file(found))
-
-
 class ProjectConfigs:
     """The project configuration of each file: the project file nearest to the file's directory
     (as the language server does for every document), each file read once."""

@@ -9,7 +9,8 @@ schema are workflow fixtures; other JSON files there are skill-local shapes thei
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from ..parser.tree import ARRAY, OBJECT, Node
@@ -29,15 +30,59 @@ _NO_WALK = "in a repository without spec-first's fixture walk"
 
 
 @dataclass(frozen=True, slots=True)
+class Name:
+    """A member name, a path pattern or a setting's place inside a reason: code in Markdown (the
+    hover), as it is in plain text (``--format json``, ``evalfix/documentInfo``, a status bar)."""
+
+    text: str
+
+    def plain(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """A value quoted from the file (its ``schema_version``): code in Markdown, a JSON string in
+    plain text, so that its own quotes, backticks and control characters cannot pass for the
+    sentence around it."""
+
+    text: str
+
+    def plain(self) -> str:
+        return json.dumps(self.text, ensure_ascii=False)
+
+
+# A reason as parts: this module's own prose (str, no Markdown in it) and the names and values it
+# quotes, so that each place the reason reaches writes them its own way.
+ReasonPart = str | Name | Value
+
+
+_SKILL_EVALS = Name("skills/**/evals/")
+_SCHEMA_VERSION = Name("schema_version")
+
+
+def plain_reason(parts: tuple[ReasonPart, ...]) -> str:
+    return "".join(part if isinstance(part, str) else part.plain() for part in parts)
+
+
+@dataclass(frozen=True, slots=True)
 class Classification:
-    """The contract of a document and why: ``reason`` is one sentence for the user (``--format
-    json`` gives it beside ``kind``; the editor shows it on request); ``shape`` is the declared
-    ``schema_version`` (or None)."""
+    """The contract of a document and why: ``reason`` is one sentence for the user, in plain text
+    (``--format json`` gives it beside ``kind``; the editor shows it on request), ``parts`` the same
+    sentence with what it quotes marked (for the hover's Markdown; empty when ``reason`` quotes
+    nothing); ``shape`` is the declared ``schema_version`` (or None)."""
 
     kind: str
     reason: str
     shape: str | None = None
     decided_by: str | None = None  # the configuration line that decided it (".evalfix.toml:4")
+    parts: tuple[ReasonPart, ...] = field(default=(), compare=False)
+
+    @classmethod
+    def of(
+        cls, kind: str, parts: tuple[ReasonPart, ...], shape: str | None = None, decided_by: str | None = None
+    ) -> Classification:
+        return cls(kind, plain_reason(parts), shape, decided_by, parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,12 +137,12 @@ def is_other_tool_suite(root: Node | None) -> bool:
     return not root.has("evals") and not root.has("skill_name")
 
 
-def _regime(walk: Walk) -> str:
+def _regime(walk: Walk) -> tuple[ReasonPart, ...]:
     """How the reason names the repository's regime (and the setting that forced it)."""
     if walk.decided_by is not None:
         state = "on" if walk.walking else "off"
-        return f"where spec-first's fixture walk is forced {state} ({walk.decided_by})"
-    return _WALK if walk.walking else _NO_WALK
+        return (f"where spec-first's fixture walk is forced {state} (", Name(walk.decided_by), ")")
+    return (_WALK if walk.walking else _NO_WALK,)
 
 
 def classify(
@@ -119,7 +164,7 @@ def classify(
     walk = walking if isinstance(walking, Walk) else Walk(walking)
     schema = declared_schema(root)
     if schema == CANONICAL_SCHEMA:
-        return Classification(WORKFLOW, f"declares schema_version `{CANONICAL_SCHEMA}`", schema)
+        return Classification.of(WORKFLOW, ("declares ", _SCHEMA_VERSION, " ", Value(schema)), schema)
     under_skills = rel_path is not None and is_workflow_path(rel_path)
     suite_named = (
         path.name == "evals.json" and path.parent.name == "evals"
@@ -130,27 +175,43 @@ def classify(
     if suite_named:
         other_tool = under_skills and is_other_tool_suite(root)
         if walk.walking and other_tool:
-            reason = f"a `cases` array under skills/**/evals/ {regime}: the walk reads it"
-            return Classification(WORKFLOW, reason, schema, by)
-        reason = "an `evals/evals.json`: arc-skill-eval's discovery reads it as an eval suite"
-        return Classification(EVALS, reason, schema, by if other_tool else None)
+            parts = ("a ", Name("cases"), " array under ", _SKILL_EVALS, " ", *regime, ": the walk reads it")
+            return Classification.of(WORKFLOW, parts, schema, by)
+        parts = ("an ", Name("evals/evals.json"), ": arc-skill-eval's discovery reads it as an eval suite")
+        return Classification.of(EVALS, parts, schema, by if other_tool else None)
     if under_skills:
         if walk.walking:
-            reason = f"a JSON file under skills/**/evals/ {regime}: the walk normalizes it"
-            return Classification(WORKFLOW, reason, schema, by)
-        declared = f"schema_version `{schema}`" if schema is not None else "no schema_version"
-        reason = f"skill-local shape ({declared}) under skills/**/evals/ {regime}: its own tests judge it"
-        return Classification(UNKNOWN, reason, schema, by)
+            parts = ("a JSON file under ", _SKILL_EVALS, " ", *regime, ": the walk normalizes it")
+            return Classification.of(WORKFLOW, parts, schema, by)
+        declared = (_SCHEMA_VERSION, " ", Value(schema)) if schema is not None else ("no ", _SCHEMA_VERSION)
+        parts = (
+            "skill-local shape (",
+            *declared,
+            ") under ",
+            _SKILL_EVALS,
+            " ",
+            *regime,
+            ": its own tests judge it",
+        )
+        return Classification.of(UNKNOWN, parts, schema, by)
     if explicit and _has_case_array(root):
+        arrays = ("a file with a ", Name("cases"), " or ", Name("examples"), " array")
         if walk.walking:
-            return Classification(WORKFLOW, f"a file with a `cases` or `examples` array {regime}", schema, by)
-        reason = f"a file with a `cases` or `examples` array outside skills/**/evals/ {regime}: not checked"
-        return Classification(UNKNOWN, reason, schema, by)
-    reason = (
-        "neither an `evals/evals.json` nor a JSON file under skills/**/evals/, and no schema_version "
-        f"`{CANONICAL_SCHEMA}`: no tool reads it as a fixture"
+            return Classification.of(WORKFLOW, (*arrays, " ", *regime), schema, by)
+        parts = (*arrays, " outside ", _SKILL_EVALS, " ", *regime, ": not checked")
+        return Classification.of(UNKNOWN, parts, schema, by)
+    parts = (
+        "neither an ",
+        Name("evals/evals.json"),
+        " nor a JSON file under ",
+        _SKILL_EVALS,
+        ", and no ",
+        _SCHEMA_VERSION,
+        " ",
+        Value(CANONICAL_SCHEMA),
+        ": no tool reads it as a fixture",
     )
-    return Classification(UNKNOWN, reason, schema)
+    return Classification.of(UNKNOWN, parts, schema)
 
 
 def detect_kind(

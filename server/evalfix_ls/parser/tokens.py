@@ -115,6 +115,9 @@ def slow_token(text: str, pos: int, errors: list[SyntaxIssue]) -> tuple[int, int
             errors.append(SyntaxIssue("comments are not allowed in JSON", pos, end))
             pos = end
             continue
+        if pos == 0 and _read_from_utf16(text):  # every later character would be an error too
+            errors.append(SyntaxIssue(_UTF16, 0, 2))
+            return T_BAD, 0, n, None  # the whole text: one error, not one per character
         if ch == "\ufeff" and pos == 0:
             errors.append(SyntaxIssue("byte order mark (BOM) at the start: JSON.parse rejects it", 0, 1))
             pos = 1
@@ -149,6 +152,18 @@ def slow_token(text: str, pos: int, errors: list[SyntaxIssue]) -> tuple[int, int
             continue
         errors.append(SyntaxIssue(f"unexpected character {ch!r}", pos, pos + 1))
         pos += 1
+
+
+_UTF16 = (
+    "the file is UTF-16 (it starts with a UTF-16 byte order mark): Node reads it as UTF-8, so "
+    "JSON.parse fails; re-save it as UTF-8"
+)
+
+
+def _read_from_utf16(text: str) -> bool:
+    """A UTF-16 file read as UTF-8 (as Node's ``readFile(path, "utf-8")`` does): its byte order
+    mark (FF FE or FE FF) became two U+FFFD, and each ASCII character came with a NUL."""
+    return text.startswith("\ufffd\ufffd") and "\x00" in text[2:6]
 
 
 def _classify(m: re.Match[str]) -> tuple[int, int, int, object]:

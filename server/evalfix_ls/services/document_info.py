@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypedDict
 
-from ..contracts.detection import EVALS, UNKNOWN, WORKFLOW
+from ..contracts.detection import EVALS, UNKNOWN, WORKFLOW, ReasonPart
 from ..parser.tree import ARRAY, OBJECT
 from ..parser.values import items_of
 from .document import DocumentView
 from .inline_facts import readiness_line
-from .markdown_code import code
+from .markdown_code import code, reason_markdown
 from .workspace_facts import WorkspaceFacts
 
 TITLES = {EVALS: "eval suite", WORKFLOW: "workflow fixture", UNKNOWN: "not checked"}
@@ -40,6 +40,7 @@ class DocumentInfo:
     shape: str | None
     cases: int | None
     readiness: str | None
+    reason_parts: tuple[ReasonPart, ...] = ()  # what ``reason`` quotes, marked (Classification.parts)
 
     def to_json(self) -> DocumentInfoJson:
         """The ``evalfix/documentInfo`` result (camelCase, as the interface agreed)."""
@@ -55,7 +56,7 @@ class DocumentInfo:
 
     def markdown(self) -> str:
         """The same facts for a hover on the root object."""
-        lines = [f"**evalfix: {self.title}** — {self.reason}"]
+        lines = [f"**evalfix: {self.title}** — {reason_markdown(self.reason, self.reason_parts)}"]
         facts = [
             ("decided by", code(self.decided_by) if self.decided_by else None),
             ("shape", code(self.shape) if self.shape else None),
@@ -78,6 +79,7 @@ def document_info(document: DocumentView, facts: WorkspaceFacts | None = None) -
         shape=classification.shape if classification is not None else None,
         cases=_case_count(document),
         readiness=readiness_line(document, facts) if kind == WORKFLOW and facts is not None else None,
+        reason_parts=classification.parts if classification is not None else (),
     )
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from ..contracts.detection import ReasonPart
+
 _BACKTICK_RUNS = re.compile("`+")
 _LINE_BREAKS = re.compile("\r\n|[\r\n\u2028\u2029]")
 
@@ -22,3 +24,11 @@ def code(text: str) -> str:
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def reason_markdown(reason: str, parts: tuple[ReasonPart, ...]) -> str:
+    """A classification's reason for a hover: its prose as written, each name and value it quotes
+    as code (``parts``; a reason without them is prose only)."""
+    if not parts:
+        return reason
+    return "".join(part if isinstance(part, str) else code(part.text) for part in parts)

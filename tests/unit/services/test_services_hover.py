@@ -11,6 +11,7 @@ from fixture_paths import make_walking
 
 from evalfix_ls.contracts.detection import WORKFLOW
 from evalfix_ls.contracts.workflow.index import WorkflowIndex
+from evalfix_ls.services.document_info import document_info
 from evalfix_ls.services.hover import PREVIEW_LINES, hover
 from evalfix_ls.services.workspace_facts import WorkspaceFacts
 from evalfix_ls.workspace.view import FileSystemView
@@ -91,3 +92,24 @@ def test_a_source_ref_shows_the_first_lines_of_its_file(tmp_path: Path) -> None:
 
 def test_nothing_outside_the_document() -> None:
     assert at('  |  {"evals": []}')[1] is None
+
+
+def test_the_root_hover_quotes_a_declared_schema_as_code_whatever_it_holds(tmp_path: Path) -> None:
+    """The reason names the file's own ``schema_version``: written in backticks, one inside the
+    value closed the span and the rest was rendered (an image the editor fetches on hover). Each
+    name and value of the reason is a code span that holds all of it; the plain reason of
+    ``evalfix/documentInfo`` and ``--format json`` has no Markdown at all."""
+    (tmp_path / ".git").mkdir()  # no normalizer: a skill-local shape is not checked
+    hostile = "x`![t](https://evil.example/t.png)`\n# heading"
+    text = json.dumps({"schema_version": hostile, "cases": []})
+    found = hover(document(text, root=tmp_path, rel_path=FIXTURE), 0, None)
+    assert found is not None
+    assert found.markdown.startswith(
+        "**evalfix: not checked** — skill-local shape (`schema_version` "
+        "``x`![t](https://evil.example/t.png)` # heading``) under `skills/**/evals/` in a repository"
+    ), found.markdown
+    info = document_info(document(text, root=tmp_path, rel_path=FIXTURE))
+    assert info.reason.startswith(
+        f"skill-local shape (schema_version {json.dumps(hostile)}) under skills/**/"
+    )
+    assert "`" not in info.reason.replace(json.dumps(hostile), "")

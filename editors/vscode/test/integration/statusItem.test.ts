@@ -29,14 +29,14 @@ const EXPECTED: Record<string, Expectation> = {
   [SUITE]: (shown, parsed) => {
     assert.equal(shown.text, "eval suite");
     assert.deepEqual(lines(shown), [
-      "an `evals/evals.json`: arc-skill-eval's discovery reads it as an eval suite",
+      "an evals/evals.json: arc-skill-eval's discovery reads it as an eval suite",
       casesLine((parsed.evals as unknown[]).length),
     ]);
   },
   [WORKFLOW]: (shown, parsed) => {
     assert.equal(shown.text, "workflow fixture");
     const [reason, cases, readiness, ...rest] = lines(shown);
-    assert.equal(reason, `declares schema_version \`${String(parsed.schema_version)}\``);
+    assert.equal(reason, `declares schema_version ${JSON.stringify(parsed.schema_version)}`);
     assert.equal(cases, casesLine((parsed.cases as unknown[]).length));
     assert.match(readiness, /^Readiness: readiness of demo-skill: /);
     assert.deepEqual(rest, []);
@@ -46,7 +46,7 @@ const EXPECTED: Record<string, Expectation> = {
     const schema = String(parsed.schema_version);
     // The test workspace holds no spec-first normalizer: no fixture walk reads this file.
     const reason =
-      `skill-local shape (schema_version \`${schema}\`) under skills/**/evals/ ` +
+      `skill-local shape (schema_version ${JSON.stringify(schema)}) under skills/**/evals/ ` +
       "in a repository without spec-first's fixture walk: its own tests judge it";
     assert.equal(shown.tooltip, reason);
   },

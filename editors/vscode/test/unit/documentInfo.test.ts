@@ -12,7 +12,7 @@ const URI = "file:///w/skills/demo/evals/cases.json";
 const WORKFLOW = {
   kind: "workflow-fixture",
   title: "workflow fixture",
-  reason: "skill-local shape (schema_version `x.v2`) under skills/**/evals/: its own tests judge it",
+  reason: 'skill-local shape (schema_version "x.v2") under skills/**/evals/: its own tests judge it',
   decidedBy: ".evalfix.toml:4",
   shape: "x.v2",
   cases: 3,

@@ -118,8 +118,7 @@ _FRONT_MATTER_NAME = re.compile(r"^name:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
 def skill_md_name(skill_dir: Path, fs: FileSystemView, repo_root: Path | None = None) -> str | None:
     """The ``name`` of SKILL.md's YAML front matter (a ``---`` block at the top), if any; never
     read when SKILL.md resolves outside the repository."""
-    read = getattr(fs, "read_text", None)  # views without reading support skip the rule
-    text = read(skill_dir / "SKILL.md", root=repo_root) if read is not None else None
+    text = fs.read_text(skill_dir / "SKILL.md", root=repo_root)
     if not text or not text.startswith("---"):
         return None
     end = text.find("\n---", 3)
