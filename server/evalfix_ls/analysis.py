@@ -17,6 +17,7 @@ from .contracts.detection import (
     UNKNOWN,
     WORKFLOW,
     Classification,
+    Name,
     Walk,
     classify,
     declared_schema,
@@ -176,9 +177,14 @@ class _Classifier:
 
     def __call__(self, root: Node | None) -> Classification:
         if self.kind is not None:  # configuration decided: the rules are not asked
-            where = f" ({self.decided_by})" if self.decided_by else ""
-            reason = f"mapped to `{self.kind}` by configuration{where}"
-            return Classification(self.kind, reason, declared_schema(root), self.decided_by)
+            by = self.decided_by
+            parts = (
+                "mapped to ",
+                Name(self.kind),
+                " by configuration",
+                *((" (", Name(by), ")") if by else ()),
+            )
+            return Classification.of(self.kind, parts, declared_schema(root), by)
         return classify(self.rel_path, root, explicit=self.explicit, path=self.path, walking=self.walking)
 
 

@@ -60,7 +60,7 @@ def test_mapped_off_they_are_listed_only_when_named(tmp_path: Path) -> None:
     assert check_paths([root], root=root).files == []
     [named] = check_paths([root / "skills/alpha/evals/evals.json"], root=root).files
     assert named.analysis.kind == "unknown" and named.analysis.findings == []
-    assert named.analysis.reason == "mapped to `unknown` by configuration (.evalfix.toml:2)"
+    assert named.analysis.reason == "mapped to unknown by configuration (.evalfix.toml:2)"
 
 
 def test_a_walking_repository_reads_them_as_workflow_fixtures(tmp_path: Path) -> None:

@@ -218,4 +218,4 @@ def test_a_mapping_says_which_line_decided(tmp_path: Path) -> None:
     (repo / ".evalfix.toml").write_text('[files]\n"skills/demo/evals/legacy.json" = "workflow"\n')
     [mapped] = check_paths([repo], root=repo).files
     assert mapped.analysis.kind == WORKFLOW
-    assert mapped.analysis.reason == "mapped to `workflow-fixture` by configuration (.evalfix.toml:2)"
+    assert mapped.analysis.reason == "mapped to workflow-fixture by configuration (.evalfix.toml:2)"
