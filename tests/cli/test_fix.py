@@ -400,6 +400,32 @@ def test_an_in_place_write_that_fails_keeps_the_fixed_text(
     assert kept.read_bytes() == result.new_text.encode("utf-8")
 
 
+def test_an_in_place_write_interrupted_keeps_the_fixed_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C between the in-place write's first bytes and its end leaves the file holding part of
+    the new text: the complete one must survive too (as ``<file>.evalfix-fixed``), and the
+    interrupt still stops the run."""
+    root = copy_tree("broken", tmp_path)
+    suite = root / SUITE
+    os.link(suite, root / "shared.json")
+
+    def interrupted(fd: int, length: int) -> None:  # after every byte was written, before the end
+        raise KeyboardInterrupt
+
+    (preview,) = [
+        r
+        for r in fix_paths([suite], root=root, cwd=root, options=FixOptions(write=False))
+        if r.display == SUITE
+    ]
+    monkeypatch.setattr(os, "ftruncate", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        fix_paths([suite], root=root, cwd=root)
+    kept = Path(f"{suite}.evalfix-fixed")
+    assert not list(root.rglob("*.evalfix-tmp"))
+    assert kept.read_bytes() == preview.new_text.encode("utf-8")
+
+
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root to give a file away")
 def test_a_file_of_another_owner_keeps_its_owner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A fixture owned by someone else in a folder we may write: the rename would replace it by a

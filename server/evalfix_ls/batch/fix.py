@@ -215,19 +215,29 @@ def write_atomically(target: Path, data: bytes, *, expected: bytes) -> None:
     if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):  # a rename would ignore it
         raise PermissionError(errno.EACCES, "the file is read-only")
     temporary = _synced_copy(target, data, info)
+    began = False  # whether the in-place write may have changed the file's bytes
     try:
         in_place = info.st_nlink > 1 or not _took_owner(temporary, info)
         if _current_bytes(target, len(expected)) != expected:  # once more, right before the write
             raise ChangedSinceRead(str(target))
         if in_place:
-            _write_through_inode(target, data, temporary)
+            fd = os.open(
+                target, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0)
+            )  # failing here, nothing was written
+            began = True
+            _write_through(fd, data)
         else:
             os.replace(temporary, target)
             _sync_directory(target.parent)
-    except PartlyWritten:
-        raise  # the copy holds the only complete new text: it stays (the error names it)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+    except BaseException as exc:
+        if not began:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        # The file may hold part of the new text: the copy is the only complete one, whatever
+        # stopped the write (a full disk, or an interrupt: Ctrl-C between two writes), so it stays.
+        kept = _keep_copy(target, temporary)
+        if isinstance(exc, OSError):
+            raise PartlyWritten(exc.errno, f"{exc.strerror or exc}; its fixed text is in {kept}") from exc
         raise
     Path(temporary).unlink(missing_ok=True)  # written in place: the copy is no longer needed
 
@@ -263,26 +273,28 @@ class PartlyWritten(OSError):
     """The in-place write failed after it began; its message names the copy holding the new text."""
 
 
-def _write_through_inode(target: Path, data: bytes, temporary: str) -> None:
-    """Overwrite ``target``'s bytes in place (same inode: every hard link sees them), then flush.
-    If that fails after the file was opened for writing, the temporary copy is kept (renamed to
-    ``<file>.evalfix-fixed`` when it can be) and the error names it."""
-    fd = os.open(target, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))  # failing here, nothing was written
+def _write_through(fd: int, data: bytes) -> None:
+    """Overwrite the bytes of the file open as ``fd`` in place (same inode: every hard link sees
+    them), flush them, and close it."""
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
         os.ftruncate(fd, len(data))
         os.fsync(fd)
-    except OSError as exc:
-        kept = f"{target}.evalfix-fixed"
-        try:
-            os.replace(temporary, kept)
-        except OSError:
-            kept = temporary  # not even renamed: it stays under its temporary name
-        raise PartlyWritten(exc.errno, f"{exc.strerror or exc}; its fixed text is in {kept}") from exc
     finally:
         os.close(fd)
+
+
+def _keep_copy(target: Path, temporary: str) -> str:
+    """The temporary copy renamed to ``<file>.evalfix-fixed`` (or left under its own name when
+    even that fails); where it is."""
+    kept = f"{target}.evalfix-fixed"
+    try:
+        os.replace(temporary, kept)
+    except OSError:
+        return temporary
+    return kept
 
 
 def _sync_directory(directory: Path) -> None:
