@@ -247,7 +247,18 @@ class Connection:
             self._cancel_timer()
 
     def feed(self, chunk: bytes) -> None:
-        """Deliver what ``chunk`` completes; b"" is the end of input."""
+        """Deliver what ``chunk`` completes; b"" is the end of input. A chunk that cannot be
+        delivered (a fault of ours: handlers catch what a message causes) ends the session with
+        the reason: serving on after messages were lost would leave documents out of sync, and over
+        TCP nothing else would end it."""
+        try:
+            self._feed(chunk)
+        except BaseException as exc:
+            self._end(f"internal error while reading the input: {exc!r}")
+            if not isinstance(exc, Exception):
+                raise
+
+    def _feed(self, chunk: bytes) -> None:
         if self._ended.done():
             return
         if not chunk:
