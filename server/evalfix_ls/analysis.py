@@ -6,6 +6,7 @@ removes findings of its own beyond configuration (severity overrides), so they a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -130,6 +131,7 @@ def analyze(
     recover: bool = False,
     walk: Walk | None = None,
     decided_by: str | None = None,
+    on_parsed: Callable[[Analysis], None] | None = None,
 ) -> Analysis:
     """Analyse one document. ``kind`` forces a contract (configuration mappings, ``decided_by``
     saying where); otherwise the contract is detected from the path, the content and whether the
@@ -141,15 +143,17 @@ def analyze(
     lets findings of unchanged cases be reused from the previous version. ``recover`` (the editor)
     keeps the findings of the parts a document that does not parse has intact (``recovered``);
     without it (``--check``, as the references see the file) such a document has syntax findings
-    only."""
+    only. ``on_parsed`` is handed the tree and contract (no findings) as soon as they are known,
+    before the rules run: the editor answers the features that read only the tree from it."""
     with gc_paused():
         fs = fs or FileSystemView()
         walking = walking_repository(repo_root, fs, walk)
         classified = _Classifier(path, repo_root, explicit, walking, kind, decided_by)
         try:
             return _analyze(
-                text, path, repo_root, fs, workspace, classified, file_text, tree, case_cache, recover
-            )
+                text, path, repo_root, fs, workspace, classified, file_text, tree, case_cache, recover,
+                on_parsed,
+            )  # fmt: skip
         finally:
             if case_cache is not None:
                 case_cache.analysed()
@@ -199,6 +203,7 @@ def _analyze(
     tree: ParseResult | None,
     case_cache: CaseCache | None = None,
     recover: bool = False,
+    on_parsed: Callable[[Analysis], None] | None = None,
 ) -> Analysis:
     rel_path = classifier.rel_path
     if file_text is None and _over_size_limit(text):  # an editor buffer as large as a skipped file
@@ -214,6 +219,8 @@ def _analyze(
         tree = parse(text)
     classification = classifier(tree.root)
     detected = classification.kind
+    if on_parsed is not None:
+        on_parsed(Analysis(detected, text, tree, [], classification=classification))
     if detected == UNKNOWN:
         return Analysis(UNKNOWN, text, tree, [], classification=classification)
     codes = FILE_CODES[detected]

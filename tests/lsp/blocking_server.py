@@ -8,6 +8,8 @@ the event loop and stop when cancelled or outdated (no timing: the test decides 
   request being answered: document-wide handlers give way meanwhile, ``requests.PointFirst``);
 * the JSON of a ``workspace/diagnostic`` answer is written (``requests.encoded``) only after the
   same release, so a test sees whether the loop stays free meanwhile;
+* the rules of a text containing ``PLANTED_RULES_BLOCK`` wait the same way, after its parse (the
+  features that read only the tree answer meanwhile: ``JobRunner.parsed_for_open``);
 * ``evalfix/test/blocked`` answers how many requests wait there, how each request worker ended
   (``ok`` or the exception's class name), how many symbols were converted and how many times a
   document-wide handler found a point request running at a checkpoint (``gave way``).
@@ -19,6 +21,7 @@ import sys
 import threading
 from typing import Any
 
+from evalfix_ls import analysis as analysis_module
 from evalfix_ls.cli import main
 from evalfix_ls.lsp import requests
 from evalfix_ls.lsp import server as server_module
@@ -29,13 +32,14 @@ from evalfix_ls.services import outline as outline_service
 BLOCK_AT_MOST = 20.0  # seconds; only reached when the server is broken
 
 _release = threading.Event()
-_state: dict[str, Any] = {"waiting": 0, "outcomes": [], "converted": 0, "gave way": 0}
+_state: dict[str, Any] = {"waiting": 0, "rules waiting": 0, "outcomes": [], "converted": 0, "gave way": 0}
 _symbols = outline_service.document_symbols  # imported by the handler when it runs
 _hover = hover_service.hover
 _give_way = requests.PointFirst.give_way
 _encoded = requests.encoded
 _convert = outline._document_symbol
 _paused = requests._paused
+_rules = analysis_module._contract_findings
 
 
 def document_symbols(document: Any, *args: Any, **kwargs: Any) -> Any:
@@ -52,6 +56,14 @@ def hover(document: Any, *args: Any, **kwargs: Any) -> Any:
         _release.wait(BLOCK_AT_MOST)
         _state["waiting"] -= 1
     return _hover(document, *args, **kwargs)
+
+
+def contract_findings(kind: str, ctx: Any) -> Any:
+    if "PLANTED_RULES_BLOCK" in ctx.text:
+        _state["rules waiting"] += 1
+        _release.wait(BLOCK_AT_MOST)
+        _state["rules waiting"] -= 1
+    return _rules(kind, ctx)
 
 
 def encoded(value: Any) -> Any:
@@ -91,6 +103,7 @@ requests.PointFirst.give_way = give_way  # type: ignore[method-assign]
 requests.PointFirst.GIVE_WAY_SECONDS = BLOCK_AT_MOST  # a test decides when the hover ends
 outline._document_symbol = document_symbol
 requests._paused = paused
+analysis_module._contract_findings = contract_findings
 _create = server_module.create_server
 
 

@@ -160,3 +160,24 @@ async def test_the_workspace_report_is_written_off_the_loop(tmp_path: Path) -> N
         assert any(item["uri"] == uri for item in got[5001]["result"]["items"])
     finally:
         await client.close()
+
+
+async def test_symbols_of_a_just_opened_suite_wait_for_its_parse_not_its_rules(tmp_path: Path) -> None:
+    """Opening a 10 MB suite, VS Code's symbols, folding, links … waited for the open's whole
+    analysis (every rule, ~2 s) though they read only its tree: they are answered from the
+    running analysis' tree as soon as it is parsed, while its rules are held here on purpose."""
+    client, uri, _text = await started(tmp_path, marker="PLANTED_RULES_BLOCK")
+    try:
+        send_symbols(client, 6001, uri)
+        folding = {"textDocument": {"uri": uri}}
+        client.send({"id": 6002, "method": "textDocument/foldingRange", "params": folding})
+        got = await responses(client, {6001, 6002})  # a server that waits for the rules hangs here
+        assert "case-1" in json.dumps(got[6001]["result"])
+        assert len(got[6002]["result"]) >= 3  # the root, the cases' array and its cases
+        assert (await blocked_state(client))["rules waiting"] == 1  # the rules still run
+        await client.request("evalfix/test/release", {})
+        send_symbols(client, 6003, uri)  # the same answer once the analysis is done
+        again = (await responses(client, {6003}))[6003]
+        assert again["result"] == got[6001]["result"]
+    finally:
+        await client.close()

@@ -54,6 +54,8 @@ class Job:
     edit: Edit | None = None
     # The diagnostics of the result ``tree``/``prev_tree`` came from, by finding, for reuse.
     prev_memo: DiagnosticMemo | None = None
+    # Called on the worker with the parsed tree (no findings) before the rules run (``analyze``).
+    on_parsed: Callable[[Analysis], None] | None = None
 
     @property
     def version(self) -> int | None:
@@ -148,6 +150,7 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
             tree=job.tree if job.tree is not None else _reparsed(job, text),
             case_cache=job.case_cache,
             recover=job.snapshot is not None,  # an open buffer keeps its intact parts' findings
+            on_parsed=job.on_parsed,
         )
         line_index = job.snapshot.line_index if job.snapshot is not None else LineIndex(text)
         memo = DiagnosticMemo(line_index.line_count) if job.snapshot is not None else None

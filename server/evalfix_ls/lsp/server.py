@@ -147,14 +147,19 @@ class EvalfixServer(Host):
     async def feature_context_now(self, uri: str) -> FeatureContext:
         """Like ``feature_context``, without waiting for the analysis of the current text: its
         tree comes from a local re-parse of the last tree around the edits since (no findings).
-        Waits only when there is no earlier tree (a document just opened). Its document's text is
+        Waits only when there is no earlier tree (a document just opened), and then only for the
+        running analysis to parse, not for its rules. Its document's text is
         the snapshot's ``content``: a ``PieceText`` until the analysis builds the ``str``."""
         snapshot = self.snapshot_for(uri)
         analysis = self.quick_trees.analysis_now(snapshot)
+        if analysis is not None:
+            return self._feature_context(snapshot, analysis, snapshot.content)
+        # No earlier tree (a document just opened): the running analysis' own, once parsed.
+        mark("waits", what="parsed tree")
+        analysis = await self.diagnostics.parsed_for_open(uri)
         if analysis is None:
-            mark("waits", what="analysis")
-            return await self.feature_context(uri)
-        return self._feature_context(snapshot, analysis, snapshot.content)
+            raise JsonRpcInvalidParams(message=f"document is not open or could not be analysed: {uri}")
+        return self._feature_context(snapshot, analysis, snapshot.text)
 
     def _feature_context(self, snapshot: Snapshot, analysis: Analysis, text: Text) -> FeatureContext:
         is_open = self.documents.get(snapshot.uri) is not None  # (a closed one's memos are gone)

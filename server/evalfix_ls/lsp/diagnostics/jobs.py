@@ -24,6 +24,7 @@ from .results import ResultCache
 from .tasks import BackgroundTasks
 
 if TYPE_CHECKING:
+    from ...analysis import Analysis
     from ..host import Host
 
 T = TypeVar("T")
@@ -49,6 +50,9 @@ class JobRunner:
         self._on_affected = on_affected
         # uri -> (snapshot revision, key, the running analysis): shared by identical requests
         self.inflight: dict[str, tuple[int, tuple[int, ...], asyncio.Future[Result]]] = {}
+        # uri -> (snapshot revision, its tree once the running analysis has parsed it): the
+        # features that read only the tree answer from it while the rules still run.
+        self.parsed: dict[str, tuple[int, asyncio.Future[Analysis]]] = {}
 
     # -- jobs ------------------------------------------------------------------------------------
 
@@ -169,6 +173,8 @@ class JobRunner:
             # text current by then, every request that waited meanwhile shares one analysis.
             await asyncio.wait([inflight[2]])
             return await self.result_for_open(uri)
+        parsed = self._parsed_future(uri, snapshot.revision)
+        job = replace(job, on_parsed=_handing_over(asyncio.get_running_loop(), parsed))
         future: asyncio.Future[Result] = asyncio.ensure_future(self._run_one(job))
         self.inflight[uri] = (snapshot.revision, job.key, future)
         # Kept when it ends even if every request that waited for it was cancelled (clients
@@ -177,9 +183,42 @@ class JobRunner:
         future.add_done_callback(lambda done: self._analysis_done(uri, done))
         return await asyncio.shield(future)
 
+    def _parsed_future(self, uri: str, revision: int) -> asyncio.Future[Analysis]:
+        """The future the analysis of ``revision`` hands its tree to (made on first use)."""
+        parsed = self.parsed.get(uri)
+        if parsed is None or parsed[0] != revision:
+            parsed = self.parsed[uri] = (revision, asyncio.get_running_loop().create_future())
+        return parsed[1]
+
+    async def parsed_for_open(self, uri: str) -> Analysis | None:
+        """The tree (and contract, no findings) of the current text of an open document, as soon
+        as its analysis has parsed it; the whole analysis' when it ends first (a cached result,
+        a text changed meanwhile). None: the document is not open or could not be analysed.
+
+        The open of a 10 MB suite: its symbols, folding, links, lenses and hints were answered
+        after the whole analysis (every rule, ~2 s), though they read only the tree."""
+        snapshot = self.server.documents.get(uri)
+        if snapshot is None:
+            return None
+        parsed = self._parsed_future(uri, snapshot.revision)
+        whole = asyncio.ensure_future(self.result_for_open(uri))
+        try:
+            either: list[asyncio.Future[Result | None] | asyncio.Future[Analysis]] = [whole, parsed]
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if not whole.done():
+                whole.cancel()  # (the analysis itself is shielded: it runs on for the others)
+        if parsed.done():
+            return parsed.result()
+        result = whole.result()
+        return result.analysis if result is not None else None
+
     def _analysis_done(self, uri: str, future: asyncio.Future[Result]) -> None:
         if self.inflight.get(uri, (None, None, None))[2] is future:
             forget(self.inflight, uri)
+        parsed = self.parsed.get(uri)
+        if parsed is not None and parsed[1].done():  # handed over: its tree lives on in the result
+            forget(self.parsed, uri)
         if future.cancelled() or future.exception() is not None:
             return
         result = future.result()
@@ -223,6 +262,21 @@ class JobRunner:
                 # Keep what the reports need, not the text and tree of every closed file.
                 self.cache.store_disk(replace(result, text="", analysis=None, memo=None))
         return [disk[job.path] for job in jobs if job.path in disk]
+
+
+def _handing_over(
+    loop: asyncio.AbstractEventLoop, parsed: asyncio.Future[Analysis]
+) -> Callable[[Analysis], None]:
+    """The job's ``on_parsed``: called on its worker, resolves ``parsed`` on the event loop."""
+
+    def resolve(analysis: Analysis) -> None:
+        if not parsed.done():  # (a request may have cancelled its wait: the future stays)
+            parsed.set_result(analysis)
+
+    def hand_over(analysis: Analysis) -> None:
+        loop.call_soon_threadsafe(resolve, analysis)
+
+    return hand_over
 
 
 def _run_jobs(jobs: list[Job], lookup: OpenLookup) -> list[Result]:

@@ -33,6 +33,7 @@ from .sync import RepoSync
 from .tasks import BackgroundTasks
 
 if TYPE_CHECKING:
+    from ...analysis import Analysis
     from ..host import Host
 
 
@@ -59,6 +60,10 @@ class DiagnosticsManager:
     async def result_for_open(self, uri: str) -> Result | None:
         """The result for the current text of an open document (see ``JobRunner``)."""
         return await self.runner.result_for_open(uri)
+
+    async def parsed_for_open(self, uri: str) -> Analysis | None:
+        """The tree of the current text of an open document, before its rules ran (``JobRunner``)."""
+        return await self.runner.parsed_for_open(uri)
 
     def initialized(self) -> None:
         self.strategy.initialized()
