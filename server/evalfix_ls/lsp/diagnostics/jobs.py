@@ -274,7 +274,8 @@ def _handing_over(
             parsed.set_result(analysis)
 
     def hand_over(analysis: Analysis) -> None:
-        loop.call_soon_threadsafe(resolve, analysis)
+        if not loop.is_closed():  # (the server stopping: nobody waits, the rules run on)
+            loop.call_soon_threadsafe(resolve, analysis)
 
     return hand_over
 
