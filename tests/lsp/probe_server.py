@@ -190,6 +190,7 @@ def table_bytes(ls: Any) -> int:
         diagnostics.cache.case_caches,
         diagnostics.cache._result_ids,
         diagnostics.runner.inflight,
+        diagnostics.runner.parsed,
         diagnostics.edits._edits,
         diagnostics.edits._latest_revision,
         diagnostics.push.publisher._push,

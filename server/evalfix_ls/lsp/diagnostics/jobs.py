@@ -209,16 +209,23 @@ class JobRunner:
             if not whole.done():
                 whole.cancel()  # (the analysis itself is shielded: it runs on for the others)
         if parsed.done():
+            if whole.done() and not whole.cancelled():
+                whole.exception()  # (retrieved: the parsed tree answers; the failure is the pull's to report)
             return parsed.result()
+        if self.parsed.get(uri, (None, None))[1] is parsed and uri not in self.inflight:
+            forget(self.parsed, uri)  # no analysis will hand it over (the document closed, a cached result)
         result = whole.result()
         return result.analysis if result is not None else None
 
     def _analysis_done(self, uri: str, future: asyncio.Future[Result]) -> None:
-        if self.inflight.get(uri, (None, None, None))[2] is future:
+        running = self.inflight.get(uri)
+        if running is not None and running[2] is future:
             forget(self.inflight, uri)
-        parsed = self.parsed.get(uri)
-        if parsed is not None and parsed[1].done():  # handed over: its tree lives on in the result
-            forget(self.parsed, uri)
+            parsed = self.parsed.get(uri)
+            # Its tree was handed over (it lives on in the result) or never will be (the text could
+            # not be parsed, the analysis failed): either way nobody needs the entry any more.
+            if parsed is not None and parsed[0] <= running[0]:
+                forget(self.parsed, uri)
         if future.cancelled() or future.exception() is not None:
             return
         result = future.result()
