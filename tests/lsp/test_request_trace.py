@@ -53,7 +53,7 @@ async def test_each_step_of_a_request_is_traced_in_order(
     assert len(ids) == 1
     mine = [step for step in steps if step["id"] == ids[0]]
     assert [step["step"] for step in mine] == STEPS
-    assert mine[2]["why"] == ["no tree yet"] and mine[3]["what"] == "analysis"
+    assert mine[2]["why"] == ["no tree yet"] and mine[3]["what"] == "parsed tree"
     assert [step["t"] for step in mine] == sorted(step["t"] for step in mine)
     done = next(step for step in mine if step["step"] == "done")
     assert 0 <= done["cpu"] <= done["t"] - next(s["t"] for s in mine if s["step"] == "started")
