@@ -19,7 +19,7 @@ from .report import (
     quote,
     sentence,
 )
-from .script_assertions import WORKSPACE_PATH, check_path_escape
+from .script_assertions import check_workspace_path
 
 _NEVER_PASSING_KINDS = frozenset({"behavior", "safety"})
 _SNAPSHOT_DIFF = "snapshot-diff"
@@ -194,16 +194,13 @@ def _check_workspace(
                 {"method": _SNAPSHOT_DIFF},
             )
     else:  # every other method, a missing or an invalid one included, needs a path
-        path = scope.require_string(
-            "intent-path-required",
+        check_workspace_path(
+            scope,
             item,
             base,
-            "path",
+            "intent-path-required",
             f"{p}workspace assertion requires a non-empty `path` string",
-            WORKSPACE_PATH,
         )
-        if path is not None:
-            check_path_escape(scope, path, (*base, "path"))
     if method == "file-contains":
         check_regex_members(
             scope,

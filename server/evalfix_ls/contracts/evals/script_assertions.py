@@ -38,16 +38,13 @@ def check_script(scope: Scope, item: Node, a: int) -> None:
         check_regex_members(scope, item, base, p, "`regex-match`", "`regex-match.flags`")
         _check_target(scope, item, base, p)
     else:  # file-exists, json-valid
-        path = scope.require_string(
-            "script-path-required",
+        check_workspace_path(
+            scope,
             item,
             base,
-            "path",
+            "script-path-required",
             f"{p}`{script_type}` requires a non-empty `path` string",
-            WORKSPACE_PATH,
         )
-        if path is not None:
-            check_path_escape(scope, path, (*base, "path"))
 
 
 def _check_target(scope: Scope, item: Node, base: tuple[str | int, ...], p: str) -> None:
@@ -87,6 +84,16 @@ def _check_target(scope: Scope, item: Node, base: tuple[str | int, ...], p: str)
         sentence(f'{p}`regex-match.target` must be "assistant-text" or {{ file: string }}', explanation),
         OneOf((_ASSISTANT_TEXT, {"file": "<path>"}), replacement).fields(),
     )
+
+
+def check_workspace_path(
+    scope: Scope, item: Node, base: tuple[str | int, ...], code: str, message: str
+) -> None:
+    """The assertion's required ``path``: a non-empty string (``code`` with ``message`` when it is
+    not) that stays inside the case workspace."""
+    path = scope.require_string(code, item, base, "path", message, WORKSPACE_PATH)
+    if path is not None:
+        check_path_escape(scope, path, (*base, "path"))
 
 
 def check_path_escape(scope: Scope, node: Node, tokens: tuple[str | int, ...]) -> None:
