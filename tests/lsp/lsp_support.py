@@ -20,9 +20,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest_lsp
 from fixture_paths import make_walking
 from lsprotocol import types
-from pytest_lsp import LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from server_processes import end_language_client, server_process_of, started
 
 SERVER = [sys.executable, "-m", "evalfix_ls"]
 FAULTY_SERVER = [sys.executable, str(Path(__file__).with_name("faulty_server.py"))]
@@ -30,6 +32,23 @@ TIMEOUT = 10.0  # generous: a missing notification fails the test, a slow machin
 
 CLIENTS = ["vscode-push", "vscode-pull", "neovim", "emacs"]
 ENCODING_OF = {"vscode-push": "utf-16", "vscode-pull": "utf-16", "neovim": "utf-8", "emacs": "utf-32"}
+
+
+def server_fixture(name: str, command: list[str], params: list[str]) -> Any:
+    """A pytest-lsp fixture ``name``: the server ``command`` with each client profile of ``params``;
+    the test initializes it. Its server ends within a bound however the test ended (skipped
+    before ``initialize``, failed, cancelled): pytest-lsp's own teardown would wait forever for a
+    server it never told to exit."""
+
+    @pytest_lsp.fixture(config=ClientServerConfig(server_command=command), params=params, name=name)
+    async def fixture(lsp_client: LanguageClient) -> Any:
+        process = server_process_of(lsp_client)
+        if process is not None:
+            started.append(process)
+        yield
+        await end_language_client(lsp_client)
+
+    return fixture
 
 
 def capabilities_for(profile: str) -> types.ClientCapabilities:
@@ -366,6 +385,7 @@ class RawClient:
             stdout=asyncio.subprocess.PIPE,
             stderr=stderr,
         )
+        started.append(process)  # ended after the test if the test did not end it
         return cls(process.stdout, process.stdin, process)
 
     def send(self, message: dict[str, Any]) -> None:

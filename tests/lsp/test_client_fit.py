@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
 import pytest
-import pytest_lsp
 from lsp_support import (
     SERVER,
     Session,
@@ -15,10 +13,11 @@ from lsp_support import (
     codes,
     make_repo,
     make_session,
+    server_fixture,
     workflow_fixture,
     write_json,
 )
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 
 async def test_no_related_information_for_a_client_without_support(
@@ -59,11 +58,7 @@ async def _publishes_for_a_burst(session: Session, tmp_path: Path, debounce_ms: 
     return sum(1 for params in session.published.get(uri, []) if params.version in edited)
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), params=["vscode-push"])
-async def lsp_vscode_push(lsp_client: LanguageClient) -> Any:
-    yield
-    if not lsp_client.stopped:
-        await lsp_client.shutdown_session()
+lsp_vscode_push = server_fixture("lsp_vscode_push", SERVER, ["vscode-push"])
 
 
 @pytest.fixture

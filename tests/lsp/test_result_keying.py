@@ -13,22 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_lsp
-from lsp_support import Session, codes, make_repo, make_session, wait_until, write_json
+from lsp_support import Session, codes, make_repo, make_session, server_fixture, wait_until, write_json
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 PROBE_SERVER = [sys.executable, str(Path(__file__).with_name("probe_server.py"))]
 
 
-@pytest_lsp.fixture(
-    config=ClientServerConfig(server_command=PROBE_SERVER), params=["vscode-pull", "vscode-push"]
-)
-async def probe_client(lsp_client: LanguageClient) -> Any:
-    yield
-    if not lsp_client.stopped:
-        await lsp_client.shutdown_session()
+probe_client = server_fixture("probe_client", PROBE_SERVER, ["vscode-pull", "vscode-push"])
 
 
 def change_to(session: Session, uri: str, version: int, text: str) -> None:
