@@ -340,6 +340,36 @@ async def test_workspace_symbols_cover_closed_files(session: Session, tmp_path: 
     assert [s.name for s in suite] == ["案例-一"]
 
 
+async def test_workspace_symbols_leave_their_ranges_to_resolve_where_the_client_asks(
+    pull_session: Session, tmp_path: Path
+) -> None:
+    """A client that resolves ``location.range`` later (VS Code) gets each symbol's file only,
+    no closed file is read to place it (issue 30: 1,000 files per request in a monorepo), and
+    ``workspaceSymbol/resolve`` gives the range an eager client gets; a symbol naming a file
+    outside the workspace folders comes back as it was."""
+    root = repo(tmp_path)
+    capabilities = capabilities_for(pull_session.profile)
+    capabilities.workspace.symbol = types.WorkspaceSymbolClientCapabilities(
+        resolve_support=types.ClientSymbolResolveOptions(properties=["location.range"])
+    )
+    result = await pull_session.initialize([root], capabilities=capabilities)
+    assert result.capabilities.workspace_symbol_provider.resolve_provider is True
+    client = pull_session.client
+    (beta,) = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="β-C"))
+    assert isinstance(beta.location, types.LocationUriOnly)
+    resolved = await client.workspace_symbol_resolve_async(beta)
+    other = (root / "skills/demo/evals/trigger.json").read_text()
+    start = offset_of(other, '"β-case"')
+    assert resolved.location.range == lsp_range(other, start, start + len('"β-case"'), pull_session.encoding)
+    outside = tmp_path / "elsewhere.json"
+    outside.write_text('{"a": 1}\n', encoding="utf-8")
+    stranger = types.WorkspaceSymbol(
+        name="x", kind=types.SymbolKind.Object, location=types.LocationUriOnly(uri=outside.as_uri()),
+        data={"start": 1, "end": 4},
+    )  # fmt: skip
+    assert isinstance((await client.workspace_symbol_resolve_async(stranger)).location, types.LocationUriOnly)
+
+
 async def test_readiness_lens_follows_a_sibling_file(session: Session, tmp_path: Path) -> None:
     root = repo(tmp_path)
     await session.initialize([root])

@@ -85,6 +85,10 @@ class EvalfixServer(Host):
         self.quick_trees = QuickTrees(self.diagnostics.cache, self.diagnostics.edits)
         self.loop: asyncio.AbstractEventLoop | None = None
         self._error_popup_shown = False
+        # (key, repositories, suites, the discovered list the key names): ``_workspace_files``
+        self._workspace_memo: (
+            tuple[tuple[int, int], dict[Path, RepoState], tuple[Path, ...], list[Path]] | None
+        ) = None
 
     # -- text synchronisation (called by EvalfixProtocol) ----------------------------------------
 
@@ -182,8 +186,24 @@ class EvalfixServer(Host):
         """The context of a workspace-wide request: every workspace folder's repository."""
         from ..services.workspace_facts import WorkspaceFacts  # the analysis core loads lazily
 
+        repos, suites = self._workspace_files()
+        facts = [WorkspaceFacts(root, repos[root].fs, repos[root].workflow_index()) for root in sorted(repos)]
+
+        def open_text(path: Path) -> str | None:
+            snapshot = self.documents.for_path(path)
+            return snapshot.text if snapshot is not None else None
+
+        return WorkspaceContext(tuple(facts), suites, self.encoding, open_text, self._line_indexes())
+
+    def _workspace_files(self) -> tuple[dict[Path, RepoState], tuple[Path, ...]]:
+        """The repositories of the discovered fixture files and the evals suites among them,
+        worked out again only when the discovery or the settings changed: per file (12,000 in a
+        monorepo) it was most of a ``workspace/symbol`` request's time, on the event loop."""
         index = self.workspace_index
         discovered = index.discover(self.settings.folder_config)
+        key = (id(discovered), self.settings.generation)
+        if self._workspace_memo is not None and self._workspace_memo[0] == key:
+            return self._workspace_memo[1], self._workspace_memo[2]
         # Each repository through ``repo_for``, told its ``workflow_walk``: this request may be the
         # first to load its workflow index (which files are fixtures depends on the walk).
         repos: dict[Path, RepoState] = {}
@@ -192,16 +212,12 @@ class EvalfixServer(Host):
             root = index.repo_root_for(path, config.root)
             if root not in repos:
                 repos[root] = index.repo_for(path, config)
-        facts = [WorkspaceFacts(root, repos[root].fs, repos[root].workflow_index()) for root in sorted(repos)]
         suites = tuple(
             path for path in discovered if path.name == "evals.json" and path.parent.name == "evals"
         )
-
-        def open_text(path: Path) -> str | None:
-            snapshot = self.documents.for_path(path)
-            return snapshot.text if snapshot is not None else None
-
-        return WorkspaceContext(tuple(facts), suites, self.encoding, open_text, self._line_indexes())
+        # ``discovered`` is kept too: its id is part of the key only while the list lives.
+        self._workspace_memo = (key, repos, suites, discovered)
+        return repos, suites
 
     def _line_indexes(self) -> Callable[[Path], LineIndex | None]:
         """``_line_index_of`` remembered per path for one context: the locations of one answer

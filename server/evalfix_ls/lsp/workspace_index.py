@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import logging
+import os
 import re
 import threading
 import time
@@ -255,6 +256,7 @@ class WorkspaceIndex:
 
     def __init__(self, *, watching: bool = True) -> None:
         self.folders: list[Path] = []
+        self._folder_names: list[tuple[str, str, Path]] = []  # (folder, its prefix, folder)
         self.watching = watching
         self._repos: dict[Path, RepoState] = {}
         self._repo_root_cache: dict[Path, Path] = {}
@@ -263,13 +265,17 @@ class WorkspaceIndex:
 
     def set_folders(self, folders: Iterable[Path]) -> None:
         self.folders = sorted({folder.absolute() for folder in folders}, key=lambda p: (-len(p.parts), p))
+        self._folder_names = [(str(folder), os.path.join(str(folder), ""), folder) for folder in self.folders]
         self._repo_root_cache.clear()
         self._discovered = None
 
     def folder_for(self, path: Path) -> Path | None:
-        """The innermost workspace folder holding ``path``."""
-        for folder in self.folders:  # sorted deepest first
-            if folder == path or folder in path.parents:
+        """The innermost workspace folder holding ``path``. Compared as strings: ``folder in
+        path.parents`` compared ``Path`` objects part by part, and a workspace request asks this
+        for every fixture file (12,000 in a monorepo: most of ``workspace/symbol``'s time)."""
+        name = str(path)
+        for folder_name, prefix, folder in self._folder_names:  # sorted deepest first
+            if name == folder_name or name.startswith(prefix):
                 return folder
         return None
 

@@ -5,9 +5,9 @@ container."""
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from ..contracts.detection import EVALS
@@ -86,10 +86,50 @@ def _workflow_ids(facts: WorkspaceFacts, rel_path: str) -> list[tuple[str, int, 
 def _suite_ids_on_disk_within(path: Path, roots: list[Path]) -> tuple[tuple[str, int, int], ...]:
     """The ids of a suite on disk, read only where it resolves inside its repository (one of
     ``roots``): a suite linked outside the repository lends no symbols."""
+    return _SUITE_IDS.ids(path, roots)
+
+
+def _read_within(path: Path, roots: list[Path]) -> tuple[tuple[str, int, int], ...]:
     holding = [root for root in roots if is_inside(os.path.abspath(path), os.path.abspath(root))]
     root = max(holding, key=lambda root: len(root.parts), default=None)  # the innermost
     real = resolve_within(path, root) if root is not None else None
-    return _suite_ids_on_disk(real, *_stamp(Path(real))) if real is not None else ()
+    return _suite_ids_read(Path(real)) if real is not None else ()
+
+
+class SuiteIds:
+    """The case ids of the suites on disk, each kept while the file it names (links followed)
+    keeps its modification time and size; where it resolves (``resolve_within``) is worked out
+    with it. Keyed by path for every suite of the workspace: a least-recently-used cache of 512
+    entries was emptied by every request over a monorepo (10,000 suites), which then read, parsed
+    and resolved every suite again (seconds per ``workspace/symbol``; resolving alone was 60 %
+    of a request whose suites were all cached). An entry is a few tuples (the ids and their
+    offsets); ``MAX_SUITES`` bounds them all the same."""
+
+    MAX_SUITES = 100_000
+
+    def __init__(self) -> None:
+        self._known: dict[str, tuple[tuple[int, int], tuple[tuple[str, int, int], ...]]] = {}
+        self._lock = threading.Lock()  # requests run on several workers
+
+    def ids(self, path: Path, roots: list[Path]) -> tuple[tuple[str, int, int], ...]:
+        key = str(path)
+        stamp = _stamp(path)
+        known = self._known.get(key)
+        if known is not None and known[0] == stamp:
+            return known[1]
+        ids = _read_within(path, roots) if stamp[1] >= 0 else ()
+        with self._lock:
+            if len(self._known) >= self.MAX_SUITES:
+                self._known.pop(next(iter(self._known)))  # the oldest entry
+            self._known[key] = (stamp, ids)
+        return ids
+
+    def clear(self) -> None:
+        with self._lock:
+            self._known.clear()
+
+
+_SUITE_IDS = SuiteIds()
 
 
 def _stamp(path: Path) -> tuple[int, int]:
@@ -100,12 +140,8 @@ def _stamp(path: Path) -> tuple[int, int]:
     return (stat.st_mtime_ns, stat.st_size)
 
 
-@lru_cache(maxsize=512)
-def _suite_ids_on_disk(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, int, int], ...]:
-    """The ids of a suite on disk, cached while its modification time and size stay the same."""
-    if size < 0:
-        return ()
-    file_text = read_file(Path(path))
+def _suite_ids_read(path: Path) -> tuple[tuple[str, int, int], ...]:
+    file_text = read_file(path)
     if file_text.error is not None or file_text.too_large:
         return ()
     return _suite_ids_of_text(file_text.text)
@@ -113,7 +149,7 @@ def _suite_ids_on_disk(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, 
 
 def forget_suite_ids() -> None:
     """Empty the cache of the suites' ids on disk (read again at the next workspace request)."""
-    _suite_ids_on_disk.cache_clear()
+    _SUITE_IDS.clear()
 
 
 def _suite_ids_of_text(text: str) -> tuple[tuple[str, int, int], ...]:

@@ -129,3 +129,31 @@ def test_hover_previews_the_head_of_a_large_file(root: Path) -> None:
     view, offset = at(root, '{"evals": [{"id": "a", "prompt": "p", "files": ["bi|g.txt"]}]}')
     found = hover(view, offset, facts(root))
     assert "```\nfirst line\n" in found.markdown
+
+
+def test_workspace_symbols_read_each_suite_once_while_it_is_unchanged(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every suite of a large workspace is read, parsed and resolved once, not again at each
+    request (a cache of 512 entries was emptied by every request over 600 suites: issue 30);
+    a suite whose size or modification time changed is read again."""
+    import evalfix_ls.services.workspace_symbols as module
+
+    module.forget_suite_ids()
+    suites = []
+    for n in range(600):
+        suite = root / f"skills/s{n}/evals/evals.json"
+        suite.parent.mkdir(parents=True)
+        suite.write_text(json.dumps({"skill_name": f"s{n}", "evals": [{"id": f"case-{n}"}]}))
+        suites.append(suite)
+    reads: list[Path] = []
+    real_read = module._suite_ids_read
+    monkeypatch.setattr(module, "_suite_ids_read", lambda path: reads.append(path) or real_read(path))
+    found, _ = workspace_symbols("zzz", [facts(root)], suites)
+    assert found == [] and len(reads) == 600
+    reads.clear()
+    workspace_symbols("zzz", [facts(root)], suites)
+    assert reads == []
+    suites[7].write_text(json.dumps({"skill_name": "s7", "evals": [{"id": "renamed-case"}]}))
+    found, _ = workspace_symbols("renamed", [facts(root)], suites)
+    assert [symbol.name for symbol in found] == ["renamed-case"] and len(reads) == 1
