@@ -17,7 +17,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from fixture_paths import CORPUS, ROOT, SHARED, SHARED_ABSENT, materialize, shared_present  # noqa: E402
-from server_processes import kill_all, leftover_processes, mark_this_run  # noqa: E402
+from server_processes import kill_all, left_after_grace, mark_this_run  # noqa: E402
 
 __all__ = ["CORPUS", "ROOT", "SHARED", "materialize"]
 
@@ -31,7 +31,7 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    left = leftover_processes(_RUN)
+    left = left_after_grace(_RUN)
     if not left:
         return
     kill_all(left)

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -80,9 +81,16 @@ def mark_this_run() -> str:
     return token
 
 
+# Helpers of the pytest process itself that live as long as it does (multiprocessing's fork
+# server and resource tracker, started by an in-process ``--jobs`` run): not left behind.
+OWN_HELPERS = ("multiprocessing.forkserver", "multiprocessing.resource_tracker")
+STRAGGLER_SECONDS = 15.0  # a server in its exit grace (5 s) when the last test ended
+
+
 def leftover_processes(token: str) -> dict[int, str]:
     """Processes other than this one still alive with ``RUN_MARKER=token``: pid → command line.
-    Zombies are left out (dead already, waiting only for their parent's wait())."""
+    Zombies are left out (dead already, waiting only for their parent's wait()), and so are this
+    process' own multiprocessing helpers."""
     needle = f"{RUN_MARKER}={token}".encode()
     found: dict[int, str] = {}
     for entry in Path("/proc").iterdir():
@@ -93,12 +101,23 @@ def leftover_processes(token: str) -> dict[int, str]:
                 continue
             if (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
                 continue
-            found[int(entry.name)] = (
-                (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            )
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            if any(helper in command for helper in OWN_HELPERS):
+                continue
+            found[int(entry.name)] = command
         except OSError:  # gone meanwhile, or not ours to read
             continue
     return found
+
+
+def left_after_grace(token: str, grace: float = STRAGGLER_SECONDS) -> dict[int, str]:
+    """``leftover_processes`` once those on their way out had ``grace`` seconds to exit."""
+    deadline = time.monotonic() + grace
+    left = leftover_processes(token)
+    while left and time.monotonic() < deadline:
+        time.sleep(0.1)
+        left = leftover_processes(token)
+    return left
 
 
 def kill_all(pids: dict[int, str]) -> None:
