@@ -74,7 +74,7 @@ class Baseline:
 
 
 def timed(function: Callable[[], Any]) -> float:
-    from evalfix_ls.parser.gcpause import gc_paused
+    from evalfix_ls.memory.gc_pause import gc_paused
 
     with gc_paused():
         start = time.perf_counter()

@@ -4,7 +4,7 @@
     python -m bench.trace /tmp/trace.jsonl [--method textDocument/hover] [--slowest 10]
 
 The server writes one JSON line per step of each request when ``EVALFIX_LS_TRACE`` names a file
-(``server/evalfix_ls/lsp/request_trace.py``). Per method, this prints the p50 / p95 of each
+(``server/evalfix_ls/lsp/jsonrpc/trace.py``). Per method, this prints the p50 / p95 of each
 segment between two steps (how long a request waited for the loop, its context — a quick tree or
 an analysis —, a worker, the interpreter lock while it ran, the writer) and the requests that took
 longest from being read to being taken by the writer, segment by segment. The time from the
@@ -22,7 +22,7 @@ from typing import Any
 from bench.common import fmt_ms, percentile, print_table
 
 # The steps in the order a request passes them (``waits``/``no quick tree``: only when it waited
-# for an analysis; ``superseded``: answered with an error instead, see ``requests.Supersession``).
+# for an analysis; ``superseded``: answered with an error instead, see ``supersession.Supersession``).
 ORDER = (
     "received",
     "handler",

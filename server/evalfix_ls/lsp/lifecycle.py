@@ -10,15 +10,15 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from ..parser.line_index import Encoding
-from .capabilities import ClientFeatures
-from .documents import uri_to_path
+from ..text.line_index import Encoding
 from .features.file_moves import announce_to_every_client
-from .warm_messages import prepare_codecs, prepare_editing_messages, prepare_type_checks
-from .workspace_events import fetch_configuration, register_dynamic_capabilities
+from .session.client_features import ClientFeatures
+from .session.documents import uri_to_path
+from .session.workspace_events import fetch_configuration, register_dynamic_capabilities
+from .warm_up import prepare_codecs, prepare_editing_messages, prepare_type_checks
 
 if TYPE_CHECKING:
-    from .host import Host
+    from .session.host import Host
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ def warm_up(structure: Callable[[dict[str, Any]], object], serialize: Callable[[
     busy with ``initialized``, so the first diagnostics and requests do not pay for them (they are
     not needed to answer ``initialize``: the feature modules import their services lazily); and
     build what an editing session builds once for good before the first document (``structure``
-    and ``serialize``: the protocol's; see ``warm_messages``)."""
+    and ``serialize``: the protocol's; see ``warm_up``)."""
     import importlib
 
     for name in WARM_UP:
