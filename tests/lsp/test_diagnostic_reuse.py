@@ -347,7 +347,8 @@ def test_a_keystroke_in_case_10_of_500_costs_the_findings_of_case_10(
     """Work counted, not timed: a keystroke in case 10 of 500 (490 cases move) rebuilds no
     finding at its new offset, looks up no finding of a moved case in the previous result,
     prints and encodes the findings of case 10 only — and the report is a fresh analysis's."""
-    from evalfix_ls.lsp.diagnostics import case_blocks, encoded
+    from evalfix_ls.lsp.diagnostics import convert as conversion
+    from evalfix_ls.lsp.diagnostics import encoded
 
     root = make_repo(tmp_path / "repo")
     document = Document(root, write_json(root / "evals" / "evals.json", noisy_suite(500)))
@@ -359,7 +360,7 @@ def test_a_keystroke_in_case_10_of_500_costs_the_findings_of_case_10(
     monkeypatch.setattr(convert, "_reused", lambda *args: looked_up.append(args[1]) or reused(*args))
     counted_piece = lambda d: written.append(d) or piece(d)  # noqa: E731
     monkeypatch.setattr(encoded, "encoded_piece", counted_piece)
-    monkeypatch.setattr(case_blocks, "encoded_piece", counted_piece)
+    monkeypatch.setattr(conversion, "encoded_piece", counted_piece)  # (CaseDiagnostics.pieces)
     shifted = document.cache.shifted
     result = document.insert('"prompt": "写 🎉 10', "x")
     checked.report(result)

@@ -1,4 +1,5 @@
-"""Text snapshots and the line index: offsets ↔ LSP positions in UTF-8, UTF-16 or UTF-32 units.
+"""The line index: code-point offsets ↔ LSP positions in UTF-8, UTF-16 or UTF-32 units (the text
+snapshots it indexes are ``lsp/session/documents.py``'s ``Snapshot``).
 
 LSP counts lines on ``\\n``, ``\\r\\n`` and ``\\r`` only. Python's ``str.splitlines()`` also splits on
 U+2028, U+2029, U+0085 and others that are legal inside JSON strings, so the index is built here with

@@ -3,7 +3,7 @@
 pygls applies incremental edits through ``TextDocument.lines`` (``str.splitlines()``), which also
 breaks lines at U+2028, U+2029, U+0085 … — characters that are legal inside JSON strings — so an
 edit below such a character lands on the wrong line. We keep our own copy of every open document and
-apply changes with ``document.LineIndex``, which counts only the LSP line breaks.
+apply changes with ``text.line_index.LineIndex``, which counts only the LSP line breaks.
 
 Everything here runs on the event loop thread, in time proportional to the edit, not to the
 document: a change makes a ``PieceText`` (no copy of the text) and splices a block-structured line
