@@ -37,7 +37,7 @@ from typing import Any, TypeVar
 if __package__ in (None, ""):  # run as `python bench/keystroke.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import (
+from bench.harness.common import (
     describe_machine,
     fmt_mb,
     fmt_ms,
@@ -46,8 +46,7 @@ from bench.common import (
     print_table,
     save_results,
 )
-from bench.generate import SIZES, generate_suite, parse_sizes, write_suite_tree
-from bench.lsp_typing import NEW_CASE
+from bench.harness.generate import NEW_CASE, SIZES, generate_suite, parse_sizes, write_suite_tree
 
 T = TypeVar("T")
 SORT = "cumulative"  # how --profile orders its table
@@ -296,10 +295,6 @@ def measure(label: str, root: Path, profile: bool) -> Keystrokes:
     return out
 
 
-def _p(values: list[float] | list[int], pct: float) -> float:
-    return percentile([float(v) for v in values], pct)
-
-
 def report(runs: list[Keystrokes]) -> None:
     rows = []
     for run in runs:
@@ -307,12 +302,23 @@ def report(runs: list[Keystrokes]) -> None:
         rows.append([head, "full analysis (open)", fmt_ms(run.full_analysis), "", "", ""])
         for phase in PHASES:
             times, cpu = run.times[phase], run.cpu[phase]
-            cells = [fmt_ms(_p(times, 50)), fmt_ms(_p(times, 95)), fmt_ms(_p(cpu, 50)), fmt_ms(_p(cpu, 95))]
+            cells = [
+                fmt_ms(percentile(times, 50)),
+                fmt_ms(percentile(times, 95)),
+                fmt_ms(percentile(cpu, 50)),
+                fmt_ms(percentile(cpu, 95)),
+            ]
             rows.append([head, phase, *cells])
         total_cpu = [sum(values) for values in zip(*run.cpu.values(), strict=True)]
-        all_in = [fmt_ms(_p(run.totals, 50)), fmt_ms(_p(run.totals, 95))]
+        all_in = [fmt_ms(percentile(run.totals, 50)), fmt_ms(percentile(run.totals, 95))]
         rows.append(
-            [head, "keystroke, all in", *all_in, fmt_ms(_p(total_cpu, 50)), fmt_ms(_p(total_cpu, 95))]
+            [
+                head,
+                "keystroke, all in",
+                *all_in,
+                fmt_ms(percentile(total_cpu, 50)),
+                fmt_ms(percentile(total_cpu, 95)),
+            ]
         )
     headers = ["suite", "phase", "wall p50", "wall p95", "CPU p50", "CPU p95"]
     print_table(headers, rows, right=[False, False, True, True, True, True])
@@ -321,7 +327,9 @@ def report(runs: list[Keystrokes]) -> None:
     for run in runs:
         counted = (run.rechecked, run.hashed, run.aligned, run.rebuilt)
         counted += (run.converted, run.printed, run.encoded)
-        cells = [f"{_p(values, 50):,.0f} / {max(values):,}" if values else "all" for values in counted]
+        cells = [
+            f"{percentile(values, 50):,.0f} / {max(values):,}" if values else "all" for values in counted
+        ]
         counts.append(
             [f"noisy-{run.label}", f"{run.cases:,}", f"{run.findings:,}", *cells, str(run.identical)]
         )

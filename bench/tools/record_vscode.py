@@ -1,10 +1,10 @@
-"""Record the LSP traffic of a real VS Code typing into a suite: ``python -m bench.record_vscode``.
+"""Record the LSP traffic of a real VS Code typing into a suite: ``python -m bench.tools.record_vscode``.
 
 The real VS Code of ``tests/editors/test_vscode.py`` (code-server's VS Code server, the workbench in
 Debian's chromium driven by playwright-core; tools from ``tests/system-deps/vscode.sh``) with the
 extension's universal .vsix (built with npm when missing or ``--build``). The extension's server
 command (``evalfix.server.path``) is a two-line script that runs evalfix-ls behind
-``bench/lsp_tee.py``, which passes every byte through unchanged and logs each message with its time.
+``bench/tools/lsp_tee.py``, which passes every byte through unchanged and logs each message with its time.
 ``editors/vscode/scripts/record-traffic.mjs`` then acts as a user on the noisy suite of ``--size``
 (the cases' named files missing): the cursor to the end of the middle case, a new case typed after
 it key by key, a word typed inside its prompt, the cursor moved with the arrow keys, a click and a
@@ -25,9 +25,10 @@ import sys
 import time
 from pathlib import Path
 
-from bench.common import BENCH_DIR, DATA_DIR, REPO_ROOT
-from bench.generate import DEFAULT_SEED, SIZES, SUITE_REL_PATH, generate_suite, write_suite_tree
-from bench.recording import (
+from bench.harness.common import BENCH_DIR, DATA_DIR, REPO_ROOT
+from bench.harness.generate import DEFAULT_SEED, SIZES, SUITE_REL_PATH, generate_suite, write_suite_tree
+from bench.harness.recording import (
+    DEFAULT_RECORDING,
     TYPED_CASE,
     anchor_line,
     build_recording,
@@ -41,7 +42,6 @@ CACHE = EXTENSION / ".cache"
 NODE_BIN = CACHE / "node24" / "bin"
 CODE_SERVER = CACHE / "code-server" / "node_modules" / "code-server"
 VSIX = EXTENSION / "evalfix-ls.vsix"
-DEFAULT_OUT = BENCH_DIR / "recordings" / "vscode-typing.json"
 RUN_TIMEOUT_S = 600
 
 
@@ -80,7 +80,7 @@ def build_vsix(env: dict[str, str]) -> None:
 def tee_command(data: Path, raw_log: Path) -> Path:
     """The extension's server command: evalfix-ls of this interpreter behind the logging tap."""
     script = data / "evalfix-ls-recorded"
-    tee = BENCH_DIR / "lsp_tee.py"
+    tee = BENCH_DIR / "tools" / "lsp_tee.py"
     python = sys.executable
     command = f'exec "{python}" "{tee}" --log "{raw_log}" -- "{python}" -m evalfix_ls "$@"'
     script.write_text(f"#!/bin/sh\n{command}\n")
@@ -148,9 +148,9 @@ def run_vscode(workspace: Path, anchor: int, *, label: str, build: bool) -> bool
 
 def main(argv: list[str] | None = None) -> int:
     description = __doc__.splitlines()[0]
-    parser = argparse.ArgumentParser(prog="python -m bench.record_vscode", description=description)
+    parser = argparse.ArgumentParser(prog="python -m bench.tools.record_vscode", description=description)
     parser.add_argument("--size", default="200k", choices=sorted(SIZES))
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--out", type=Path, default=DEFAULT_RECORDING)
     parser.add_argument("--build", action="store_true", help="rebuild the .vsix even when one exists")
     parser.add_argument(
         "--from-last-run", action="store_true", help="remake the recording from the last run's log"

@@ -1,7 +1,7 @@
 """Where each request's time went, from the server's request trace.
 
     EVALFIX_LS_TRACE=/tmp/trace.jsonl python -m bench.traffic --sizes 2m --suites noisy --servers evalfix-ls
-    python -m bench.trace /tmp/trace.jsonl [--method textDocument/hover] [--slowest 10]
+    python -m bench.tools.trace /tmp/trace.jsonl [--method textDocument/hover] [--slowest 10]
 
 The server writes one JSON line per step of each request when ``EVALFIX_LS_TRACE`` names a file
 (``server/evalfix_ls/lsp/jsonrpc/trace.py``). Per method, this prints the p50 / p95 of each
@@ -19,7 +19,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from bench.common import fmt_ms, percentile, print_table
+from bench.harness.common import fmt_ms, percentile, print_table
 
 # The steps in the order a request passes them (``waits``/``no quick tree``: only when it waited
 # for an analysis; ``superseded``: answered with an error instead, see ``supersession.Supersession``).

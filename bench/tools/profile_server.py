@@ -1,6 +1,6 @@
 """Run ``python -m evalfix_ls`` under cProfile, every thread included, for ``bench.lsp --profile-server``.
 
-    python bench/profile_server.py OUT.prof [server arguments…]
+    python bench/tools/profile_server.py OUT.prof [server arguments…]
 
 ``python -m cProfile`` sees only the main thread, while the server analyses on worker threads; here
 each thread gets its own profiler (``threading.Thread.run`` is wrapped before the server starts), and

@@ -1,13 +1,13 @@
-"""A recorded VS Code session (``bench/recordings/``, made by ``bench.record_vscode``) replayed with
+"""A recorded VS Code session (``bench/recordings/``, made by ``bench.tools.record_vscode``) replayed with
 its timing against one server, on a suite of any size: ``python -m bench.traffic --recorded``.
 
 Every message VS Code sent after it opened the document is sent at its recorded time from the
 ``didOpen`` (never waiting for an answer, as VS Code does not): the edits (``didChange``), the
 requests and VS Code's ``$/cancelRequest`` of a request still unanswered, each mapped onto the suite
-by ``bench.recording.Rebase``. What the recording cannot carry over is remade from this server's own
+by ``bench.harness.recording.Rebase``. What the recording cannot carry over is remade from this server's own
 answers: a code action's context holds this server's last diagnostics on the requested lines, a
 pull its last ``resultId``. A request the server does not offer is not sent (counted as skipped);
-answers to the server's own requests come from the client (``bench.lspclient``), not the recording.
+answers to the server's own requests come from the client (``bench.harness.client``), not the recording.
 
 Per method: the latency of each right answer, and how long it waited behind others — from its
 sending until the last request sent before it and still unanswered then was answered (at most its
@@ -23,10 +23,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.common import percentile
-from bench.lspclient import LspError, file_uri
-from bench.recording import LIFECYCLE, Document, Rebase, initialize_params
-from bench.session import OURS, Session, run_then_stop
+from bench.harness.client import LspError, file_uri
+from bench.harness.common import percentile
+from bench.harness.recording import LIFECYCLE, Document, Rebase, recorded_initialize_params
+from bench.harness.session import OURS, Session, run_then_stop
 
 # Answers that are wrong when empty (symbols and folding of a suite; a hover on a member name the
 # schema documents); a diagnostic pull when the server reported findings on the suite as opened.
@@ -258,7 +258,7 @@ def wait_behind(request: Sent, sent: list[Sent]) -> float:
 async def replay_session(session: Session, recording: dict[str, Any], drain: float) -> ReplayResult:
     """Start ``session``'s server with the recorded VS Code's capabilities, replay, stop."""
     replay = Replay(session, recording, drain)
-    init = initialize_params(recording)
+    init = recorded_initialize_params(recording)
 
     async def work() -> None:
         await session.start(init["capabilities"], init.get("clientInfo"))

@@ -1,7 +1,9 @@
-"""What both benchmarks share: paths, statistics, tables, tool discovery, results files."""
+"""What every benchmark shares, written once: paths, statistics (percentiles, in-process timing),
+tables, tool discovery, the machine's description and the results files."""
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -10,11 +12,12 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-BENCH_DIR = Path(__file__).resolve().parent
+BENCH_DIR = Path(__file__).resolve().parents[1]  # bench/ (this file is bench/harness/common.py)
 REPO_ROOT = BENCH_DIR.parent
 DATA_DIR = BENCH_DIR / ".data"
 RESULTS_DIR = BENCH_DIR / "results"
@@ -39,6 +42,37 @@ def percentile(values: Sequence[float], pct: float) -> float:
     low = math.floor(rank)
     high = min(low + 1, len(ordered) - 1)
     return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
+def percentile_or_none(values: Sequence[float], pct: float) -> float | None:
+    """``percentile``, None for no values (a table cell then says so)."""
+    return percentile(values, pct) if values else None
+
+
+@dataclass(slots=True)
+class Timing:
+    runs: list[float] = field(default_factory=list)  # seconds
+
+    @property
+    def median(self) -> float | None:
+        return median(self.runs) if self.runs else None
+
+    @property
+    def best(self) -> float | None:
+        return min(self.runs) if self.runs else None
+
+
+def time_in_process(func: Callable[[], object], repeats: int) -> Timing:
+    """One untimed warm-up call, then ``repeats`` timed calls (garbage collected in between so one
+    run's garbage is not charged to the next)."""
+    func()
+    timing = Timing()
+    for _ in range(repeats):
+        gc.collect()
+        start = time.perf_counter()
+        func()
+        timing.runs.append(time.perf_counter() - start)
+    return timing
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """A recording of a real VS Code's LSP traffic, and how it is laid onto another suite.
 
-``bench.record_vscode`` makes it from the log of ``bench/lsp_tee.py`` (``build_recording``);
+``bench.tools.record_vscode`` makes it from the log of ``bench/tools/lsp_tee.py`` (``build_recording``);
 ``bench.traffic --recorded`` replays it (``Rebase`` maps it onto the suite of each size).
 
 Where the recording is laid: the user typed a new case after the closing ``},`` of the middle case
@@ -21,9 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.common import REPO_ROOT
-from bench.lsp_typing import NEW_CASE
+from bench.harness.common import BENCH_DIR, REPO_ROOT
+from bench.harness.generate import NEW_CASE
 
+# Where ``bench.tools.record_vscode`` writes the recording and ``bench.traffic --recorded`` reads it.
+DEFAULT_RECORDING = BENCH_DIR / "recordings" / "vscode-typing.json"
 TYPED_CASE = NEW_CASE.strip()
 ANCHOR_TEXT = "\n    },"
 RECORDED_WORKSPACE = "/recorded-workspace"
@@ -121,8 +123,8 @@ def build_recording(
         messages.append(item)
     timed_actions = [{**a, "t": round(a["t"] - start, 4)} for a in actions.get("actions", [])]
     return {
-        "what": "LSP messages between a real VS Code and evalfix-ls, recorded by bench.record_vscode",
-        "command": "python -m bench.record_vscode",
+        "what": "LSP messages between a real VS Code and evalfix-ls, recorded by bench.tools.record_vscode",
+        "command": "python -m bench.tools.record_vscode",
         "server": next((m["result"] for m in messages if m.get("answers") == "initialize"), None),
         "client": _client_info(entries),
         "suite": suite,
@@ -161,7 +163,8 @@ def dump_recording(recording: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n}\n"
 
 
-def initialize_params(recording: dict[str, Any]) -> dict[str, Any]:
+def recorded_initialize_params(recording: dict[str, Any]) -> dict[str, Any]:
+    """The ``initialize`` params VS Code sent in ``recording`` (replayed as they are)."""
     for message in recording["messages"]:
         if message.get("method") == "initialize" and message["dir"] == "c2s":
             return dict(message["params"])

@@ -19,11 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.common import BENCH_DIR, DATA_DIR, EVALS_SCHEMA, PEER_DIR
-from bench.generate import SIZES, Suite, generate_suite, lsp_position
-from bench.generate import write_suite_tree as write_tree
-from bench.lsp_editing import EditingResult
-from bench.lspclient import LspClient, LspError, Published, RssSampler, file_uri, report_items
+from bench.harness.client import LspClient, LspError, Published, RssSampler, file_uri, report_items
+from bench.harness.common import BENCH_DIR, EVALS_SCHEMA, PEER_DIR
+from bench.harness.generate import Suite, lsp_position, prepare_suite
 
 OURS, PEER = "evalfix-ls", "vscode-json"
 PEER_PACKAGE = "vscode-langservers-extracted@4.10.0"
@@ -43,6 +41,16 @@ def timeouts_for(size: int) -> tuple[float, float]:
 
 
 @dataclass(slots=True)
+class EditingResult:
+    """Completion and hover latencies of an editing session (``bench.lsp_editing``), and what failed."""
+
+    completion: list[float]
+    completion_after_edit: list[float]
+    hover: list[float]
+    failures: list[str]
+
+
+@dataclass(slots=True)
 class ServerSpec:
     name: str
     argv: list[str]
@@ -58,7 +66,7 @@ def ours_spec(*, profile: bool = False) -> ServerSpec:
     from evalfix_ls import __version__
 
     if profile:  # every session writes its own pstats file (the placeholder is replaced per session)
-        argv = [sys.executable, str(BENCH_DIR / "profile_server.py"), PROFILE_PLACEHOLDER]
+        argv = [sys.executable, str(BENCH_DIR / "tools" / "profile_server.py"), PROFILE_PLACEHOLDER]
         return ServerSpec(OURS, argv, {}, None, __version__ + " (under cProfile)")
     return ServerSpec(OURS, [sys.executable, "-m", "evalfix_ls"], {}, None, __version__)
 
@@ -138,6 +146,20 @@ def offers(capabilities: dict[str, Any], method: str) -> bool:
         return isinstance(provider, dict) and bool(provider.get("workspaceDiagnostics"))
     key = PROVIDERS.get(method)
     return key is not None and capabilities.get(key) not in (None, False)
+
+
+def initialize_params(root: Path, capabilities: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """The ``initialize`` params of a session on the repository ``root``: this process's id, the
+    root as the one workspace folder, ``capabilities`` (``client_capabilities`` for the usual
+    ones); ``extra`` adds or overrides members (``clientInfo``, ``initializationOptions`` …)."""
+    uri = file_uri(root)
+    params = {
+        "processId": os.getpid(),
+        "rootUri": uri,
+        "workspaceFolders": [{"uri": uri, "name": root.name}],
+        "capabilities": capabilities,
+    }
+    return {**params, **extra}
 
 
 def client_capabilities(*, pull: bool, watch_files: bool = True) -> dict[str, Any]:
@@ -243,23 +265,17 @@ class Session:
         sessions, ``client_capabilities``), ``initialized`` and the settings."""
         await self.client.start()
         self.sampler = RssSampler(self.client.pid).start()
-        root_uri = file_uri(self.repo_root)
         if capabilities is None:
             capabilities = client_capabilities(pull=self.pull, watch_files=self.watch_files)
-        init = await self.client.request(
-            "initialize",
-            {
-                "processId": os.getpid(),
-                "clientInfo": client_info or {"name": "evalfix-bench", "version": "1"},
-                "rootUri": root_uri,
-                "rootPath": str(self.repo_root),
-                "workspaceFolders": [{"uri": root_uri, "name": self.repo_root.name}],
-                "capabilities": capabilities,
-                "initializationOptions": self.spec.init_options,
-                "trace": "off",
-            },
-            timeout=60,
+        params = initialize_params(
+            self.repo_root,
+            capabilities,
+            clientInfo=client_info or {"name": "evalfix-bench", "version": "1"},
+            rootPath=str(self.repo_root),
+            initializationOptions=self.spec.init_options,
+            trace="off",
         )
+        init = await self.client.request("initialize", params, timeout=60)
         self.result.startup = init.received_at - self.client.spawned_at
         capabilities = (init.result or {}).get("capabilities", {})
         self.server_capabilities = capabilities
@@ -396,6 +412,5 @@ async def run_then_stop(session: Session, work: Callable[[], Awaitable[None]]) -
 def prepare(label: str, *, noisy: bool = False) -> tuple[Path, Suite]:
     """The planted suite of ``label``; ``noisy``: laid out without the directories its cases copy
     from (a suite still being written: every case that names one carries findings)."""
-    suite = generate_suite(SIZES[label], planted=True)
-    root = DATA_DIR / (f"planted-noisy-{label}" if noisy else f"planted-{label}")
-    return write_tree(root, suite, sources=not noisy), suite
+    directory = f"planted-noisy-{label}" if noisy else f"planted-{label}"
+    return prepare_suite(label, directory, planted=True, sources=not noisy)

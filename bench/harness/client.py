@@ -289,7 +289,7 @@ class LspClient:
 # Memory
 
 
-def _status_kib(pid: int, field_name: str) -> int:
+def status_kib(pid: int, field_name: str) -> int:
     try:
         with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as status:
             for line in status:
@@ -357,14 +357,14 @@ class RssSampler:
             self._stop.wait(self.interval)
 
     def sample(self) -> int:
-        total = sum(_status_kib(pid, "VmRSS") for pid in process_tree(self.pid))
+        total = sum(status_kib(pid, "VmRSS") for pid in process_tree(self.pid))
         self.samples += 1
         self.peak_kib = max(self.peak_kib, total)
         return total
 
     def stop(self) -> int:
         """Stop sampling (call while the process still runs, so VmHWM can be read)."""
-        self.peak_kib = max(self.peak_kib, _status_kib(self.pid, "VmHWM"))
+        self.peak_kib = max(self.peak_kib, status_kib(self.pid, "VmHWM"))
         self._stop.set()
         self._thread.join(timeout=5)
         return self.peak_kib

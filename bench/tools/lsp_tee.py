@@ -1,11 +1,11 @@
 """A language server run behind a tap that logs every LSP message with its time, bytes unchanged.
 
-``python -m bench.lsp_tee --log FILE -- COMMAND [ARGS…]`` (or ``python bench/lsp_tee.py …``: it
+``python -m bench.tools.lsp_tee --log FILE -- COMMAND [ARGS…]`` (or ``python bench/tools/lsp_tee.py …``: it
 uses only the standard library) spawns ``COMMAND`` and copies the editor's stdin to it and its
 stdout to the editor, chunk by chunk as read, so the editor and the server see exactly the bytes
 they would see without it. A copy of each stream is cut into Content-Length frames and every
 message is appended to ``FILE`` as one JSON line: ``{"t": wall-clock seconds, "dir": "c2s" |
-"s2c", "msg": the message}``. ``bench.record_vscode`` sets this as the extension's server command
+"s2c", "msg": the message}``. ``bench.tools.record_vscode`` sets this as the extension's server command
 to record what a real VS Code sends.
 """
 
@@ -90,7 +90,7 @@ def pump(source: BinaryIO, target: BinaryIO, frames: FrameReader) -> None:
 
 def main(argv: list[str]) -> int:
     if len(argv) < 4 or argv[0] != "--log" or argv[2] != "--":
-        print("usage: python -m bench.lsp_tee --log FILE -- COMMAND [ARGS…]", file=sys.stderr)
+        print("usage: python -m bench.tools.lsp_tee --log FILE -- COMMAND [ARGS…]", file=sys.stderr)
         return 2
     log = MessageLog(argv[1])
     child = subprocess.Popen(argv[3:], stdin=subprocess.PIPE, stdout=subprocess.PIPE)

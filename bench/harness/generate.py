@@ -1,4 +1,5 @@
-"""Deterministic ``evals/evals.json`` suites of a requested size, for both benchmarks.
+"""Deterministic ``evals/evals.json`` suites of a requested size, for every benchmark that needs one
+(``prepare_suite`` writes one as a small skill repository under ``bench/.data/``).
 
 A suite is a list of cases drawn from a seeded ``random.Random``: judged strings, ``file-exists``,
 ``regex-match`` with flags and both target forms, ``json-valid``, intent assertions of every graded
@@ -24,6 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.harness.common import DATA_DIR
+
+# The case the typing benchmarks type, one character at a time, after a suite's middle case.
+NEW_CASE = '\n    {"id": "typed-case", "prompt": "写一个 😀 file", "assertions": ["it works"]},'
 KIB = 1024
 SIZES: dict[str, int] = {"20k": 20 * KIB, "200k": 200 * KIB, "2m": 2 * KIB * KIB, "10m": 10 * KIB * KIB}
 DEFAULT_SEED = 20260504
@@ -476,6 +481,16 @@ def write_suite_tree(root: Path, suite: Suite, *, sources: bool = True) -> Path:
     path = root / SUITE_REL_PATH
     _write_if_changed(path, suite.text)
     return path
+
+
+def prepare_suite(
+    label: str, directory: str, *, planted: bool = False, sources: bool = True
+) -> tuple[Path, Suite]:
+    """The suite of size ``label`` written under ``.data/<directory>`` (the path of its file, and
+    the suite); ``planted``: with the planted cases the LSP benchmarks aim at; ``sources``: with the
+    directories its cases copy from (without them every case naming one carries findings)."""
+    suite = generate_suite(SIZES[label], planted=planted)
+    return write_suite_tree(DATA_DIR / directory, suite, sources=sources), suite
 
 
 def _write_if_changed(path: Path, text: str) -> None:
