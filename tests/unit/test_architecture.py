@@ -275,6 +275,30 @@ def test_upward_lsp_imports_sees_a_family_reaching_up() -> None:
     ]
 
 
+CONVERTERS = {"evalfix_ls.lsp.diagnostics.convert", "evalfix_ls.lsp.diagnostics.case_blocks"}
+
+
+def conversions_outside_diagnostics(imports: dict[str, Imports]) -> list[str]:
+    """``module -> converter`` for every module outside ``lsp/diagnostics/`` that imports the
+    conversion of findings to LSP diagnostics."""
+    return sorted(
+        f"{name} -> {target}"
+        for name, found in imports.items()
+        if not name.startswith("evalfix_ls.lsp.diagnostics")
+        for target in found.all & CONVERTERS
+    )
+
+
+def test_findings_are_converted_only_in_diagnostics() -> None:
+    """One family turns findings into diagnostics (the second pass had three such modules loose
+    at the top of ``lsp/``); features read diagnostics, they never convert findings themselves."""
+    assert conversions_outside_diagnostics(all_imports()) == []
+    planted = {"evalfix_ls.lsp.features.hover": Imports(type_only={"evalfix_ls.lsp.diagnostics.convert"})}
+    assert conversions_outside_diagnostics(planted) == [
+        "evalfix_ls.lsp.features.hover -> evalfix_ls.lsp.diagnostics.convert"
+    ]
+
+
 def test_protocol_libraries_only_under_lsp() -> None:
     offenders = []
     for name, path in modules().items():

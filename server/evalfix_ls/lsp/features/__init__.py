@@ -24,6 +24,10 @@ without waiting for its analysis), ``hover``, ``code_actions`` (quick fixes, fix
 ``outline`` (document and workspace symbols, folding, selection ranges), ``links`` (document links,
 definition), ``case_ids`` (references, highlights, rename), ``inline`` (inlay hints, code lenses,
 the ``evalfix.caseCommand`` command).
+
+Their support, beside them (no ``register``): ``context`` (the ``FeatureContext`` a handler reads),
+``quick_trees`` (the tree of the current text without waiting for its analysis, and the memos
+kept per document) and ``json_text`` (an answer of thousands of items written as JSON directly).
 """
 
 from __future__ import annotations
