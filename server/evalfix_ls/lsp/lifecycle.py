@@ -70,7 +70,7 @@ WARM_UP = (  # relative to this package
     "..parser.incremental",  # an edit's re-parse (its modules were first imported by a keystroke)
     "..contracts.evals.check",
     "..contracts.placed",  # the cached cases' blocks (an analysis with a case cache)
-    ".case_diagnostics",  # their diagnostics (the server's conversion)
+    ".diagnostics.case_blocks",  # their diagnostics (the server's conversion)
     "..contracts.workflow.check",
     "..contracts.workflow.index",
     "..services.outline",

@@ -10,7 +10,11 @@ encoding thread (``encoder_pool``, ``diagnostics/encoded.py``), and the protocol
 ``PreEncoded`` as it is.
 
 ``PreEncoded`` is a protocol, not a base class: the JSON-RPC layer sees only ``to_json``, so it
-imports no type of the families above it (the diagnostic reports are lsprotocol subclasses).
+imports no type of the families above it (the diagnostic reports are lsprotocol subclasses). It is
+not checked with ``isinstance``: a runtime-checkable protocol records every type it is asked about
+in its ABC caches, for good, and met for the first time during a large analysis such entries held
+one of its pymalloc arenas after close (``tests/lsp/test_memory.py``); ``pre_encoded_json`` looks
+for the method instead.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import asyncio
 import functools
 import json
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from cattrs import Converter
@@ -32,12 +36,18 @@ def encoder_pool() -> tuple[ThreadPoolExecutor, int]:
     return (_encoder, 1)
 
 
-@runtime_checkable
 class PreEncoded(Protocol):
     """A message part already written as JSON: ``EvalfixProtocol.write_data`` writes ``to_json()``
     in its place instead of encoding it again."""
 
     def to_json(self) -> str: ...
+
+
+def pre_encoded_json(value: object) -> str | None:
+    """``value.to_json()`` when ``value`` is ``PreEncoded`` (no LSP type has a ``to_json``), else
+    None."""
+    to_json = getattr(value, "to_json", None)
+    return to_json() if callable(to_json) else None
 
 
 class EncodedResult:

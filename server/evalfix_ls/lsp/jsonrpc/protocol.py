@@ -31,7 +31,7 @@ from pygls.protocol import lsp_method
 from pygls.protocol.json_rpc import MsgId, RPCMessage
 
 from . import envelope, trace
-from .encoded import PreEncoded
+from .encoded import pre_encoded_json
 from .pygls_private import HookedProtocol
 from .trace import current_request
 from .transport import SocketWriter, StreamWriter
@@ -285,10 +285,10 @@ class EvalfixProtocol(HookedProtocol, Generic[A]):
         ``diagnostics/encoded.py``; a feature's answer, see ``scheduling/request_runner.py``) and a
         ``publishDiagnostics`` whose diagnostics are (``EncodedPublishParams``) are written as
         they are; everything else as pygls writes it."""
-        params = getattr(data, "params", None)
-        if self.writer is not None and isinstance(params, PreEncoded):
+        params = pre_encoded_json(getattr(data, "params", None)) if self.writer is not None else None
+        if params is not None:
             method = json.dumps(getattr(data, "method", None))
-            self._write_text(f'{{"method": {method}, "jsonrpc": "2.0", "params": {params.to_json()}}}', False)
+            self._write_text(f'{{"method": {method}, "jsonrpc": "2.0", "params": {params}}}', False)
             return
         if trace.enabled() and hasattr(data, "id"):
             trace.mark("answered", getattr(data, "id", None), error=getattr(data, "error", None) is not None)
@@ -416,6 +416,4 @@ def _encoded_result(data: object) -> str | None:
     """The JSON text of a response's result when it was encoded already (``PreEncoded``: a
     feature's ``EncodedResult``, a diagnostic report without related documents), else None."""
     result = getattr(data, "result", None)
-    if isinstance(result, PreEncoded) and not getattr(result, "related_documents", None):
-        return result.to_json()
-    return None
+    return None if getattr(result, "related_documents", None) else pre_encoded_json(result)
