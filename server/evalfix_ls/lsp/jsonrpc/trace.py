@@ -7,7 +7,7 @@ is one JSON line there: ``{"t": …, "id": …, "step": …, …}``, ``t`` from 
 ``context`` (its feature context built; ``waited``: what it waited for first, e.g. ``analysis``),
 ``queued`` (handed to a lane), ``started`` / ``done`` (on the worker; ``cpu``: the thread's CPU
 time of the run, so ``done - started - cpu`` is time spent waiting for the interpreter lock),
-``answered`` (the answer queued for the writer). A benchmark reads it (``bench.trace``).
+``answered`` (the answer queued for the writer). A benchmark reads it (``bench.tools.trace``).
 
 The request being handled is ``current_request`` (set while the protocol dispatches it).
 """
