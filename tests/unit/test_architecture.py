@@ -264,6 +264,17 @@ def test_lsp_families_point_down() -> None:
     assert not upward, "lsp/: imports from a higher family (for types too):\n" + "\n".join(upward)
 
 
+MAX_LSP_TOP_MODULES = 6
+
+
+def test_the_top_of_lsp_is_thin() -> None:
+    """Beside its families, ``lsp/`` holds the wiring only (the second pass had 26 modules of seven
+    families there): a new module goes into its family, or into ``LSP_LAYERS``' top row knowingly."""
+    top = sorted(path.stem for path in (PACKAGE / "lsp").glob("*.py") if path.stem != "__init__")
+    assert len(top) <= MAX_LSP_TOP_MODULES, top
+    assert set(top) <= set(LSP_LAYERS[0]), top
+
+
 def test_upward_lsp_imports_sees_a_family_reaching_up() -> None:
     imports = {
         "evalfix_ls.lsp.jsonrpc.protocol": Imports(type_only={"evalfix_ls.lsp.diagnostics.encoded"}),
