@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import gc
 import io
 import json
 import os
@@ -26,9 +25,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,9 +33,10 @@ from typing import Any
 if __package__ in (None, ""):  # run as `python bench/analysis.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import (
+from bench.harness.common import (
     DATA_DIR,
     EVALS_SCHEMA,
+    Timing,
     describe_machine,
     evalfix_ls_command,
     find_check_jsonschema,
@@ -46,12 +44,12 @@ from bench.common import (
     fmt_ms,
     fmt_ratio,
     machine_summary,
-    median,
     print_table,
     ratio,
     save_results,
+    time_in_process,
 )
-from bench.generate import SIZES, Suite, generate_suite, parse_sizes, write_suite_tree
+from bench.harness.generate import SIZES, parse_sizes, prepare_suite
 
 RATIO_TARGET = 30.0
 SEVERITY_WORDS = {1: "error", 2: "warning", 3: "information", 4: "hint"}
@@ -60,19 +58,6 @@ SEVERITY_WORDS = {1: "error", 2: "warning", 3: "information", 4: "hint"}
 REPEATS = {"20k": (21, 7), "200k": (11, 5), "2m": (5, 3), "10m": (3, 3)}
 QUICK_REPEATS = {"20k": (5, 2), "200k": (3, 2), "2m": (2, 1), "10m": (1, 1)}
 SUBPROCESS_TIMEOUT = 600.0
-
-
-@dataclass(slots=True)
-class Timing:
-    runs: list[float] = field(default_factory=list)  # seconds
-
-    @property
-    def median(self) -> float | None:
-        return median(self.runs) if self.runs else None
-
-    @property
-    def best(self) -> float | None:
-        return min(self.runs) if self.runs else None
 
 
 @dataclass(slots=True)
@@ -102,19 +87,6 @@ class SizeResult:
 
 # ---------------------------------------------------------------------------------------------
 # Measuring
-
-
-def time_in_process(func: Callable[[], object], repeats: int) -> Timing:
-    """One untimed warm-up call, then ``repeats`` timed calls (garbage collected in between so one
-    run's garbage is not charged to the next)."""
-    func()
-    timing = Timing()
-    for _ in range(repeats):
-        gc.collect()
-        start = time.perf_counter()
-        func()
-        timing.runs.append(time.perf_counter() - start)
-    return timing
 
 
 # Spawns one command and reports [wall seconds, ru_maxrss KiB, exit code] as JSON. The measured
@@ -160,19 +132,13 @@ def run_process(argv: list[str], repeats: int, cwd: Path) -> ProcessRuns:
     return result
 
 
-def prepare_suite(label: str) -> tuple[Path, Suite]:
-    suite = generate_suite(SIZES[label])
-    root = DATA_DIR / f"clean-{label}"
-    return write_suite_tree(root, suite), suite
-
-
 def measure_size(
     label: str, *, repeats: tuple[int, int], cjs: list[str] | None, check_cmd: list[str]
 ) -> SizeResult:
     from evalfix_ls.analysis import analyze
     from evalfix_ls.workspace.view import FileSystemView
 
-    path, suite = prepare_suite(label)
+    path, suite = prepare_suite(label, f"clean-{label}")
     repo_root = path.parents[3]
     text = path.read_text(encoding="utf-8")
     in_process, subprocess_repeats = repeats
@@ -213,7 +179,7 @@ def profile_analysis(label: str, limit: int = 30) -> str:
     from evalfix_ls.analysis import analyze
     from evalfix_ls.workspace.view import FileSystemView
 
-    path, _ = prepare_suite(label)
+    path, _ = prepare_suite(label, f"clean-{label}")
     text = path.read_text(encoding="utf-8")
     profiler = cProfile.Profile()
     profiler.enable()

@@ -17,7 +17,7 @@ import argparse
 import time
 from pathlib import Path
 
-from bench.common import describe_machine, machine_summary, median, save_results
+from bench.harness.common import describe_machine, machine_summary, median, save_results
 from bench.throughput import build_tree
 from evalfix_ls.services.file_moves import Move, Moves, fixture_files, plan_moves
 from evalfix_ls.workspace.files import read_file

@@ -18,24 +18,19 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import describe_machine, fmt_ms, median, print_table, save_results
-from bench.generate import SIZES, generate_suite, parse_sizes, write_suite_tree
+from bench.harness.common import (
+    DATA_DIR,
+    describe_machine,
+    fmt_ms,
+    print_table,
+    save_results,
+    time_in_process,
+)
+from bench.harness.generate import SIZES, generate_suite, parse_sizes, write_suite_tree
 from evalfix_ls.analysis import analyze
 from evalfix_ls.services.document import DocumentView
 from evalfix_ls.services.fixes import fix_all, fixes_for, reanalyzer
 from evalfix_ls.services.migrate import migrate_document
-
-DATA_DIR = Path(__file__).resolve().parent / ".data"
-
-
-def _timed(func, repeat: int) -> float:  # noqa: ANN001 - any callable
-    func()  # warm-up
-    runs = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        runs.append(time.perf_counter() - start)
-    return median(runs)
 
 
 def _document(root: Path, rel: str, text: str) -> DocumentView:
@@ -80,13 +75,13 @@ def measure(label: str, repeat: int) -> list[str]:
     rel = path.relative_to(root).as_posix()
     document = _document(root, rel, suite.text)
     findings = document.analysis.findings
-    per_document = _timed(lambda: [fixes_for(document, f) for f in findings], repeat)
+    per_document = time_in_process(lambda: [fixes_for(document, f) for f in findings], repeat).median
     start = time.perf_counter()
     result = fix_all(document, reanalyzer(document))  # timed once: each round re-analyses the suite
     fix_all_time = time.perf_counter() - start
     legacy = legacy_fixture(SIZES[label])
     legacy_doc = _document(root, "skills/bench-skill/evals/legacy.json", legacy)
-    migrate_time = _timed(lambda: migrate_document(legacy_doc), repeat)
+    migrate_time = time_in_process(lambda: migrate_document(legacy_doc), repeat).median
     return [
         label,
         str(len(findings)),

@@ -6,7 +6,7 @@
 Per size: the generated suite laid out with the files its cases name missing (``bench.traffic``'s
 noisy suite: thousands of findings), opened, analysed once, then ``NEW_CASE`` of ``bench.lsp
 --typing`` typed after the middle case one character per keystroke, through every invalid state.
-Each keystroke runs as the server runs it (``lsp/analyzer.py`` ``run_job``, ``JobRunner``'s job,
+Each keystroke runs as the server runs it (``lsp/diagnostics/worker.py`` ``run_job``, ``JobRunner``'s job,
 ``diagnostics/encoded.py``): the ranged ``didChange`` applied to the document store (text pieces,
 line index spliced), the new text built, the incremental re-parse from the previous tree,
 ``analyze`` with the document's case cache and ``recover``, the conversion with the previous
@@ -37,7 +37,7 @@ from typing import Any, TypeVar
 if __package__ in (None, ""):  # run as `python bench/keystroke.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import (
+from bench.harness.common import (
     describe_machine,
     fmt_mb,
     fmt_ms,
@@ -46,8 +46,7 @@ from bench.common import (
     print_table,
     save_results,
 )
-from bench.generate import SIZES, generate_suite, parse_sizes, write_suite_tree
-from bench.lsp_typing import NEW_CASE
+from bench.harness.generate import NEW_CASE, SIZES, generate_suite, parse_sizes, write_suite_tree
 
 T = TypeVar("T")
 SORT = "cumulative"  # how --profile orders its table
@@ -81,9 +80,9 @@ class Editor:
     def __init__(self, root: Path, path: Path) -> None:
         from evalfix_ls.contracts.case_cache import CaseCache
         from evalfix_ls.lsp.diagnostics.encoded import EncodedDocuments
-        from evalfix_ls.lsp.documents import DocumentStore
-        from evalfix_ls.lsp.settings import Settings
-        from evalfix_ls.lsp.workspace_index import WorkspaceIndex
+        from evalfix_ls.lsp.session.documents import DocumentStore
+        from evalfix_ls.lsp.session.settings import Settings
+        from evalfix_ls.lsp.session.workspace_index import WorkspaceIndex
 
         index = WorkspaceIndex(watching=True)
         index.set_folders([root])
@@ -99,8 +98,8 @@ class Editor:
         self.report = ""
 
     def job(self, *, fresh: bool = False) -> Any:
-        from evalfix_ls.lsp.analyzer import Job
-        from evalfix_ls.parser.line_index import Encoding
+        from evalfix_ls.lsp.diagnostics.worker import Job
+        from evalfix_ls.text.line_index import Encoding
 
         previous = None if fresh else self.result
         return Job(
@@ -120,7 +119,7 @@ class Editor:
     def type(self, offset: int, character: str, out: Keystrokes | None) -> None:
         from lsprotocol import types
 
-        from evalfix_ls.parser.line_index import Encoding
+        from evalfix_ls.text.line_index import Encoding
 
         line, column = self.snapshot.line_index.position(offset, Encoding.UTF16)
         point = types.Position(line=line, character=column)
@@ -136,17 +135,17 @@ class Editor:
     def run(self, out: Keystrokes | None) -> None:
         """``run_job``'s steps one by one (timed), then the report as a pull answers it."""
         from evalfix_ls.analysis import analyze
-        from evalfix_ls.lsp import analyzer
-        from evalfix_ls.lsp.case_diagnostics import Conversion, convert_findings, placed_diagnostics
-        from evalfix_ls.lsp.convert import DiagnosticMemo, fingerprint
-        from evalfix_ls.parser.gcpause import gc_paused
+        from evalfix_ls.lsp.diagnostics import worker
+        from evalfix_ls.lsp.diagnostics.case_blocks import Conversion, convert_findings, placed_diagnostics
+        from evalfix_ls.lsp.diagnostics.convert import DiagnosticMemo, fingerprint
+        from evalfix_ls.memory.gc_pause import gc_paused
 
         job = self.job()
         misses, shifted = self.cache.misses, self.cache.shifted
         hashed, aligned = _key_work(self.cache)
         with gc_paused():
             text = _timed(out, "text", lambda: job.snapshot.text)
-            tree = _timed(out, "re-parse", lambda: analyzer._reparsed(job, text))
+            tree = _timed(out, "re-parse", lambda: worker._reparsed(job, text))
             analysis = _timed(
                 out,
                 "analysis",
@@ -159,21 +158,21 @@ class Editor:
                     explicit=True,
                     kind=job.config.kind_for(job.path),
                     walk=job.config.walk,
-                    decided_by=analyzer._decided_by(job),
+                    decided_by=worker._decided_by(job),
                     tree=tree,
                     case_cache=job.case_cache,
                     recover=True,
                 ),
             )
             memo = DiagnosticMemo(job.snapshot.line_index.line_count)
-            reuse = analyzer._reuse(job)
+            reuse = worker._reuse(job)
             conversion = Conversion(
                 job.snapshot.line_index,
                 job.encoding,
                 self.repo.root,
                 job.uri,
                 True,
-                analyzer.related_resolver(self.store.for_path, self.repo.root),
+                worker.related_resolver(self.store.for_path, self.repo.root),
             )
             parts = None
             if analysis.placed is not None and not job.config.severity:
@@ -196,7 +195,7 @@ class Editor:
                     lambda: fingerprint(diagnostics, memo, job.prev_memo if reuse is not None else None),
                 )
             previous = self.result
-            self.result = analyzer.Result(
+            self.result = worker.Result(
                 job.uri, job.path, job.version, job.key, text, analysis.kind, diagnostics, prints,
                 analysis=analysis, revision=job.revision, memo=memo, parts=parts,
             )  # fmt: skip
@@ -220,8 +219,8 @@ class Editor:
 
     def fresh_report(self) -> str:
         """The report of a fresh analysis of the current text (no cache, no previous result)."""
-        from evalfix_ls.lsp.analyzer import run_job
         from evalfix_ls.lsp.diagnostics.encoded import encode_items
+        from evalfix_ls.lsp.diagnostics.worker import run_job
 
         result = run_job(self.job(fresh=True), self.store.for_path)
         return encode_items(result.diagnostics)[1]
@@ -296,10 +295,6 @@ def measure(label: str, root: Path, profile: bool) -> Keystrokes:
     return out
 
 
-def _p(values: list[float] | list[int], pct: float) -> float:
-    return percentile([float(v) for v in values], pct)
-
-
 def report(runs: list[Keystrokes]) -> None:
     rows = []
     for run in runs:
@@ -307,12 +302,23 @@ def report(runs: list[Keystrokes]) -> None:
         rows.append([head, "full analysis (open)", fmt_ms(run.full_analysis), "", "", ""])
         for phase in PHASES:
             times, cpu = run.times[phase], run.cpu[phase]
-            cells = [fmt_ms(_p(times, 50)), fmt_ms(_p(times, 95)), fmt_ms(_p(cpu, 50)), fmt_ms(_p(cpu, 95))]
+            cells = [
+                fmt_ms(percentile(times, 50)),
+                fmt_ms(percentile(times, 95)),
+                fmt_ms(percentile(cpu, 50)),
+                fmt_ms(percentile(cpu, 95)),
+            ]
             rows.append([head, phase, *cells])
         total_cpu = [sum(values) for values in zip(*run.cpu.values(), strict=True)]
-        all_in = [fmt_ms(_p(run.totals, 50)), fmt_ms(_p(run.totals, 95))]
+        all_in = [fmt_ms(percentile(run.totals, 50)), fmt_ms(percentile(run.totals, 95))]
         rows.append(
-            [head, "keystroke, all in", *all_in, fmt_ms(_p(total_cpu, 50)), fmt_ms(_p(total_cpu, 95))]
+            [
+                head,
+                "keystroke, all in",
+                *all_in,
+                fmt_ms(percentile(total_cpu, 50)),
+                fmt_ms(percentile(total_cpu, 95)),
+            ]
         )
     headers = ["suite", "phase", "wall p50", "wall p95", "CPU p50", "CPU p95"]
     print_table(headers, rows, right=[False, False, True, True, True, True])
@@ -321,7 +327,9 @@ def report(runs: list[Keystrokes]) -> None:
     for run in runs:
         counted = (run.rechecked, run.hashed, run.aligned, run.rebuilt)
         counted += (run.converted, run.printed, run.encoded)
-        cells = [f"{_p(values, 50):,.0f} / {max(values):,}" if values else "all" for values in counted]
+        cells = [
+            f"{percentile(values, 50):,.0f} / {max(values):,}" if values else "all" for values in counted
+        ]
         counts.append(
             [f"noisy-{run.label}", f"{run.cases:,}", f"{run.findings:,}", *cells, str(run.identical)]
         )

@@ -38,7 +38,8 @@ from typing import Any
 if __package__ in (None, ""):  # run as `python bench/lsp.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import (
+from bench.harness.client import LspError
+from bench.harness.common import (
     DATA_DIR,
     RESULTS_DIR,
     describe_machine,
@@ -47,15 +48,13 @@ from bench.common import (
     fmt_ratio,
     machine_summary,
     median,
-    percentile,
+    percentile_or_none,
     print_table,
     ratio,
     save_results,
 )
-from bench.generate import SIZES, SUITE_REL_PATH, Planted, Suite, lsp_position, parse_sizes
-from bench.lsp_editing import EDITING_PLANS, QUICK_EDITING_PLANS, EditingPlan, measure_editing
-from bench.lspclient import LspError
-from bench.session import (
+from bench.harness.generate import SIZES, SUITE_REL_PATH, Planted, Suite, lsp_position, parse_sizes
+from bench.harness.session import (
     KEYSTROKE_GAP,
     KEYSTROKES,
     OURS,
@@ -69,6 +68,7 @@ from bench.session import (
     peer_spec,
     prepare,
 )
+from bench.lsp_editing import EDITING_PLANS, QUICK_EDITING_PLANS, EditingPlan, measure_editing
 
 TYPING_TARGET = 0.150  # seconds from the last keystroke, up to 200 KB
 WARMUP_EDITS = 2  # untimed edits of each kind first, so neither runtime is timed while warming up
@@ -248,10 +248,6 @@ def _editing(result: SessionResult, key: str) -> list[float]:
     return getattr(result.editing, key) if result.editing is not None else []
 
 
-def _p(values: list[float], pct: float) -> float | None:
-    return percentile(values, pct) if values else None
-
-
 def _severity_counts(diagnostics: list[dict[str, Any]]) -> str:
     counts = Counter(d.get("severity", 1) for d in diagnostics)
     return "/".join(str(counts.get(s, 0)) for s in (1, 2, 3, 4))
@@ -293,17 +289,17 @@ def report(runs: list[SizeRun], specs: list[ServerSpec]) -> dict[str, Any]:
         add(run.label, "open → diagnostics (push)", {n: r.open_to_diagnostics for n, r in push.items()})
         for key, title in (("single_edits", "1-char edit"), ("whole_edits", "whole-doc edit")):
             for pct in (50, 95):
-                values = {n: _p(getattr(r, key), pct) for n, r in pull.items()}
+                values = {n: percentile_or_none(getattr(r, key), pct) for n, r in pull.items()}
                 add(run.label, f"{title} → diagnostics (pull) p{pct}", values)
         for pct in (50, 95):
             add(
                 run.label,
                 f"typing → diagnostics (push) p{pct}",
-                {n: _p(r.typing, pct) for n, r in push.items()},
+                {n: percentile_or_none(r.typing, pct) for n, r in push.items()},
             )
         for key, title in EDITING_METRICS:
             for pct in (50, 95):
-                values = {n: _p(_editing(r, key), pct) for n, r in pull.items()}
+                values = {n: percentile_or_none(_editing(r, key), pct) for n, r in pull.items()}
                 add(run.label, f"{title} p{pct}", values)
         add(run.label, "peak RSS", {n: run.peak_rss(n) for n in names}, fmt_mb)
         counts = {n: _severity_counts(r.open_diagnostics) for n, r in pull.items()}
@@ -379,8 +375,8 @@ def targets(runs: list[SizeRun], names: list[str]) -> dict[str, Any]:
         for key, title in (("single_edits", "1-char"), ("whole_edits", "whole-doc")):
             parts, met = [], True
             for run in runs:
-                ours = _p(getattr(ours_runs[run.label], key), 50)
-                peer = _p(getattr(run.pull.get(PEER, SessionResult()), key), 50)
+                ours = percentile_or_none(getattr(ours_runs[run.label], key), 50)
+                peer = percentile_or_none(getattr(run.pull.get(PEER, SessionResult()), key), 50)
                 met &= ours is not None and peer is not None and ours <= peer
                 parts.append(f"{run.label} {fmt_ms(ours)} vs {fmt_ms(peer)}")
             verdicts[f"pull_p50_{key}"] = met
@@ -393,7 +389,7 @@ def targets(runs: list[SizeRun], names: list[str]) -> dict[str, Any]:
             typing = run.push.get(OURS, SessionResult()).typing
             worst = max(typing) if typing else None
             met &= worst is not None and worst <= TYPING_TARGET
-            parts.append(f"{run.label} p50 {fmt_ms(_p(typing, 50))}, worst {fmt_ms(worst)}")
+            parts.append(f"{run.label} p50 {fmt_ms(percentile_or_none(typing, 50))}, worst {fmt_ms(worst)}")
         verdicts["typing_150ms"] = met
         print(
             f"  typing feedback ≤ {TYPING_TARGET * 1000:.0f} ms after the last keystroke up to 200 KB "
@@ -432,8 +428,8 @@ def completion_targets(runs: list[SizeRun], verdicts: dict[str, Any]) -> None:
         if run.label not in ("2m", "10m"):
             continue
         for key, title in EDITING_METRICS[:2]:
-            ours = _p(_editing(run.pull.get(OURS, SessionResult()), key), 50)
-            peer = _p(_editing(run.pull.get(PEER, SessionResult()), key), 50)
+            ours = percentile_or_none(_editing(run.pull.get(OURS, SessionResult()), key), 50)
+            peer = percentile_or_none(_editing(run.pull.get(PEER, SessionResult()), key), 50)
             if run.label == "10m":
                 met = ours is not None and peer is not None and ours <= peer and ours < COMPLETION_ABSOLUTE
                 rule = f"≤ peer and < {COMPLETION_ABSOLUTE * 1000:.0f} ms"

@@ -21,7 +21,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from bench.generate import lsp_position
+from bench.harness.generate import lsp_position
+from bench.harness.session import EditingResult
 
 KIND_VALUE = '"kind": "'
 PAUSE = 0.25  # between after-edit samples: a typist's pause, so samples do not queue up
@@ -49,14 +50,6 @@ QUICK_EDITING_PLANS = {
 }
 
 
-@dataclass(slots=True)
-class EditingResult:
-    completion: list[float]
-    completion_after_edit: list[float]
-    hover: list[float]
-    failures: list[str]
-
-
 def completion_point(text: str) -> int:
     """Just after ``"em`` of a setup kind ``"empty"`` in the middle of the suite."""
     start = text.index(KIND_VALUE + "empty", len(text) // 2)
@@ -69,7 +62,7 @@ def _position(text: str, offset: int) -> dict[str, int]:
 
 
 async def measure_editing(session: Any, plan: EditingPlan) -> EditingResult:
-    """Run the three measurements on an open pull session (``bench.session.Session``)."""
+    """Run the three measurements on an open pull session (``bench.harness.session.Session``)."""
     result = EditingResult([], [], [], [])
     for _ in range(plan.settled):
         _count(result.completion, await _complete(session, result, completion_point(session.text)))

@@ -22,13 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.common import fmt_ms, fmt_ratio, median, print_table, ratio
-from bench.generate import Suite, lsp_position
-from bench.lspclient import LspError, report_items
-from bench.session import Session, prepare
+from bench.harness.client import LspError, report_items
+from bench.harness.common import fmt_ms, fmt_ratio, median, percentile_or_none, print_table, ratio
+from bench.harness.generate import NEW_CASE, Suite, lsp_position
+from bench.harness.session import Session, prepare
 
 NEW_ASSERTION = '"the reply names the file 文件 😀", '
-NEW_CASE = '\n    {"id": "typed-case", "prompt": "写一个 😀 file", "assertions": ["it works"]},'
 VALID_EDITS = 10
 PUSH_GAP = 0.100  # ten keystrokes a second
 PUSH_TARGET = 0.300  # issue 14: diagnostics within 300 ms of the last keystroke at 2 MB
@@ -192,10 +191,6 @@ def report_typing(
     _typing_targets(runs, ours, peer if two else None)
 
 
-def _p50(values: list[float]) -> float | None:
-    return median(values) if values else None
-
-
 def _typing_rows(
     label: str, by_server: dict[str, dict[str, TypingResult]], names: list[str], ours: str, peer: str | None
 ) -> list[list[str]]:
@@ -208,13 +203,22 @@ def _typing_rows(
             row.append(fmt_ratio(ratio(values[ours], values[peer])) if compare else "")
         rows.append(row)
 
-    add("valid 1-char edit → diagnostics (pull) p50", lambda r: _p50(r["pull"].valid_edits))
-    add("broken-typing edit → diagnostics (pull) p50", lambda r: _p50(r["pull"].broken_edits))
+    add("valid 1-char edit → diagnostics (pull) p50", lambda r: percentile_or_none(r["pull"].valid_edits, 50))
+    add(
+        "broken-typing edit → diagnostics (pull) p50",
+        lambda r: percentile_or_none(r["pull"].broken_edits, 50),
+    )
     add("  keystrokes through invalid text (timed)", lambda r: len(r["pull"].broken_edits), str, False)
     add("  empty answers through invalid text (not timed)", lambda r: r["pull"].empty_answers, str, False)
     add("  diagnostics kept outside the edited lines", lambda r: _share(r["pull"].kept), str, False)
-    add("typing 10/s → publish of that version (push) p50", lambda r: _p50(r["push"].push_per_key))
-    add("typing 10/s → last keystroke's diagnostics (push)", lambda r: _p50(r["push"].push_last))
+    add(
+        "typing 10/s → publish of that version (push) p50",
+        lambda r: percentile_or_none(r["push"].push_per_key, 50),
+    )
+    add(
+        "typing 10/s → last keystroke's diagnostics (push)",
+        lambda r: percentile_or_none(r["push"].push_last, 50),
+    )
     add(
         "  diagnostics kept outside the edited lines (push)",
         lambda r: _share(r["push"].push_kept),

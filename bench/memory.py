@@ -32,32 +32,20 @@ from typing import Any
 if __package__ in (None, ""):  # python bench/memory.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import describe_machine, evalfix_ls_command, fmt_mb, save_results
-from bench.generate import generate_suite, write_suite_tree
-from bench.lspclient import LspClient, RssSampler, file_uri
-from bench.session import client_capabilities
+from bench.harness.client import LspClient, RssSampler, file_uri, status_kib
+from bench.harness.common import describe_machine, evalfix_ls_command, fmt_mb, save_results
+from bench.harness.generate import generate_suite, write_suite_tree
+from bench.harness.session import client_capabilities, initialize_params
 
 IDLE_SECONDS = 3.0  # after close: long enough for the server's idle clean-up
 WARM_UP_SECONDS = 3.0  # after ``initialized``: the analysis core is imported, then idle
 TIMEOUT = 120.0
 
 
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
-
-
 async def started(root: Path) -> LspClient:
     client = LspClient(evalfix_ls_command(), cwd=root)
     await client.start()
-    params = {
-        "processId": None,
-        "rootUri": file_uri(root),
-        "workspaceFolders": [{"uri": file_uri(root), "name": root.name}],
-        "capabilities": client_capabilities(pull=True),
-    }
+    params = initialize_params(root, client_capabilities(pull=True), processId=None)
     await client.request("initialize", params, timeout=TIMEOUT)
     await client.notify("initialized", {})
     return client
@@ -77,7 +65,7 @@ async def edit_session(root: Path, path: Path, rounds: int, *, cancel: bool) -> 
     uri = file_uri(path)
     text = path.read_text(encoding="utf-8")
     await asyncio.sleep(WARM_UP_SECONDS)
-    samples = [("before open", rss_kib(client.pid))]
+    samples = [("before open", status_kib(client.pid, "VmRSS"))]
     sampler = RssSampler(client.pid).start()
     try:
         await client.notify(
@@ -85,7 +73,7 @@ async def edit_session(root: Path, path: Path, rounds: int, *, cancel: bool) -> 
             {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}},
         )
         await client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}}, timeout=TIMEOUT)
-        samples.append(("opened", rss_kib(client.pid)))
+        samples.append(("opened", status_kib(client.pid, "VmRSS")))
         for n in range(rounds):
             await client.notify("textDocument/didChange", _did_change(uri, n + 2, 2 + n))
             pull = client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}}, timeout=TIMEOUT)
@@ -98,14 +86,14 @@ async def edit_session(root: Path, path: Path, rounds: int, *, cancel: bool) -> 
                     task.exception()  # the expected "request cancelled" answer (or a late result)
             else:
                 await pull
-            samples.append((f"round {n + 1}", rss_kib(client.pid)))
+            samples.append((f"round {n + 1}", status_kib(client.pid, "VmRSS")))
         await client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}}, timeout=TIMEOUT)
-        samples.append(("answered", rss_kib(client.pid)))
+        samples.append(("answered", status_kib(client.pid, "VmRSS")))
         await client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
         await asyncio.sleep(0.5)
-        samples.append(("closed", rss_kib(client.pid)))
+        samples.append(("closed", status_kib(client.pid, "VmRSS")))
         await asyncio.sleep(IDLE_SECONDS)
-        samples.append(("idle", rss_kib(client.pid)))
+        samples.append(("idle", status_kib(client.pid, "VmRSS")))
         samples.append(("peak", sampler.stop()))
     finally:
         await client.stop()
@@ -129,9 +117,9 @@ async def cycles_session(root: Path, cycles: int) -> list[tuple[str, int]]:
             await client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}}, timeout=TIMEOUT)
             await client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
             if (n + 1) % max(1, cycles // 6) == 0:
-                samples.append((f"{n + 1} closed", rss_kib(client.pid)))
+                samples.append((f"{n + 1} closed", status_kib(client.pid, "VmRSS")))
         await asyncio.sleep(IDLE_SECONDS)
-        samples.append(("idle", rss_kib(client.pid)))
+        samples.append(("idle", status_kib(client.pid, "VmRSS")))
     finally:
         await client.stop()
     return samples

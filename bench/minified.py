@@ -24,8 +24,15 @@ if __package__ in (None, ""):  # run as `python bench/minified.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.analysis import ProcessRuns, run_process
-from bench.common import DATA_DIR, describe_machine, evalfix_ls_command, fmt_ms, print_table, save_results
-from bench.generate import KIB, generate_suite, write_suite_tree
+from bench.harness.common import (
+    DATA_DIR,
+    describe_machine,
+    evalfix_ls_command,
+    fmt_ms,
+    print_table,
+    save_results,
+)
+from bench.harness.generate import KIB, generate_suite, write_suite_tree
 
 ONE_LINE_TARGET = 2.0
 PER_NAME_TARGET = 1.5

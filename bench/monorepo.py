@@ -34,7 +34,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bench.common import (
+from bench.harness.client import LspClient, file_uri, status_kib
+from bench.harness.common import (
     describe_machine,
     evalfix_ls_command,
     fmt_mb,
@@ -43,8 +44,7 @@ from bench.common import (
     print_table,
     save_results,
 )
-from bench.lspclient import LspClient, file_uri
-from bench.session import client_capabilities
+from bench.harness.session import client_capabilities
 
 DEFAULT_SKILLS = "1000,3000,10000"
 KEYSTROKES = 15
@@ -128,10 +128,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 def peak_kib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return float(line.split()[1])
-    return 0.0
+    return float(status_kib(pid, "VmHWM"))
 
 
 async def idle_cpu(pid: int) -> float:

@@ -21,10 +21,10 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import describe_machine, fmt_ms, median, percentile, print_table, save_results
-from bench.generate import lsp_position, parse_sizes
-from bench.lspclient import LspError
-from bench.session import ServerSpec, Session, ours_spec, peer_spec, prepare
+from bench.harness.client import LspError
+from bench.harness.common import describe_machine, fmt_ms, median, percentile, print_table, save_results
+from bench.harness.generate import lsp_position, parse_sizes
+from bench.harness.session import ServerSpec, Session, ours_spec, peer_spec, prepare
 
 REQUESTS = {
     "documentSymbol": "textDocument/documentSymbol",

@@ -4,7 +4,7 @@ and what evalfix-ls imports before it answers, grouped by who owns the module.
     python -m bench.startup [--runs N] [--import-runs N] [--no-install]
 
 Spawn times: ``--runs`` spawns per server (default 9), the two servers alternating, each sent
-``initialize`` with VS Code's capabilities (``bench.session``) and stopped once it answered;
+``initialize`` with VS Code's capabilities (``bench.harness.session``) and stopped once it answered;
 median and spread printed side by side. The peer is the one of ``bench.lsp`` (installed into
 ``bench/.peer`` unless ``--no-install``).
 
@@ -43,9 +43,17 @@ from pathlib import Path
 if __package__ in (None, ""):  # python bench/startup.py
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import describe_machine, machine_summary, save_results
-from bench.lspclient import LspClient, file_uri
-from bench.session import OURS, PEER, ServerSpec, client_capabilities, ours_spec, peer_spec
+from bench.harness.client import LspClient
+from bench.harness.common import describe_machine, machine_summary, save_results
+from bench.harness.session import (
+    OURS,
+    PEER,
+    ServerSpec,
+    client_capabilities,
+    initialize_params,
+    ours_spec,
+    peer_spec,
+)
 
 BARE = "bare pygls"
 # The least a pygls server does before it answers ``initialize``: its imports, the server (its
@@ -70,14 +78,7 @@ async def _initialize(argv: list[str], cwd: Path, stderr_path: Path | None) -> f
     await client.start()
     try:
         init = await client.request(
-            "initialize",
-            {
-                "processId": os.getpid(),
-                "rootUri": file_uri(cwd),
-                "workspaceFolders": [{"uri": file_uri(cwd), "name": cwd.name}],
-                "capabilities": client_capabilities(pull=True),
-            },
-            timeout=60,
+            "initialize", initialize_params(cwd, client_capabilities(pull=True)), timeout=60
         )
         return init.received_at - client.spawned_at
     finally:

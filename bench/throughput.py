@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.common import (
+from bench.harness.common import (
     DATA_DIR,
     REPO_ROOT,
     describe_machine,
@@ -35,7 +35,7 @@ from bench.common import (
     median,
     save_results,
 )
-from bench.generate import DEFAULT_SEED, build_case
+from bench.harness.generate import DEFAULT_SEED, build_case
 
 WORKFLOW_SCHEMA = REPO_ROOT / "schemas" / "workflow-fixture.schema.json"
 EVALS_SCHEMA = REPO_ROOT / "schemas" / "evals.schema.json"

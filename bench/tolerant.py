@@ -6,8 +6,8 @@ case typed through invalid states (the incremental re-parse against a full parse
 
 The broken suite is the clean one with the colon after the first case's ``"prompt"`` removed: one
 error near the start, and the parser still reads (and recovers) all of the text. ``--baseline REV``
-loads the parser package (``server/evalfix_ls/parser/``) as it was at ``REV`` (``git archive``; any
-revision since the package exists, acfa581) and times its tolerant parse and its incremental
+loads the package (``server/evalfix_ls/``) as it was at ``REV`` (``git archive``; any revision since
+the parser package exists, acfa581) and times its parser's tolerant parse and incremental
 re-parse on the same texts, alternating runs, so a change to the parser can be measured before and
 after on one machine state. Medians; nothing is asserted.
 """
@@ -30,23 +30,24 @@ from typing import Any
 if __package__ in (None, ""):  # run as `python bench/tolerant.py`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import describe_machine, fmt_ms, median, print_table
-from bench.generate import SIZES, generate_suite, parse_sizes
+from bench.harness.common import describe_machine, fmt_ms, median, print_table
+from bench.harness.generate import NEW_CASE, SIZES, generate_suite, parse_sizes
 
 REPO = Path(__file__).resolve().parents[1]
-PARSER = "server/evalfix_ls/parser"
-NEW_CASE = '\n    {"id": "typed-case", "prompt": "写一个 😀 file", "assertions": ["it works"]},'
+PACKAGE = "server/evalfix_ls"
 REPEATS = {"20k": 15, "200k": 9, "2m": 5, "10m": 3}
 
 
 class Baseline:
-    """The parser package of git revision ``rev``, imported under a name of its own
-    (``evalfix_baseline_<rev>``) from a temporary copy: its modules import each other relatively
-    (``from .tokens import ...``), so the whole package is copied, never one module."""
+    """The parser of git revision ``rev``, imported under a name of its own
+    (``evalfix_baseline_<rev>.parser``) from a temporary copy of the whole ``evalfix_ls`` package:
+    its modules import each other relatively (``from .tokens import ...``), and since issue 31 the
+    floors beside it too (``from ..text.pieces``, ``from ..memory.gc_pause``), so the package is
+    copied whole, never one module; only the parser's modules are imported from it."""
 
     def __init__(self, rev: str) -> None:
         archive = subprocess.run(
-            ["git", "-C", str(REPO), "archive", rev, PARSER],
+            ["git", "-C", str(REPO), "archive", rev, PACKAGE],
             check=True,
             capture_output=True,
             timeout=60,
@@ -56,25 +57,25 @@ class Baseline:
             with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
                 if hasattr(tarfile, "data_filter"):  # Python 3.10.12+, 3.11.4+
                     tar.extractall(folder, filter="data")
-                else:  # our own git archive of the parser folder: plain files only
+                else:  # our own git archive of the package folder: plain files only
                     tar.extractall(folder)
-            package = Path(folder) / PARSER
+            package = Path(folder) / PACKAGE
             spec = importlib.util.spec_from_file_location(
                 name, package / "__init__.py", submodule_search_locations=[str(package)]
             )
             assert spec is not None and spec.loader is not None
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[name] = module
-            spec.loader.exec_module(module)
-            tolerant = importlib.import_module(f"{name}.tolerant")
-            incremental = importlib.import_module(f"{name}.incremental")
+            sys.modules[name] = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(sys.modules[name])
+            module = importlib.import_module(f"{name}.parser")
+            tolerant = importlib.import_module(f"{name}.parser.tolerant")
+            incremental = importlib.import_module(f"{name}.parser.incremental")
         self.parse: Callable[[str], Any] = module.parse
         self.parse_tolerant: Callable[[str], Any] = tolerant.parse_tolerant
         self.reparse: Callable[..., Any] = incremental.reparse
 
 
 def timed(function: Callable[[], Any]) -> float:
-    from evalfix_ls.parser.gcpause import gc_paused
+    from evalfix_ls.memory.gc_pause import gc_paused
 
     with gc_paused():
         start = time.perf_counter()

@@ -20,7 +20,7 @@ Per method: p50/p95 of the requests answered with a right answer (no error, and 
 folding and diagnostics a non-empty one); requests answered ``ContentModified`` or failing are
 counted apart, never as a time. The mix is modelled on what VS Code was believed to send (the
 issue's list). ``--recorded [FILE]`` replays instead what a real VS Code sent (a recording of
-``bench.record_vscode``; ``bench/replay.py``) on suites of 200 KB, 2 MB and 10 MB by default. A
+``bench.tools.record_vscode``; ``bench/harness/replay.py``) on suites of 200 KB, 2 MB and 10 MB by default. A
 server is only asked what its capabilities offer. The load average is printed at the start and the
 end: on a shared machine every figure is noisy.
 """
@@ -36,21 +36,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.common import DATA_DIR, describe_machine, fmt_mb, fmt_ms, print_table, save_results
-from bench.generate import (
-    SIZES,
+from bench.harness.client import LspError
+from bench.harness.common import describe_machine, fmt_mb, fmt_ms, print_table, save_results
+from bench.harness.generate import (
+    NEW_CASE,
     SUITE_REL_PATH,
     Suite,
-    generate_suite,
     lsp_position,
     parse_sizes,
-    write_suite_tree,
+    prepare_suite,
 )
-from bench.lsp_typing import NEW_CASE
-from bench.lspclient import LspError
-from bench.record_vscode import DEFAULT_OUT as RECORDING
-from bench.replay import Samples, replay_session, right_answer
-from bench.session import ServerSpec, Session, client_capabilities, ours_spec, peer_spec, run_then_stop
+from bench.harness.recording import DEFAULT_RECORDING as RECORDING
+from bench.harness.replay import Samples, replay_session, right_answer
+from bench.harness.session import (
+    ServerSpec,
+    Session,
+    client_capabilities,
+    ours_spec,
+    peer_spec,
+    run_then_stop,
+)
 
 KEY_INTERVAL = 0.1  # ten keystrokes a second
 # Typed after a case, one character per keystroke: the text passes through invalid JSON as a new
@@ -223,9 +228,7 @@ async def run_session(
 
 
 def prepare(label: str, kind: str) -> tuple[Path, Suite]:
-    suite = generate_suite(SIZES[label])
-    root = DATA_DIR / f"traffic-{kind}-{label}"
-    return write_suite_tree(root, suite, sources=kind == "clean"), suite
+    return prepare_suite(label, f"traffic-{kind}-{label}", sources=kind == "clean")
 
 
 COUNTED = (

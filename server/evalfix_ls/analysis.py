@@ -27,11 +27,11 @@ from .contracts.detection import (
 from .contracts.fix_data import RepeatedKey
 from .contracts.workflow.index import WorkflowIndex
 from .findings import SORT_KEY, Finding
+from .memory.gc_pause import gc_paused
 from .parser import parse
-from .parser.gcpause import gc_paused
-from .parser.recovered import IntactView, intact_view
-from .parser.text_view import Text
+from .parser.intact import IntactView, intact_view
 from .parser.tree import Node, ParseResult, path_at, pointer_of
+from .text.pieces import Text
 from .workspace.files import MAX_FILE_BYTES, FileText
 from .workspace.view import FileSystemView
 
@@ -81,7 +81,7 @@ FILE_CODES[UNKNOWN] = FILE_CODES[EVALS]
 class Analysis:
     kind: str
     # The analysed ``str`` (``analyze`` always builds one); the editor's quick trees
-    # (``lsp/quick_tree.py``) hold a buffer's pieces until its analysis builds that ``str``.
+    # (``lsp/features/quick_trees.py``) hold a buffer's pieces until its analysis builds that ``str``.
     text: Text
     tree: ParseResult | None
     # The findings in order (``findings``); None while they are held as ``placed`` only.
@@ -141,7 +141,7 @@ def analyze(
     ``text`` when the caller already has it (the server re-parses edits incrementally with
     ``parser.incremental.reparse``). ``case_cache`` (a ``CaseCache`` the caller keeps per document)
     lets findings of unchanged cases be reused from the previous version. ``recover`` (the editor)
-    keeps the findings of the parts a document that does not parse has intact (``recovered``);
+    keeps the findings of the parts a document that does not parse has intact (``parser.intact``);
     without it (``--check``, as the references see the file) such a document has syntax findings
     only. ``on_parsed`` is handed the tree and contract (no findings) as soon as they are known,
     before the rules run: the editor answers the features that read only the tree from it."""
@@ -156,7 +156,7 @@ def analyze(
             )  # fmt: skip
         finally:
             if case_cache is not None:
-                case_cache.analysed()
+                case_cache.analyzed()
 
 
 class _Classifier:

@@ -124,7 +124,7 @@ def serve(tcp: str | None) -> int:
 
     # The server's imports (lsprotocol's types above all) allocate enough objects to trigger full
     # collections that free nothing: 50-65 ms of CPU before ``initialize`` could be answered. The
-    # collector stays off until the server is built (``lsp.collector.started``).
+    # collector stays off until the server is built (``memory.collector.start_threads_and_freeze``).
     gc.disable()
     try:
         from .lsp.server import start

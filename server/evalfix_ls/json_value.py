@@ -7,7 +7,9 @@ a ``dict[str, str]`` is one too. It sits beside ``findings`` (below contracts/),
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import enum
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import PurePath
 from typing import TypeAlias, TypeGuard
 
 JsonValue: TypeAlias = str | int | float | bool | None | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
@@ -45,3 +47,20 @@ def same_json_values(left: object, right: object) -> bool:
         ):
             return False
     return True
+
+
+def jsonable(value: object) -> JsonValue:
+    """``value`` with every part JSON-serialisable (finding data may hold tuples, paths, enums)."""
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    if isinstance(value, enum.Enum):
+        return jsonable(value.value)
+    if isinstance(value, Mapping):
+        return {str(key): jsonable(item) for key, item in value.items()}
+    if isinstance(value, PurePath):
+        return value.as_posix()
+    if isinstance(value, (set, frozenset)):
+        return sorted((jsonable(item) for item in value), key=repr)
+    if isinstance(value, Iterable):
+        return [jsonable(item) for item in value]
+    return str(value)

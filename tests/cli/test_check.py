@@ -247,7 +247,7 @@ def test_unreadable_file_read_error(
     assert finding["code"] == "file-unreadable" and "Permission denied" in finding["message"]
 
 
-def test_huge_file_is_not_analysed(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_huge_file_is_not_analyzed(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = repo / "skills/demo/evals/evals.json"
     with target.open("r+b") as handle:
         handle.truncate(51 * 1024 * 1024)  # sparse: no 51 MB written

@@ -17,7 +17,7 @@ from fixture_paths import make_walking
 from test_check import run
 
 from evalfix_ls.batch import fix as fix_module
-from evalfix_ls.batch.analyse import Analyser
+from evalfix_ls.batch.analyze import Analyzer
 from evalfix_ls.batch.fix import FileFix, FixOptions, commit, fix_paths, prepare
 from evalfix_ls.batch.run import plan
 from evalfix_ls.config.project_config import ProjectConfigs
@@ -266,7 +266,7 @@ def test_fix_flags_need_check(capsys: pytest.CaptureFixture[str], tmp_path: Path
 def _prepared(root: Path, rel: str) -> FileFix:
     configs = ProjectConfigs()
     _, tasks = plan([root / rel], root=None, cwd=root, configs=configs)
-    return prepare(tasks[0], Analyser(FileSystemView()), configs, FixOptions())
+    return prepare(tasks[0], Analyzer(FileSystemView()), configs, FixOptions())
 
 
 def test_file_changed_since_it_was_read_is_not_written(tmp_path: Path) -> None:

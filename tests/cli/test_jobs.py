@@ -13,7 +13,7 @@ from sarif_support import workflow_fixture, write
 
 from evalfix_ls.analysis import Analysis
 from evalfix_ls.batch import parallel
-from evalfix_ls.batch.analyse import Analyser, FileTask
+from evalfix_ls.batch.analyze import Analyzer, FileTask
 from evalfix_ls.batch.run import FileReport, check_paths
 
 FILES = 48
@@ -77,29 +77,29 @@ def test_results_come_back_in_planned_order(tree: Path) -> None:
 
     _, tasks = plan([tree], root=tree, cwd=tree, configs=ProjectConfigs())
     tasks.sort(key=lambda t: -t.path.stat().st_size)
-    analyser = Analyser(FileSystemView())
-    got = [task.display for task, _ in parallel.analyse_all(tasks, analyser, 2)]
+    analyzer = Analyzer(FileSystemView())
+    got = [task.display for task, _ in parallel.analyze_all(tasks, analyzer, 2)]
     assert got == [task.display for task in tasks]
 
 
-def test_each_file_is_handed_on_before_the_next_is_analysed(
+def test_each_file_is_handed_on_before_the_next_is_analyzed(
     tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     events: list[tuple[str, str]] = []
-    original = Analyser.analyse
+    original = Analyzer.analyze
 
-    def analyse(self: Analyser, task: FileTask) -> Analysis:
-        events.append(("analyse", task.display))
+    def analyze(self: Analyzer, task: FileTask) -> Analysis:
+        events.append(("analyze", task.display))
         return original(self, task)
 
-    monkeypatch.setattr(Analyser, "analyse", analyse)
+    monkeypatch.setattr(Analyzer, "analyze", analyze)
 
     def on_file(file: FileReport) -> None:
         events.append(("print", file.display))
 
     report = check_paths([tree], root=tree, jobs=1, on_file=on_file)
     expected = [
-        event for file in report.files for event in (("analyse", file.display), ("print", file.display))
+        event for file in report.files for event in (("analyze", file.display), ("print", file.display))
     ]
     assert events == expected
 
@@ -126,7 +126,7 @@ def test_workers_share_one_index_build(tree: Path, monkeypatch: pytest.MonkeyPat
         pytest.skip("workers inherit the patch only when forked (this process has threads)")
     monkeypatch.setattr(WorkflowIndex, "load_from_disk", refuse)
     _, tasks = plan([tree], root=tree, cwd=tree, configs=ProjectConfigs())
-    results = list(parallel.analyse_all(tasks, Analyser(FileSystemView()), 2))
+    results = list(parallel.analyze_all(tasks, Analyzer(FileSystemView()), 2))
     codes = [f.code for _, analysis in results for f in analysis.findings]
     assert codes.count("duplicate_case_id") == FILES // 2 - 5  # 24 files, 5 distinct ids
 
@@ -145,12 +145,12 @@ def test_a_host_with_threads_does_not_fork(tree: Path) -> None:
         assert parallel._context().get_start_method() != "fork"
         _, tasks = plan([tree], root=tree, cwd=tree, configs=ProjectConfigs())
         parallel_run = [
-            (t.display, a.findings) for t, a in parallel.analyse_all(tasks, Analyser(FileSystemView()), 2)
+            (t.display, a.findings) for t, a in parallel.analyze_all(tasks, Analyzer(FileSystemView()), 2)
         ]
     finally:
         stop.set()
         thread.join()
     sequential = [
-        (t.display, a.findings) for t, a in parallel.analyse_all(tasks, Analyser(FileSystemView()), 1)
+        (t.display, a.findings) for t, a in parallel.analyze_all(tasks, Analyzer(FileSystemView()), 1)
     ]
     assert parallel_run == sequential

@@ -5,8 +5,8 @@ the event loop and stop when cancelled or outdated (no timing: the test decides 
   before converting anything, until ``evalfix/test/release`` (bounded, so a server that runs it on
   the event loop fails the test instead of hanging it);
 * ``textDocument/hover`` in a text containing ``PLANTED_HOVER_BLOCK`` waits the same way (a point
-  request being answered: document-wide handlers give way meanwhile, ``requests.PointFirst``);
-* the JSON of a ``workspace/diagnostic`` answer is written (``requests.encoded``) only after the
+  request being answered: document-wide handlers give way meanwhile, ``point_first.PointFirst``);
+* the JSON of a ``workspace/diagnostic`` answer is written (``jsonrpc.encoded.encoded``) only after the
   same release, so a test sees whether the loop stays free meanwhile;
 * the rules of a text containing ``PLANTED_RULES_BLOCK`` wait the same way, after its parse (the
   features that read only the tree answer meanwhile: ``JobRunner.parsed_for_open``);
@@ -26,9 +26,10 @@ from typing import Any
 from evalfix_ls import analysis as analysis_module
 from evalfix_ls.cli import main
 from evalfix_ls.contracts.workflow import index as index_module
-from evalfix_ls.lsp import requests
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.lsp.features import outline
+from evalfix_ls.lsp.jsonrpc import encoded as encoding
+from evalfix_ls.lsp.scheduling import point_first, request_runner
 from evalfix_ls.services import hover as hover_service
 from evalfix_ls.services import outline as outline_service
 
@@ -45,10 +46,10 @@ _state: dict[str, Any] = {
 }
 _symbols = outline_service.document_symbols  # imported by the handler when it runs
 _hover = hover_service.hover
-_give_way = requests.PointFirst.give_way
-_encoded = requests.encoded
+_give_way = point_first.PointFirst.give_way
+_encoded = encoding.encoded
 _convert = outline._document_symbol
-_paused = requests._paused
+_paused = request_runner._paused
 _rules = analysis_module._contract_findings
 _load_from_disk = index_module.WorkflowIndex.load_from_disk
 
@@ -93,7 +94,7 @@ def encoded(value: Any) -> Any:
     return _encoded(value)
 
 
-def give_way(self: requests.PointFirst) -> bool:
+def give_way(self: point_first.PointFirst) -> bool:
     if not self._none_running.is_set():
         _state["gave way"] += 1
     return _give_way(self)
@@ -117,11 +118,11 @@ def paused(fn: Any) -> Any:
 
 outline_service.document_symbols = document_symbols
 hover_service.hover = hover
-requests.encoded = encoded
-requests.PointFirst.give_way = give_way  # type: ignore[method-assign]
-requests.PointFirst.GIVE_WAY_SECONDS = BLOCK_AT_MOST  # a test decides when the hover ends
+encoding.encoded = encoded
+point_first.PointFirst.give_way = give_way  # type: ignore[method-assign]
+point_first.PointFirst.GIVE_WAY_SECONDS = BLOCK_AT_MOST  # a test decides when the hover ends
 outline._document_symbol = document_symbol
-requests._paused = paused
+request_runner._paused = paused
 analysis_module._contract_findings = contract_findings
 index_module.WorkflowIndex.load_from_disk = load_from_disk  # type: ignore[method-assign]
 _create = server_module.create_server

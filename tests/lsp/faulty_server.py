@@ -26,10 +26,10 @@ async def pull_document(self: DiagnosticsManager, params: Any) -> Any:
     return await _pull(self, params)
 
 
-def document_changed(self: DiagnosticsManager, snapshot: Any, previous_version: int) -> None:
+def document_changed(self: DiagnosticsManager, snapshot: Any) -> None:
     if "boom" in snapshot.uri:
         raise RuntimeError("planted notification failure")
-    _changed(self, snapshot, previous_version)
+    _changed(self, snapshot)
 
 
 def analyze(text: str, **kwargs: Any) -> Any:

@@ -30,12 +30,15 @@ from evalfix_ls.analysis import Analysis
 from evalfix_ls.cli import main
 from evalfix_ls.contracts.evals import check as evals_check
 from evalfix_ls.js import regex
-from evalfix_ls.lsp import collector, lifecycle, requests
+from evalfix_ls.lsp import lifecycle
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.lsp.diagnostics.edit_log import EditLog
 from evalfix_ls.lsp.features import inline, outline
-from evalfix_ls.parser import gcpause, shift, text_view
+from evalfix_ls.lsp.scheduling import request_runner
+from evalfix_ls.memory import collector, gc_pause
+from evalfix_ls.parser.incremental import shift
 from evalfix_ls.services import fixes
+from evalfix_ls.text import pieces
 
 _run_job = jobs.run_job
 _alive: weakref.WeakSet[Any] = weakref.WeakSet()
@@ -51,7 +54,7 @@ class _ProbedAnalysis(Analysis):
 
 _jobs_run = [0]
 _texts_built = [0]  # whole texts built from the pieces of an edited version (``PieceText``)
-_build = text_view._build
+_build = pieces._build
 
 
 def build(pieces: Any) -> str:
@@ -59,7 +62,7 @@ def build(pieces: Any) -> str:
     return _build(pieces)
 
 
-text_view._build = build
+pieces._build = build
 _fixes_asked = [0]  # fixes_for calls (what a finding's fixers are asked)
 _fixes_for = fixes.fixes_for
 
@@ -113,10 +116,12 @@ def written_lens(*args: Any) -> Any:
 
 inline.written_lens = written_lens
 _lanes_started: list[str] = []  # the lane of each feature request, in the order they reach it
-_run = requests.RequestRunner.run
+_run = request_runner.RequestRunner.run
 
 
-async def run(self: requests.RequestRunner, token: Any, fn: Any, *, lane: str = requests.DOCUMENT) -> Any:
+async def run(
+    self: request_runner.RequestRunner, token: Any, fn: Any, *, lane: str = request_runner.DOCUMENT
+) -> Any:
     _lanes_started.append(lane)
     return await _run(self, token, fn, lane=lane)
 
@@ -149,7 +154,7 @@ def run_job(job: Any, lookup: Any) -> Any:
 
 
 def frozen_state() -> dict[str, int]:
-    with gcpause.unpaused():  # not in the middle of an idle collection
+    with gc_pause.unpaused():  # not in the middle of an idle collection
         return {
             "frozen objects": gc.get_freeze_count(),
             "idle collections": collector.idle_collections(),
@@ -285,7 +290,7 @@ if __name__ == "__main__":
     # Methods are replaced with patch.object, made for it (mypy refuses an assignment to a method);
     # a module's function by assignment above (the type checker compares the two signatures).
     with (
-        patch.object(requests.RequestRunner, "run", run),
+        patch.object(request_runner.RequestRunner, "run", run),
         patch.object(EditLog, "between", between),
         patch.object(shift.ShiftedNode, "_materialize", materialize),
     ):

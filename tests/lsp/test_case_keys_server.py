@@ -11,9 +11,9 @@ from lsp_support import make_repo, noisy_suite, write_json
 from lsprotocol import types
 from test_diagnostic_reuse import Document
 
-from evalfix_ls.lsp.convert import fingerprint
+from evalfix_ls.lsp.diagnostics.convert import fingerprint
 from evalfix_ls.lsp.diagnostics.encoded import encode_items
-from evalfix_ls.parser.line_index import Encoding
+from evalfix_ls.text.line_index import Encoding
 
 
 def change_at(document: Document, offset: int, end: int, text: str) -> types.TextDocumentContentChangePartial:

@@ -23,14 +23,14 @@ from typing import Any
 from lsp_support import two_fixtures, workflow_fixture, write_json
 from lsprotocol import types
 
-from evalfix_ls.lsp.capabilities import ClientFeatures
 from evalfix_ls.lsp.diagnostics.manager import DiagnosticsManager
-from evalfix_ls.lsp.documents import DocumentStore
-from evalfix_ls.lsp.host import Host
-from evalfix_ls.lsp.pygls_private import HookedProtocol
-from evalfix_ls.lsp.settings import Settings
-from evalfix_ls.lsp.workspace_index import RepoState, WorkspaceIndex
-from evalfix_ls.parser.line_index import Encoding
+from evalfix_ls.lsp.jsonrpc.pygls_private import HookedProtocol
+from evalfix_ls.lsp.session.client_features import ClientFeatures
+from evalfix_ls.lsp.session.documents import DocumentStore
+from evalfix_ls.lsp.session.host import Host
+from evalfix_ls.lsp.session.settings import Settings
+from evalfix_ls.lsp.session.workspace_index import RepoState, WorkspaceIndex
+from evalfix_ls.text.line_index import Encoding
 
 WAIT = 10.0  # bound for conditions that hold at once on a sane machine; never a pacing delay
 
@@ -98,7 +98,7 @@ class InProcessHost(Host):
         text = current.text.replace(old, new, 1)
         change = types.TextDocumentContentChangeWholeDocument(text=text)
         snapshot = self.documents.change(uri, current.version + 1, [change], self.encoding)
-        self.diagnostics.document_changed(snapshot, current.version)
+        self.diagnostics.document_changed(snapshot)
 
     def repo(self, root: Path) -> RepoState:
         return self.workspace_index.repo(root)
@@ -182,11 +182,11 @@ async def test_a_cancelled_workspace_pull_still_refreshes_the_sibling(tmp_path: 
                 host.diagnostics.pull_workspace(types.WorkspaceDiagnosticParams(previous_result_ids=[]))
             )
             await until(lambda: host.executor.running("_run_jobs"), "c's analysis to start")
-            [((jobs, _lookup), analysing)] = host.executor.running("_run_jobs")
+            [((jobs, _lookup), analyzing)] = host.executor.running("_run_jobs")
             assert [job.path.name for job in jobs] == ["c.json"]
             host.replace(a_uri, '"one"', '"two"')
             pull.cancel()  # the client's $/cancelRequest
-        analysing.result(timeout=WAIT)  # c's job applied a's new text before anything else ran
+        analyzing.result(timeout=WAIT)  # c's job applied a's new text before anything else ran
         with contextlib.suppress(asyncio.CancelledError):
             await pull
         assert pull.cancelled()

@@ -14,13 +14,13 @@ from lsp_support import make_repo, noisy_suite, write_json
 from lsprotocol import types
 
 from evalfix_ls.contracts.case_cache import CaseCache
-from evalfix_ls.lsp import convert
-from evalfix_ls.lsp.analyzer import Job, Result, run_job
-from evalfix_ls.lsp.convert import fingerprint
-from evalfix_ls.lsp.documents import DocumentStore, Snapshot
-from evalfix_ls.lsp.settings import Settings
-from evalfix_ls.lsp.workspace_index import WorkspaceIndex
-from evalfix_ls.parser.line_index import Encoding, LineIndex
+from evalfix_ls.lsp.diagnostics import convert
+from evalfix_ls.lsp.diagnostics.convert import fingerprint
+from evalfix_ls.lsp.diagnostics.worker import Job, Result, run_job
+from evalfix_ls.lsp.session.documents import DocumentStore, Snapshot
+from evalfix_ls.lsp.session.settings import Settings
+from evalfix_ls.lsp.session.workspace_index import WorkspaceIndex
+from evalfix_ls.text.line_index import Encoding, LineIndex
 
 
 class Document:
@@ -226,7 +226,7 @@ def test_typing_a_case_through_invalid_json_reports_what_a_fresh_analysis_does(t
         assert document.cache.shifted == shifted, (count, character)
         fresh = document.run(document.snapshot, fresh=True)
         assert reused.fingerprint == fingerprint(fresh.diagnostics), (count, character)
-        assert reused.parts is not None  # the cached cases' path (case_diagnostics.py)
+        assert reused.parts is not None  # the cached cases' path (case_blocks.py)
         report = encoded.items(document.uri, reused.diagnostics, reused.parts).text()
         assert report == encode_items(fresh.diagnostics)[1], (count, character)
         assert rows(reused.analysis.findings) == rows(fresh.analysis.findings), (count, character)
@@ -258,7 +258,7 @@ class Checked:
 
         document = self.document
         fresh = document.run(document.snapshot, fresh=True)
-        assert result.parts is not None  # the cached cases' path (case_diagnostics.py)
+        assert result.parts is not None  # the cached cases' path (case_blocks.py)
         assert result.fingerprint == fingerprint(fresh.diagnostics)
         assert self.report(result) == encode_items(fresh.diagnostics)[1]
         assert rows(result.analysis.findings) == rows(fresh.analysis.findings)
@@ -347,7 +347,7 @@ def test_a_keystroke_in_case_10_of_500_costs_the_findings_of_case_10(
     """Work counted, not timed: a keystroke in case 10 of 500 (490 cases move) rebuilds no
     finding at its new offset, looks up no finding of a moved case in the previous result,
     prints and encodes the findings of case 10 only — and the report is a fresh analysis's."""
-    from evalfix_ls.lsp import case_diagnostics
+    from evalfix_ls.lsp.diagnostics import convert as conversion
     from evalfix_ls.lsp.diagnostics import encoded
 
     root = make_repo(tmp_path / "repo")
@@ -360,7 +360,7 @@ def test_a_keystroke_in_case_10_of_500_costs_the_findings_of_case_10(
     monkeypatch.setattr(convert, "_reused", lambda *args: looked_up.append(args[1]) or reused(*args))
     counted_piece = lambda d: written.append(d) or piece(d)  # noqa: E731
     monkeypatch.setattr(encoded, "encoded_piece", counted_piece)
-    monkeypatch.setattr(case_diagnostics, "encoded_piece", counted_piece)
+    monkeypatch.setattr(conversion, "encoded_piece", counted_piece)  # (CaseDiagnostics.pieces)
     shifted = document.cache.shifted
     result = document.insert('"prompt": "写 🎉 10', "x")
     checked.report(result)

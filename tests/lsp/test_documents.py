@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from lsp_support import lsp_range
 from lsprotocol import types
 
-from evalfix_ls.lsp.documents import (
+from evalfix_ls.lsp.session.documents import (
     DocumentStore,
     Edit,
     Snapshot,
@@ -19,7 +19,7 @@ from evalfix_ls.lsp.documents import (
     spliced_index,
     strict_offset,
 )
-from evalfix_ls.parser.line_index import Encoding, LineIndex
+from evalfix_ls.text.line_index import Encoding, LineIndex
 
 ENCODINGS = [Encoding.UTF8, Encoding.UTF16, Encoding.UTF32]
 # Line breaks LSP counts, separators it does not, CJK, astral emoji, a combining mark.
@@ -159,9 +159,9 @@ def test_feature_helpers_answer_errors_for_closed_documents_and_bad_positions() 
 
     from evalfix_ls.analysis import analyze
     from evalfix_ls.config.model import Config
-    from evalfix_ls.lsp.capabilities import ClientFeatures
-    from evalfix_ls.lsp.context import FeatureContext, document_view
+    from evalfix_ls.lsp.features.context import FeatureContext, document_view
     from evalfix_ls.lsp.server import EvalfixServer
+    from evalfix_ls.lsp.session.client_features import ClientFeatures
 
     server = EvalfixServer()
     with pytest.raises(JsonRpcInvalidParams):

@@ -154,7 +154,7 @@ def test_a_report_encodes_only_the_diagnostics_the_previous_report_lacks() -> No
 def test_a_diagnostic_moved_by_lines_costs_its_range_only() -> None:
     """A line added above shifts the diagnostics below it (copies with a new range, every other
     field the same object): the JSON after their range is taken from the report before."""
-    from evalfix_ls.lsp.convert import lines_moved
+    from evalfix_ls.lsp.diagnostics.convert import lines_moved
 
     converter = create_server().protocol._converter
     documents = encoded.EncodedDocuments()

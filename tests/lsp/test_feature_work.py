@@ -35,7 +35,7 @@ async def answer(client: RawClient, method: str, params: dict[str, Any]) -> Any:
 
 
 @asynccontextmanager
-async def analysed_suite(
+async def analyzed_suite(
     tmp_path: Path, suite: dict[str, Any] | None = None, capabilities: dict[str, Any] = PULL_CAPABILITIES
 ) -> AsyncIterator[tuple[RawClient, str, str]]:
     """The probe server with a noisy suite open and pulled once: ``(client, uri, text)``."""
@@ -61,7 +61,7 @@ def change(client: RawClient, uri: str, version: int, line: int, start: int, end
 
 
 async def test_features_after_an_edit_run_no_analysis(tmp_path: Path) -> None:
-    async with analysed_suite(tmp_path) as (client, uri, text):
+    async with analyzed_suite(tmp_path) as (client, uri, text):
         document = {"textDocument": {"uri": uri}}
         before = (await state(client))["jobs run"]
         line = text.splitlines().index(next(ln for ln in text.splitlines() if '"case-7"' in ln))
@@ -89,7 +89,7 @@ async def test_features_after_an_edit_run_no_analysis(tmp_path: Path) -> None:
 async def test_hover_and_completion_after_an_edit_build_no_whole_text(tmp_path: Path) -> None:
     """They read the tree around the cursor: the new version's whole ``str`` (2 MB copied on a
     worker, or waited for while another builds it) is not built for them."""
-    async with analysed_suite(tmp_path) as (client, uri, text):
+    async with analyzed_suite(tmp_path) as (client, uri, text):
         document = {"textDocument": {"uri": uri}}
         lines = text.splitlines()
         line = next(i for i, ln in enumerate(lines) if '"prompt"' in ln)
@@ -107,7 +107,7 @@ async def test_hover_and_completion_after_an_edit_build_no_whole_text(tmp_path: 
 async def test_a_pull_and_a_feature_read_the_edits_since_the_last_result_once(tmp_path: Path) -> None:
     """Whether the last result's text is the new one and which span changed are one question:
     a pull asked it three times (reuse check, job, re-parse), a feature's quick tree twice."""
-    async with analysed_suite(tmp_path) as (client, uri, text):
+    async with analyzed_suite(tmp_path) as (client, uri, text):
         document = {"textDocument": {"uri": uri}}
         lines = text.splitlines()
         line = next(i for i, ln in enumerate(lines) if '"case-7"' in ln)
@@ -126,7 +126,7 @@ async def test_a_pull_and_a_feature_read_the_edits_since_the_last_result_once(tm
 async def test_a_hover_read_with_document_wide_requests_reaches_its_worker_first(tmp_path: Path) -> None:
     """A keystroke's requests arrive together: the hover behind symbols and folding does not wait
     for their contexts (built on the loop) before its own is built and handed to a worker."""
-    async with analysed_suite(tmp_path) as (client, uri, text):
+    async with analyzed_suite(tmp_path) as (client, uri, text):
         document = {"textDocument": {"uri": uri}}
         line = next(i for i, ln in enumerate(text.splitlines()) if '"prompt"' in ln)
         hover = document | {"position": {"line": line, "character": 8}}
@@ -152,7 +152,7 @@ async def test_whether_fix_all_has_work_is_decided_once_per_analysis(tmp_path: P
     suite = noisy_suite(30)
     for case in suite["evals"]:  # sources as objects: no finding left with a safe fix
         case["setup"]["sources"] = [{"from": source} for source in case["setup"]["sources"]]
-    async with analysed_suite(tmp_path, suite) as (client, uri, _text):
+    async with analyzed_suite(tmp_path, suite) as (client, uri, _text):
         source = {
             "textDocument": {"uri": uri},
             "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
@@ -172,7 +172,7 @@ async def test_a_keystroke_s_document_wide_requests_build_no_moved_case(tmp_path
     case's result of the previous request back: the work is the edited case's, not the suite's.
     A cursor move off an id (documentHighlight) reads the case under the cursor only."""
     suite = noisy_suite(200)  # (larger than what a local re-parse re-reads whole)
-    async with analysed_suite(tmp_path, suite) as (client, uri, text):
+    async with analyzed_suite(tmp_path, suite) as (client, uri, text):
         document = {"textDocument": {"uri": uri}}
         lines = text.splitlines()
         line = next(i for i, ln in enumerate(lines) if '"case-7"' in ln)
@@ -206,7 +206,7 @@ async def test_a_keystroke_s_symbols_write_the_edited_case_only(tmp_path: Path, 
     afresh, after keystrokes that add lines too (every later case moved down)."""
     symbols = {"hierarchicalDocumentSymbolSupport": hierarchical}
     capabilities = PULL_CAPABILITIES | {"textDocument": {"diagnostic": {}, "documentSymbol": symbols}}
-    async with analysed_suite(tmp_path, noisy_suite(200), capabilities) as (client, uri, text):
+    async with analyzed_suite(tmp_path, noisy_suite(200), capabilities) as (client, uri, text):
         document = {"textDocument": {"uri": uri}}
         lines = text.splitlines()
         line = next(i for i, ln in enumerate(lines) if '"case-7"' in ln)

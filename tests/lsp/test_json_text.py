@@ -1,4 +1,4 @@
-"""Symbols, code lenses and document links are written as JSON text directly (``lsp/json_text.py``,
+"""Symbols, code lenses and document links are written as JSON text directly (``lsp/features/json_text.py``,
 issue 19): the text must be the answer pygls writes for the same ``lsprotocol`` objects, parsed —
 here built from the same service results with ``ctx.range`` and lsprotocol's converter, on a suite
 whose names and details hold CJK, emoji, quotes, backslashes and control characters (UTF-16
@@ -17,19 +17,18 @@ from lsprotocol import types
 
 from evalfix_ls.analysis import analyze
 from evalfix_ls.config.model import Config
-from evalfix_ls.lsp import requests
-from evalfix_ls.lsp.capabilities import ClientFeatures
-from evalfix_ls.lsp.context import FeatureContext, document_view
-from evalfix_ls.lsp.diagnostics import encoded as encoded_module
-from evalfix_ls.lsp.diagnostics.encoded import lsp_converter
-from evalfix_ls.lsp.documents import path_to_uri
 from evalfix_ls.lsp.features import inline, links, outline
+from evalfix_ls.lsp.features.context import FeatureContext, document_view
+from evalfix_ls.lsp.jsonrpc import encoded as encoded_module
+from evalfix_ls.lsp.jsonrpc.encoded import EncodedResult, encoded, lsp_converter
 from evalfix_ls.lsp.server import EvalfixServer
-from evalfix_ls.parser.line_index import Encoding
+from evalfix_ls.lsp.session.client_features import ClientFeatures
+from evalfix_ls.lsp.session.documents import path_to_uri
 from evalfix_ls.services.inline_facts import code_lenses
 from evalfix_ls.services.links import document_links
 from evalfix_ls.services.outline import document_symbols
 from evalfix_ls.services.workspace_facts import WorkspaceFacts
+from evalfix_ls.text.line_index import Encoding
 
 NAMES = ['写 "🎉" \\ tab\there', "plain", "", "ctl\x01\x7f\u2028end"]
 
@@ -71,8 +70,8 @@ def pygls_json(value: Any) -> Any:
     return json.loads(json.dumps(lsp_converter().unstructure(value)))
 
 
-def written(answer: requests.EncodedResult) -> Any:
-    return json.loads(requests.encoded(answer).to_json())
+def written(answer: EncodedResult) -> Any:
+    return json.loads(encoded(answer).to_json())
 
 
 def reference_symbols(ctx: FeatureContext, hierarchical: bool) -> Any:
@@ -136,8 +135,8 @@ def reference_links(ctx: FeatureContext, tooltips: bool) -> Any:
 
 @pytest.fixture
 def no_converter(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts the answers written through lsprotocol's converter (``requests.encoded`` asks
-    ``diagnostics.encoded.lsp_converter`` for it)."""
+    """Counts the answers written through lsprotocol's converter (``jsonrpc.encoded.encoded`` asks
+    ``lsp_converter`` for it)."""
     asked: list[int] = []
 
     def counting() -> Any:

@@ -298,7 +298,7 @@ async def test_an_editing_session_builds_nothing_once_only_after_the_warm_up(tmp
 async def test_every_worker_thread_is_started_with_the_server(tmp_path: Path) -> None:
     """The worker threads (and the idle collector's) are started before any document (started
     during the first large analysis, their objects kept its pymalloc arenas after close)."""
-    from evalfix_ls.lsp.requests import DOCUMENT_WORKERS, POINT_WORKERS
+    from evalfix_ls.lsp.scheduling.request_runner import DOCUMENT_WORKERS, POINT_WORKERS
     from evalfix_ls.lsp.server import ANALYSIS_WORKERS
 
     client = await probe(make_repo(tmp_path / "repo"))

@@ -1,4 +1,4 @@
-"""The private names of pygls that ``lsp/pygls_private.py`` wraps, checked on the installed pygls.
+"""The private names of pygls that ``lsp/jsonrpc/pygls_private.py`` wraps, checked on the installed pygls.
 
 Each test drives a real pygls ``LanguageServer`` (in-process, messages handed to its protocol as
 the transport does) whose protocol is the adapter, and fails when pygls renames a private name,
@@ -19,8 +19,8 @@ from pygls.exceptions import JsonRpcInternalError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
-from evalfix_ls.lsp.protocol import EvalfixProtocol
-from evalfix_ls.lsp.pygls_private import HookedProtocol
+from evalfix_ls.lsp.jsonrpc.protocol import EvalfixProtocol
+from evalfix_ls.lsp.jsonrpc.pygls_private import HookedProtocol
 
 
 class RecordingProtocol(HookedProtocol):

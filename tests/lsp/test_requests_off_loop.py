@@ -122,7 +122,7 @@ async def test_a_request_whose_document_changed_is_answered_content_modified(tmp
 
 async def test_a_document_wide_request_gives_way_while_a_hover_is_answered(tmp_path: Path) -> None:
     """Typing into a large suite, each keystroke's symbols, folding, lenses … took the
-    interpreter in turn with the hover sent with them (``requests.PointFirst``): while a point
+    interpreter in turn with the hover sent with them (``point_first.PointFirst``): while a point
     request is being answered, a document-wide handler waits at its checkpoints."""
     client, uri, text = await started(tmp_path, marker="PLANTED_HOVER_BLOCK")
     try:

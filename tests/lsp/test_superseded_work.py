@@ -49,7 +49,7 @@ async def test_pulls_sent_while_an_analysis_runs_share_one_analysis_of_the_last_
     pulls were answered a minute late). Now they wait for the running analysis, then share one of
     the text current by then; and since the client asked again on a newer text, only the last
     pull gets the report, the earlier ones ``ServerCancelled`` without ``retriggerRequest``
-    (``requests.Supersession``: at 2 MB each report is 900 KB of JSON the client parses in order)."""
+    (``supersession.Supersession``: at 2 MB each report is 900 KB of JSON the client parses in order)."""
     client, uri = await slow_suite_opened(tmp_path)
     try:
         before = (await state(client))["jobs run"]

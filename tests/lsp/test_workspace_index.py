@@ -9,7 +9,7 @@ from lsp_support import make_repo, workflow_fixture, write_json
 
 from evalfix_ls.config.model import Config
 from evalfix_ls.contracts.detection import Walk
-from evalfix_ls.lsp.workspace_index import FileEvent, WorkspaceIndex, may_hold_cases
+from evalfix_ls.lsp.session.workspace_index import FileEvent, WorkspaceIndex, may_hold_cases
 
 
 @pytest.mark.parametrize(
@@ -42,8 +42,8 @@ def test_a_case_less_suite_is_given_to_the_index_once(tmp_path: Path) -> None:
 def test_a_case_less_suite_is_rechecked_around_the_edit_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from evalfix_ls.lsp import workspace_index
-    from evalfix_ls.lsp.documents import Edit
+    from evalfix_ls.lsp.session import workspace_index
+    from evalfix_ls.lsp.session.documents import Edit
 
     root = make_repo(tmp_path / "repo")
     index = WorkspaceIndex()

@@ -75,7 +75,7 @@ def test_sdist_holds_what_a_packager_needs(dist: Path) -> None:
         "tests/cli/test_check.py",
         "tests/vendor/sarif/sarif-schema-2.1.0.json",
         "server/evalfix_ls/cli.py",
-        "bench/generate.py",
+        "bench/harness/generate.py",
         ".pre-commit-hooks.yaml",
     ):
         assert needed in names, needed

@@ -2,8 +2,9 @@
 ones inside functions), pygls/lsprotocol only under ``lsp/``, dependencies pointing down (for types
 too), no over-long function.
 
-An import under ``if TYPE_CHECKING:`` never runs, so it closes no cycle at run time and may name a
-module that imports this one; it may still not name a higher layer (an annotation is a dependency)."""
+An import under ``if TYPE_CHECKING:`` never runs, so it closes no cycle at run time; it may still
+not name a higher layer (an annotation is a dependency), nor a module that imports this one (two
+modules that name each other are read together: no cycle, type-only imports included)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,20 @@ LAYERS = (
     ("contracts",),
     ("schema", "findings", "json_value", "workspace"),
     ("parser", "js"),
+    ("text", "memory"),
     ("__init__",),
+)
+
+# Inside ``lsp/``, the same rule between its families (from the top; ``lsp/__init__`` holds only
+# the map). The JSON-RPC layer knows no request scheduling, the scheduling no session state, the
+# session no diagnostics, the diagnostics no editor feature; the wiring at the top knows them all.
+LSP_LAYERS = (
+    ("server", "lifecycle", "warm_up", "__init__"),
+    ("features",),
+    ("diagnostics",),
+    ("session",),
+    ("scheduling",),
+    ("jsonrpc",),
 )
 
 
@@ -160,6 +174,32 @@ def layer_of(name: str) -> int:
     raise AssertionError(f"{name}: not in any layer of LAYERS (add its folder there)")
 
 
+def lsp_layer_of(name: str) -> int | None:
+    """The layer of an ``lsp`` module among ``LSP_LAYERS`` (None outside ``lsp/``)."""
+    parts = name.split(".")
+    if parts[1:2] != ["lsp"]:
+        return None
+    family = parts[2] if len(parts) > 2 else "__init__"
+    for index, layer in enumerate(LSP_LAYERS):
+        if family in layer:
+            return index
+    raise AssertionError(f"{name}: not in any layer of LSP_LAYERS (add its family there)")
+
+
+def upward_lsp_imports(imports: dict[str, Imports]) -> list[str]:
+    """``module -> target`` for every import, runtime or for types, of a higher family of ``lsp/``."""
+    upward = []
+    for name, found in imports.items():
+        own = lsp_layer_of(name)
+        if own is None:
+            continue
+        for target in found.all:
+            theirs = lsp_layer_of(target)
+            if theirs is not None and theirs < own:
+                upward.append(f"{name} -> {target}")
+    return sorted(upward)
+
+
 def test_find_cycle_sees_a_cycle_through_three_modules() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
@@ -201,9 +241,73 @@ def test_no_import_cycles() -> None:
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
+def every_import_graph(imports: dict[str, Imports]) -> dict[str, set[str]]:
+    """Every import, for types too: a cycle here is two modules that must be read together."""
+    return {name: found.all for name, found in imports.items()}
+
+
+def test_no_import_cycles_through_type_only_imports_either() -> None:
+    """Two modules naming each other, even only for the type checker, are one module in two files
+    (the second pass had four such pairs: protocol/transport, case_diagnostics/encoded …): one of
+    them types against a protocol of its own instead."""
+    cycle = find_cycle(every_import_graph(all_imports()))
+    assert cycle is None, "import cycle (type-only imports included): " + " -> ".join(cycle or [])
+
+
 def test_dependencies_point_down() -> None:
     upward = upward_imports(all_imports())
     assert not upward, "imports from a higher layer (for types too):\n" + "\n".join(upward)
+
+
+def test_lsp_families_point_down() -> None:
+    upward = upward_lsp_imports(all_imports())
+    assert not upward, "lsp/: imports from a higher family (for types too):\n" + "\n".join(upward)
+
+
+MAX_LSP_TOP_MODULES = 6
+
+
+def test_the_top_of_lsp_is_thin() -> None:
+    """Beside its families, ``lsp/`` holds the wiring only (the second pass had 26 modules of seven
+    families there): a new module goes into its family, or into ``LSP_LAYERS``' top row knowingly."""
+    top = sorted(path.stem for path in (PACKAGE / "lsp").glob("*.py") if path.stem != "__init__")
+    assert len(top) <= MAX_LSP_TOP_MODULES, top
+    assert set(top) <= set(LSP_LAYERS[0]), top
+
+
+def test_upward_lsp_imports_sees_a_family_reaching_up() -> None:
+    imports = {
+        "evalfix_ls.lsp.jsonrpc.protocol": Imports(type_only={"evalfix_ls.lsp.diagnostics.encoded"}),
+        "evalfix_ls.lsp.features.hover": Imports(runtime={"evalfix_ls.lsp.session.documents"}),
+        "evalfix_ls.lsp.session.documents": Imports(runtime={"evalfix_ls.memory.tables"}),
+    }
+    assert upward_lsp_imports(imports) == [
+        "evalfix_ls.lsp.jsonrpc.protocol -> evalfix_ls.lsp.diagnostics.encoded"
+    ]
+
+
+CONVERTERS = {"evalfix_ls.lsp.diagnostics.convert", "evalfix_ls.lsp.diagnostics.case_blocks"}
+
+
+def conversions_outside_diagnostics(imports: dict[str, Imports]) -> list[str]:
+    """``module -> converter`` for every module outside ``lsp/diagnostics/`` that imports the
+    conversion of findings to LSP diagnostics."""
+    return sorted(
+        f"{name} -> {target}"
+        for name, found in imports.items()
+        if not name.startswith("evalfix_ls.lsp.diagnostics")
+        for target in found.all & CONVERTERS
+    )
+
+
+def test_findings_are_converted_only_in_diagnostics() -> None:
+    """One family turns findings into diagnostics (the second pass had three such modules loose
+    at the top of ``lsp/``); features read diagnostics, they never convert findings themselves."""
+    assert conversions_outside_diagnostics(all_imports()) == []
+    planted = {"evalfix_ls.lsp.features.hover": Imports(type_only={"evalfix_ls.lsp.diagnostics.convert"})}
+    assert conversions_outside_diagnostics(planted) == [
+        "evalfix_ls.lsp.features.hover -> evalfix_ls.lsp.diagnostics.convert"
+    ]
 
 
 def test_protocol_libraries_only_under_lsp() -> None:

@@ -1,4 +1,4 @@
-"""The benchmark suite generator (bench/generate.py) makes what the benchmarks claim to measure:
+"""The benchmark suite generator (bench/harness/generate.py) makes what the benchmarks claim to measure:
 valid evals.json suites of the requested size, and planted violations at known ranges."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `bench` is a top-level folder of the checkout, not an installed package
     sys.path.insert(0, str(ROOT))
 
-from bench.generate import (  # noqa: E402
+from bench.harness.generate import (  # noqa: E402
     PLANTS,
     SIZES,
     generate_suite,

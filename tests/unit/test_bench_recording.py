@@ -1,6 +1,7 @@
-"""The recording of a real VS Code's traffic (bench/lsp_tee.py, bench/recording.py): the tap passes
-every byte through unchanged and logs every message, and the committed recording lands on a suite
-of another size at the same structural place — the typed case right after that suite's middle case."""
+"""The recording of a real VS Code's traffic (bench/tools/lsp_tee.py,
+bench/harness/recording.py): the tap passes every byte through unchanged and logs every message,
+and the committed recording lands on a suite of another size at the same structural place — the
+typed case right after that suite's middle case."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # `bench` is a top-level folder of the checkout, not an installed package
     sys.path.insert(0, str(ROOT))
 
-from bench.generate import SIZES, generate_suite  # noqa: E402
-from bench.recording import TYPED_CASE, Document, Rebase, anchor_line  # noqa: E402
-from bench.replay import Sent, wait_behind  # noqa: E402
+from bench.harness.generate import SIZES, generate_suite  # noqa: E402
+from bench.harness.recording import TYPED_CASE, Document, Rebase, anchor_line  # noqa: E402
+from bench.harness.replay import Sent, wait_behind  # noqa: E402
 
 RECORDING = ROOT / "bench" / "recordings" / "vscode-typing.json"
 
@@ -33,7 +34,7 @@ def test_the_tap_passes_bytes_unchanged_and_logs_each_message(tmp_path: Path) ->
         {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
     ]
     stream = b"".join(frame(m) for m in messages)
-    tap = [sys.executable, str(ROOT / "bench" / "lsp_tee.py"), "--log", str(log), "--", "cat"]
+    tap = [sys.executable, str(ROOT / "bench" / "tools" / "lsp_tee.py"), "--log", str(log), "--", "cat"]
     out = subprocess.run(tap, input=stream, capture_output=True, timeout=60, check=True).stdout
     assert out == stream  # `cat` echoes: what the server wrote reached the editor byte for byte
     logged = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]

@@ -14,7 +14,7 @@ from evalfix_ls.contracts.case_cache import CaseCache
 from evalfix_ls.contracts.detection import EVALS
 from evalfix_ls.parser import parse
 from evalfix_ls.parser.incremental import reparse
-from evalfix_ls.parser.recovered import IntactMemo, intact_view
+from evalfix_ls.parser.intact import IntactMemo, intact_view
 from evalfix_ls.parser.tree import ParseResult
 from evalfix_ls.workspace.view import FileSystemView
 

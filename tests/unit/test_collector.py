@@ -1,4 +1,4 @@
-"""The server's collector policy (``lsp/collector.py``) keeps memory bounded: what was frozen is
+"""The server's collector policy (``memory/collector.py``) keeps memory bounded: what was frozen is
 collected once the jobs have stopped for a while (issue 14), never while a job runs, and the idle
 thread sleeps meanwhile instead of polling (issue 19)."""
 
@@ -13,8 +13,7 @@ from collections.abc import Callable
 
 import pytest
 
-from evalfix_ls.lsp import collector
-from evalfix_ls.parser import gcpause
+from evalfix_ls.memory import collector, gc_pause
 
 WAIT = 10.0  # bound for conditions that hold at once on a sane machine; never a pacing delay
 
@@ -53,7 +52,7 @@ def _idle_thread_frames() -> list[str]:
 
 
 def _idle_thread_sleeps_until_the_pause_ends() -> bool:
-    """The idle thread is blocked in ``gcpause.unpaused`` (a condition wait), not running."""
+    """The idle thread is blocked in ``gc_pause.unpaused`` (a condition wait), not running."""
     names = _idle_thread_frames()
     return "unpaused" in names and "wait" in names
 
@@ -63,7 +62,7 @@ def test_frozen_garbage_is_collected_when_idle(monkeypatch: pytest.MonkeyPatch) 
     node = _Node()
     alive = weakref.ref(node)
     before = collector.idle_collections()
-    with gcpause.gc_paused():  # (keep the idle collection from running in between)
+    with gc_pause.gc_paused():  # (keep the idle collection from running in between)
         collector.settle()  # after a job: everything alive is frozen, the node too
         del node
         gc.collect()
@@ -79,14 +78,14 @@ def test_no_full_collection_while_the_frozen_heap_is_large(monkeypatch: pytest.M
     node = _Node()
     alive = weakref.ref(node)
     collections, full = collector.idle_collections(), collector.full_collections()
-    with gcpause.gc_paused():  # (keep the idle clean-up from running in between)
+    with gc_pause.gc_paused():  # (keep the idle clean-up from running in between)
         collector.settle()  # the node frozen
         monkeypatch.setattr(collector, "FULL_COLLECTION_LIMIT", 0)  # any frozen heap is "large"
         del node
     _wait_for_idle_collection(collections)
     assert alive() is not None and collector.full_collections() == full
     monkeypatch.setattr(collector, "FULL_COLLECTION_LIMIT", sys.maxsize)  # "small" again
-    collector.document_closed(last=False)
+    collector.after_document_closed(last=False)
     _wait_for_idle_collection(collections + 1)
     assert alive() is None and collector.full_collections() == full + 1
 
@@ -97,7 +96,7 @@ def test_the_idle_thread_sleeps_while_a_job_runs_and_collects_after(monkeypatch:
     busy for as long as any job or request ran)."""
     monkeypatch.setattr(collector, "IDLE_SECONDS", 0.05)
     collections, wakeups = collector.idle_collections(), collector.idle_wakeups()
-    with gcpause.gc_paused():
+    with gc_pause.gc_paused():
         collector.settle()
         node = _Node()
         alive = weakref.ref(node)
@@ -141,7 +140,7 @@ def test_a_request_postpones_the_idle_collection(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(collector, "time", clock)
     monkeypatch.setattr(collector, "IDLE_SECONDS", 1.0)
     collections = collector.idle_collections()
-    with gcpause.gc_paused():  # a request is running
+    with gc_pause.gc_paused():  # a request is running
         collector.settle()  # a job ended at t
         clock.now += 1.5  # quiet since: the idle thread goes for the collection…
         _until(_idle_thread_sleeps_until_the_pause_ends, "the idle thread to wait for the request")
@@ -153,17 +152,17 @@ def test_a_request_postpones_the_idle_collection(monkeypatch: pytest.MonkeyPatch
 
 
 def test_every_request_worker_reports_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
-    """What the request workers run (``requests._paused``) tells the collector when it ends, an
+    """What the request workers run (``request_runner._paused``) tells the collector when it ends, an
     answer or an error alike."""
-    from evalfix_ls.lsp import requests
+    from evalfix_ls.lsp.scheduling import request_runner
 
     clock = _Clock()
     monkeypatch.setattr(collector, "time", clock)
-    assert requests._paused(lambda: "answer") == "answer"
+    assert request_runner._paused(lambda: "answer") == "answer"
     assert collector._idle.last_job == clock.now
     clock.now += 10.0
     with pytest.raises(ZeroDivisionError):
-        requests._paused(lambda: 1 / 0)
+        request_runner._paused(lambda: 1 / 0)
     assert collector._idle.last_job == clock.now
 
 
@@ -188,7 +187,7 @@ def _made_by_starting_two_workers(count: Callable[[], int]) -> int:
 
     pool = ThreadPoolExecutor(max_workers=2)
     try:
-        with gcpause.gc_paused():  # (no idle collection freezes the new objects meanwhile)
+        with gc_pause.gc_paused():  # (no idle collection freezes the new objects meanwhile)
             before = count()
             collector._start_workers([(pool, 2)])
             return count() - before

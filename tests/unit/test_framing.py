@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from evalfix_ls.lsp.framing import Body, Framer, Rejected, Skipped
+from evalfix_ls.lsp.jsonrpc.framing import Body, Framer, Rejected, Skipped
 
 
 def body(msg_id: int) -> bytes:

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evalfix_ls.parser import line_index
-from evalfix_ls.parser.line_index import Encoding, LineIndex
+from evalfix_ls.text import line_index
+from evalfix_ls.text.line_index import Encoding, LineIndex
 
 ENCODINGS = (Encoding.UTF8, Encoding.UTF16, Encoding.UTF32)
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evalfix_ls.findings import SORT_KEY, Finding, Severity
-from evalfix_ls.lsp import convert
+from evalfix_ls.lsp.diagnostics import convert
 
 findings = st.builds(
     Finding,

@@ -11,7 +11,7 @@ from unittest.mock import patch
 
 import pytest
 from evals_support import findings_of, one
-from workflow_support import analyse, make_repo, with_case
+from workflow_support import make_repo, with_case, write_and_analyze
 
 from evalfix_ls.analysis import analyze
 from evalfix_ls.contracts.detection import EVALS
@@ -128,7 +128,7 @@ def wf_repo(tmp_path: Path) -> Path:
 )
 def test_source_refs_leaving_the_repository(wf_repo: Path, existing: str, missing: str) -> None:
     def summary(ref: str) -> list[tuple[str, str, str]]:
-        analysis = analyse(wf_repo, with_case({"source_refs": [ref]}))
+        analysis = write_and_analyze(wf_repo, with_case({"source_refs": [ref]}))
         return [(f.code, f.severity.word, f.message.replace(ref, "REF")) for f in analysis.findings]
 
     found = summary(existing)
@@ -143,7 +143,9 @@ def test_refs_leaving_the_repository_are_errors_under_every_authority(
 ) -> None:
     """workflow-fixtures.md §2.1b: the reference rejects such a ref whenever it is missing, and
     one outside the repository is no repository evidence when it exists (issue 20 point 3)."""
-    analysis = analyse(wf_repo, with_case({"source_refs": [ref], "source_ref_authority": authority}))
+    analysis = write_and_analyze(
+        wf_repo, with_case({"source_refs": [ref], "source_ref_authority": authority})
+    )
     assert [
         (f.code, f.severity.word, f.pointer)
         for f in analysis.findings

@@ -4,7 +4,7 @@ VS Code traffic).
 A pull whose document changed under three analyses in a row is answered ``ServerCancelled``
 (retrigger). The error's traceback holds the frames it went through, and the task that keeps the
 error forms a reference cycle with them; the server freezes what is alive after each analysis job
-(``lsp.collector``), so such a cycle stays until an idle collection. A frame that still held the
+(``memory.collector``), so such a cycle stays until an idle collection. A frame that still held the
 last outdated result kept that version's whole analysis (a 10 MB suite's tree and findings) alive
 per outdated pull. Checked on the traceback itself: no frame it holds refers to a result."""
 
@@ -16,16 +16,16 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from evalfix_ls.lsp.analyzer import Result
 from evalfix_ls.lsp.diagnostics.edit_log import EditLog
 from evalfix_ls.lsp.diagnostics.jobs import JobRunner
 from evalfix_ls.lsp.diagnostics.pull import PullHandlers
 from evalfix_ls.lsp.diagnostics.results import ResultCache
 from evalfix_ls.lsp.diagnostics.tasks import BackgroundTasks
-from evalfix_ls.lsp.documents import DocumentStore
-from evalfix_ls.lsp.host import Host
-from evalfix_ls.lsp.pygls_private import HookedProtocol
-from evalfix_ls.parser.line_index import Encoding
+from evalfix_ls.lsp.diagnostics.worker import Result
+from evalfix_ls.lsp.jsonrpc.pygls_private import HookedProtocol
+from evalfix_ls.lsp.session.documents import DocumentStore
+from evalfix_ls.lsp.session.host import Host
+from evalfix_ls.text.line_index import Encoding
 
 
 class _Server(Host):
@@ -46,12 +46,12 @@ class _TypingRunner(JobRunner):
 
     async def result_for_open(self, uri: str) -> Result | None:
         self.analyses += 1
-        analysed = self.server.documents.require(uri)
-        keystroke = types.TextDocumentContentChangeWholeDocument(text=analysed.text + " ")
-        self.server.documents.change(uri, analysed.version + 1, [keystroke], Encoding.UTF16)
+        analyzed = self.server.documents.require(uri)
+        keystroke = types.TextDocumentContentChangeWholeDocument(text=analyzed.text + " ")
+        self.server.documents.change(uri, analyzed.version + 1, [keystroke], Encoding.UTF16)
         return Result(
-            uri, Path("evals.json"), analysed.version, (), analysed.text, "evals", [], (),
-            revision=analysed.revision,
+            uri, Path("evals.json"), analyzed.version, (), analyzed.text, "evals", [], (),
+            revision=analyzed.revision,
         )  # fmt: skip
 
 

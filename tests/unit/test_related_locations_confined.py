@@ -15,8 +15,8 @@ from workflow_support import base, make_repo
 from evalfix_ls.batch.format_sarif import to_sarif
 from evalfix_ls.batch.run import check_paths
 from evalfix_ls.findings import Related
-from evalfix_ls.lsp.analyzer import related_resolver
-from evalfix_ls.parser.line_index import Encoding
+from evalfix_ls.lsp.diagnostics.worker import related_resolver
+from evalfix_ls.text.line_index import Encoding
 
 FIRST = "skills/demo/evals/a.json"  # sorts first: the first occurrence of the duplicated id
 OUTSIDE_LINES = 500  # the outside file: many short lines, so any offset in it maps to a later line
@@ -92,9 +92,9 @@ def test_one_context_reads_a_closed_file_once_for_all_its_locations(
     from evalfix_ls.lsp import server as server_module
 
     reads: list[Path] = []
-    real = server_module.file_lines
+    real = server_module.uri_and_lines
     counted = lambda path, *rest: reads.append(path) or real(path, *rest)  # noqa: E731
-    monkeypatch.setattr(server_module, "file_lines", counted)
+    monkeypatch.setattr(server_module, "uri_and_lines", counted)
     server = server_module.EvalfixServer()
     try:
         server.workspace_index.set_folders([repo])

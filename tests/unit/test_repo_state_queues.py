@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evalfix_ls.lsp.workspace_index import RepoState
+from evalfix_ls.lsp.session.workspace_index import RepoState
 
 
 def test_sync_empties_the_queues_in_place(tmp_path: Path) -> None:

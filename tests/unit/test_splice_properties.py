@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from evalfix_ls.parser import parse
 from evalfix_ls.parser.incremental import reparse
-from evalfix_ls.parser.splice import reparse_tolerant
+from evalfix_ls.parser.incremental.splice import reparse_tolerant
 from evalfix_ls.parser.tree import ParseResult, iter_nodes
 
 SNIPPETS = [

@@ -1,9 +1,10 @@
-"""Which answers are superseded (``requests.Supersession``): only one whose document changed and
+"""Which answers are superseded (``supersession.Supersession``): only one whose document changed and
 whose method the client asked about the same document again, on the newer text."""
 
 from __future__ import annotations
 
-from evalfix_ls.lsp.requests import PointFirst, Supersession
+from evalfix_ls.lsp.scheduling.point_first import PointFirst
+from evalfix_ls.lsp.scheduling.supersession import Supersession
 
 SYMBOLS, FOLDING, HOVER = "textDocument/documentSymbol", "textDocument/foldingRange", "textDocument/hover"
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from evalfix_ls.lsp.transport import Connection
+from evalfix_ls.lsp.jsonrpc.transport import Connection
 
 
 class _Protocol:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
-from evalfix_ls.lsp.transport import StreamWriter, _read_stdin, serve_stdio
+from evalfix_ls.lsp.jsonrpc.transport import StreamWriter, _read_stdin, serve_stdio
 
 WAIT = 10.0  # bound for conditions that hold at once on a sane machine; never a pacing delay
 MESSAGE = b"Content-Length: 2\r\n\r\n{}"

@@ -9,7 +9,7 @@ import gc
 import os
 import warnings
 
-from evalfix_ls.lsp.transport import _read_stdin
+from evalfix_ls.lsp.jsonrpc.transport import _read_stdin
 
 
 def test_input_after_the_loop_closed_leaves_no_warning() -> None:

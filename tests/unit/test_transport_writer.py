@@ -9,8 +9,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from evalfix_ls.lsp.requests import PointFirst
-from evalfix_ls.lsp.transport import StreamWriter
+from evalfix_ls.lsp.jsonrpc.transport import StreamWriter
+from evalfix_ls.lsp.scheduling.point_first import PointFirst
 
 BIG = 1 << 20  # far more than a pipe holds: its write blocks until the reader reads
 
@@ -76,7 +76,7 @@ def test_a_small_response_overtakes_queued_messages_and_notifications_keep_their
 
 
 def test_a_message_is_replaced_by_what_on_take_gives_when_the_writer_takes_it() -> None:
-    """An answer superseded while it waited in the queue (``requests.Supersession``) is written
+    """An answer superseded while it waited in the queue (``supersession.Supersession``) is written
     as the short error ``on_take`` gives then, not as the megabyte it was."""
     superseded = threading.Event()
 

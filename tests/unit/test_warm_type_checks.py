@@ -17,7 +17,7 @@ import asyncio, sys
 sys.path.insert(0, sys.argv[1])
 from abc_caches import abc_cache_entries
 
-from evalfix_ls.lsp.warm_messages import prepare_type_checks
+from evalfix_ls.lsp.warm_up import prepare_type_checks
 
 prepare_type_checks()
 before = set(abc_cache_entries())

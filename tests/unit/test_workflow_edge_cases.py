@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from workflow_support import DELETE, FIXTURE, analyse, base, errors, make_repo, with_case
+from workflow_support import DELETE, FIXTURE, base, errors, make_repo, with_case, write_and_analyze
 
 from evalfix_ls.analysis import analyze
 from evalfix_ls.batch.run import check_paths
@@ -38,7 +38,7 @@ def repo(tmp_path: Path) -> Path:
     ],
 )
 def test_json_parse_rejects(repo: Path, text: str) -> None:
-    assert [code for code, _, _ in errors(analyse(repo, text))] == ["invalid_json"]
+    assert [code for code, _, _ in errors(write_and_analyze(repo, text))] == ["invalid_json"]
 
 
 def test_utf16_file_is_invalid_json(repo: Path) -> None:
@@ -65,18 +65,20 @@ def test_deep_nesting(repo: Path) -> None:
     depth = 100_000
     template = json.dumps(with_case({"expected_outcome": "DEEP"}))
     text = template.replace('"DEEP"', "[" * depth + '"x"' + "]" * depth)
-    assert errors(analyse(repo, text)) == []
+    assert errors(write_and_analyze(repo, text)) == []
     text = template.replace('"DEEP"', "[" * depth + "]" * depth)
-    assert errors(analyse(repo, text)) == [("missing_expected_outcome", "/cases/0/expected_outcome", 0)]
+    assert errors(write_and_analyze(repo, text)) == [
+        ("missing_expected_outcome", "/cases/0/expected_outcome", 0)
+    ]
 
 
 def test_huge_numbers(repo: Path) -> None:
     text = json.dumps(with_case({"id": "PLACEHOLDER"})).replace('"PLACEHOLDER"', "1" + "0" * 400)
-    analysis = analyse(repo, text)
+    analysis = write_and_analyze(repo, text)
     assert errors(analysis) == []
     assert analysis.workflow.cases[0].id == "case-1"
     text = json.dumps(base(skill="PLACEHOLDER")).replace('"PLACEHOLDER"', "1e400")
-    analysis = analyse(repo, text)
+    analysis = write_and_analyze(repo, text)
     assert [f.message for f in analysis.findings if f.code == "missing_skill"] == [
         "case skill must be a non-empty string"
     ]
@@ -138,11 +140,11 @@ FAILING = [
 
 @pytest.mark.parametrize(("label", "payload", "expected"), FAILING, ids=[row[0] for row in FAILING])
 def test_more_coercions(repo: Path, label: str, payload: object, expected: list) -> None:
-    assert sorted(errors(analyse(repo, payload))) == sorted(expected), label
+    assert sorted(errors(write_and_analyze(repo, payload))) == sorted(expected), label
 
 
 @pytest.mark.parametrize("top", [3, -0.5, True, "cases", [{"cases": [None]}]])
 def test_odd_top_level_values_have_zero_cases(repo: Path, top: object) -> None:
-    analysis = analyse(repo, json.dumps(top))
+    analysis = write_and_analyze(repo, json.dumps(top))
     assert analysis.findings == []
     assert analysis.workflow.cases == []

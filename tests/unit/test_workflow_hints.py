@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from workflow_support import DELETE, analyse, base, errors, make_repo, non_errors, with_case
+from workflow_support import DELETE, base, errors, make_repo, non_errors, with_case, write_and_analyze
 
 from evalfix_ls.contracts.workflow.hints import edit_distance
 from evalfix_ls.findings import Severity
@@ -197,7 +197,7 @@ EXPECTED_SEVERITY = {
 
 @pytest.mark.parametrize(("label", "payload", "expected"), ROWS, ids=[row[0] for row in ROWS])
 def test_row_fires(repo: Path, label: str, payload: Any, expected: tuple[str, str, int | None]) -> None:
-    analysis = analyse(repo, payload)
+    analysis = write_and_analyze(repo, payload)
     assert expected in non_errors(analysis), label
     (finding,) = [f for f in analysis.findings if (f.code, f.pointer, f.case) == expected]
     assert finding.severity == EXPECTED_SEVERITY.get(finding.code, Severity.HINT)
@@ -247,7 +247,7 @@ def test_row_fires(repo: Path, label: str, payload: Any, expected: tuple[str, st
     ],
 )
 def test_quiet(repo: Path, label: str, payload: Any) -> None:
-    analysis = analyse(repo, payload)
+    analysis = write_and_analyze(repo, payload)
     assert non_errors(analysis) == [], label
 
 
@@ -267,10 +267,10 @@ def test_hints_never_error(repo: Path) -> None:
         ],
         "cases": None,
     }
-    analysis = analyse(repo, payload)
+    analysis = write_and_analyze(repo, payload)
     assert errors(analysis) == [("missing_expected_outcome", "/examples/0/expected_outcome", 0)]
     payload["examples"][0]["expected_outcome"] = "y"
-    analysis = analyse(repo, payload)
+    analysis = write_and_analyze(repo, payload)
     assert errors(analysis) == []
     assert {f.code for f in analysis.findings} >= {
         "list_item_dropped",
@@ -283,21 +283,21 @@ def test_inherited_hint_is_reported_once(repo: Path) -> None:
     payload = base(source_refs=["C:/x.md"]) | {
         "cases": [dict(base()["cases"][0], id=f"c{i}") for i in range(4)]
     }
-    analysis = analyse(repo, payload)
+    analysis = write_and_analyze(repo, payload)
     assert [f.case for f in analysis.findings if f.code == "source_ref_windows_path"] == [None]
 
 
 def test_outcome_shadow_points_at_the_winner(repo: Path) -> None:
     payload = with_case({"coverage_tags": ["failure"], "expected_outcome": "", "expected_signal": "x"})
     text = json.dumps(payload)
-    (finding,) = [f for f in analyse(repo, text).findings if f.code == "outcome_alias_shadowed"]
+    (finding,) = [f for f in write_and_analyze(repo, text).findings if f.code == "outcome_alias_shadowed"]
     related = finding.related[0]
     assert text[related.start : related.end] == '""'
 
 
 def test_legacy_rename_data(repo: Path) -> None:
     text = json.dumps(with_case({"input": DELETE, "user_intent": "u"}))
-    (finding,) = [f for f in analyse(repo, text).findings if f.code == "legacy_alias_in_canonical"]
+    (finding,) = [f for f in write_and_analyze(repo, text).findings if f.code == "legacy_alias_in_canonical"]
     assert finding.data["rename_to"] == "input"
     assert text[finding.data["key_start"] : finding.data["key_end"]] == '"user_intent"'
 

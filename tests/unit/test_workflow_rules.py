@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from workflow_support import DELETE, analyse, base, errors, make_repo, with_case
+from workflow_support import DELETE, base, errors, make_repo, with_case, write_and_analyze
 
 from evalfix_ls.contracts.fix_data import OneOf
 from evalfix_ls.contracts.workflow.normalize import normalize_file
@@ -398,18 +398,18 @@ PASSING: list[tuple[str, Any]] = [
 
 @pytest.mark.parametrize(("label", "payload", "expected"), FAILING, ids=[row[0] for row in FAILING])
 def test_failing(repo: Path, label: str, payload: Any, expected: list[tuple[str, str, int | None]]) -> None:
-    analysis = analyse(repo, json.dumps(payload, ensure_ascii=False))
+    analysis = write_and_analyze(repo, json.dumps(payload, ensure_ascii=False))
     assert sorted(errors(analysis), key=str) == sorted(expected, key=str), label
 
 
 @pytest.mark.parametrize(("label", "payload"), PASSING, ids=[row[0] for row in PASSING])
 def test_passing(repo: Path, label: str, payload: Any) -> None:
-    analysis = analyse(repo, json.dumps(payload, ensure_ascii=False))
+    analysis = write_and_analyze(repo, json.dumps(payload, ensure_ascii=False))
     assert errors(analysis) == [], label
 
 
 def test_missing_skill_outside_the_skills_layout(repo: Path) -> None:
-    analysis = analyse(repo, base(skill=None), rel="fixtures/cases.json")
+    analysis = write_and_analyze(repo, base(skill=None), rel="fixtures/cases.json")
     assert analysis.kind == "workflow-fixture"
     assert errors(analysis) == [("missing_skill", "", 0)]
     finding = analysis.findings[0]
@@ -417,13 +417,13 @@ def test_missing_skill_outside_the_skills_layout(repo: Path) -> None:
 
 
 def test_invalid_json_is_the_only_error(repo: Path) -> None:
-    analysis = analyse(repo, '{"cases": [1,]}')
+    analysis = write_and_analyze(repo, '{"cases": [1,]}')
     assert [code for code, _, _ in errors(analysis)] == ["invalid_json"]
 
 
 @pytest.mark.parametrize("text", ["\ufeff{}", '{"a": NaN}', "", "  ", '{"a": 1} {}', "// c\n{}"])
 def test_json_parse_rejects(repo: Path, text: str) -> None:
-    assert [code for code, _, _ in errors(analyse(repo, text))] == ["invalid_json"]
+    assert [code for code, _, _ in errors(write_and_analyze(repo, text))] == ["invalid_json"]
 
 
 @pytest.mark.parametrize(
@@ -440,7 +440,7 @@ def test_json_parse_rejects(repo: Path, text: str) -> None:
 def test_authority_message_uses_js_string(repo: Path, authority: Any, message: str) -> None:
     finding = next(
         f
-        for f in analyse(repo, base(source_ref_authority=authority)).findings
+        for f in write_and_analyze(repo, base(source_ref_authority=authority)).findings
         if f.code.startswith("invalid_source_ref_a")
     )
     assert finding.message == message
@@ -496,7 +496,7 @@ def test_refs_union_top_level_first_and_deduplicated(repo: Path) -> None:
     payload = with_case(
         {"source_refs": ["skills/demo/gone.md", "/abs"]}, source_refs=["/abs", "skills/demo/SKILL.md"]
     )
-    found = errors(analyse(repo, payload))
+    found = errors(write_and_analyze(repo, payload))
     # "/abs" appears in both lists: the union keeps the top-level occurrence, once.
     assert found == [
         ("invalid_source_ref", "/source_refs/0", 0),
@@ -506,13 +506,13 @@ def test_refs_union_top_level_first_and_deduplicated(repo: Path) -> None:
 
 def test_case_authority_replaces_and_governs_inherited_refs(repo: Path) -> None:
     payload = with_case({"source_ref_authority": "historical"}, source_refs=["docs/plans/nope.md"])
-    assert errors(analyse(repo, payload)) == []
+    assert errors(write_and_analyze(repo, payload)) == []
     payload = with_case(
         {"source_ref_authority": "source"},
         source_refs=["docs/plans/nope.md"],
         source_ref_authority="advisory",
     )
-    assert sorted(code for code, _, _ in errors(analyse(repo, payload))) == [
+    assert sorted(code for code, _, _ in errors(write_and_analyze(repo, payload))) == [
         "source_ref_missing",
         "source_ref_not_source_authority",
     ]
@@ -520,12 +520,14 @@ def test_case_authority_replaces_and_governs_inherited_refs(repo: Path) -> None:
 
 def test_invalid_authority_skips_prefix_and_existence_checks(repo: Path) -> None:
     payload = base(source_ref_authority="bogus", source_refs=["docs/plans/nope.md"])
-    assert [code for code, _, _ in errors(analyse(repo, payload))] == ["invalid_source_ref_authority"]
+    assert [code for code, _, _ in errors(write_and_analyze(repo, payload))] == [
+        "invalid_source_ref_authority"
+    ]
 
 
 def test_non_object_case_elements(repo: Path) -> None:
     payload = {"skill": "demo", "source_refs": ["skills/demo/SKILL.md"], "cases": ["text", 3, [1], {}, True]}
-    found = errors(analyse(repo, payload))
+    found = errors(write_and_analyze(repo, payload))
     expected = []
     for i in range(5):
         expected += [("missing_input", f"/cases/{i}", i), ("missing_coverage_tags", f"/cases/{i}", i)]
@@ -534,12 +536,12 @@ def test_non_object_case_elements(repo: Path) -> None:
 
 def test_examples_array_and_pointer(repo: Path) -> None:
     payload = base(cases=None) | {"examples": [{"id": "a", "user_intent": "", "coverage_tags": ["failure"]}]}
-    assert errors(analyse(repo, payload)) == [("missing_input", "/examples/0/user_intent", 0)]
+    assert errors(write_and_analyze(repo, payload)) == [("missing_input", "/examples/0/user_intent", 0)]
 
 
 def test_duplicate_member_names_last_wins(repo: Path) -> None:
     text = json.dumps(base())[:-1] + ', "cases": [{"id": "x", "input": "", "coverage_tags": ["failure"]}]}'
-    analysis = analyse(repo, text)
+    analysis = write_and_analyze(repo, text)
     assert errors(analysis) == [("missing_input", "/cases/0/input", 0)]
     assert [f.code for f in analysis.findings if f.code == "duplicate_json_key"] == ["duplicate_json_key"] * 2
 
@@ -553,7 +555,7 @@ def test_unsaved_buffer_skips_existence(repo: Path) -> None:
 
 def test_finding_ranges(repo: Path) -> None:
     text = json.dumps(with_case({"coverage_tags": ["Bad"], "expected_outcome": DELETE}))
-    analysis = analyse(repo, text)
+    analysis = write_and_analyze(repo, text)
     (tag,) = [f for f in analysis.findings if f.code == "invalid_coverage_tag"]
     assert text[tag.start : tag.end] == '"Bad"'
     assert tag.message == "invalid coverage tag: Bad"
@@ -561,7 +563,7 @@ def test_finding_ranges(repo: Path) -> None:
 
 def test_messages_start_with_the_reference_message(repo: Path) -> None:
     payload = {**base(), "cases": [BASE_CASE, dict(BASE_CASE)]}
-    (dup,) = [f for f in analyse(repo, payload).findings if f.code == "duplicate_case_id"]
+    (dup,) = [f for f in write_and_analyze(repo, payload).findings if f.code == "duplicate_case_id"]
     assert dup.message.startswith("duplicate case id for demo: plan-request")
     assert dup.data["previous_source_file"] == "skills/demo/evals/cases.json"
     assert dup.related and dup.related[0].path is None

@@ -109,7 +109,7 @@ def write(root: Path, rel: str, content: Any) -> Path:
     return target
 
 
-def analyse(root: Path, content: Any, rel: str = FIXTURE, *, index: bool = True) -> Analysis:
+def write_and_analyze(root: Path, content: Any, rel: str = FIXTURE, *, index: bool = True) -> Analysis:
     """Write ``content`` at ``rel`` and analyse it as ``--check`` does (with a workspace index)."""
     path = write(root, rel, content)
     fs = FileSystemView()

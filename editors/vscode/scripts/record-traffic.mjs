@@ -1,4 +1,4 @@
-// What a user does in a real VS Code, for bench.record_vscode (which records the LSP traffic it
+// What a user does in a real VS Code, for bench.tools.record_vscode (which records the LSP traffic it
 // causes): the packaged .vsix installed into code-server, the workbench in Debian's chromium, a
 // suite opened; then through the UI only — keyboard and mouse — the cursor put at the end of the
 // case on --anchor-line (1-based, its closing `},`), a new case typed after it one key at a time

@@ -24,16 +24,16 @@ from pathlib import Path
 
 from ..config.project_config import ProjectConfigs
 from ..contracts.detection import UNKNOWN, WORKFLOW
-from ..parser.text_view import as_str
 from ..services.document import DocumentView
 from ..services.fixes import Fix, fix_all, reanalyzer
 from ..services.fixes.engine import round_of_fixes
 from ..services.migrate import Migration, migrate_document, same_reading
 from ..services.workspace_facts import WorkspaceFacts
+from ..text.pieces import as_str
 from ..workspace.confine import resolve_within
 from ..workspace.files import MAX_FILE_BYTES, NotRegularFile, TooLarge, read_regular
 from ..workspace.view import FileSystemView, relative_posix
-from .analyse import Analyser, FileTask, read_root
+from .analyze import Analyzer, FileTask, read_root
 from .format_text import UNSHOWABLE
 from .run import plan
 
@@ -88,20 +88,20 @@ def fix_paths(
     """Fix (or, without ``options.write``, preview) every fixture file of PATHS, in check order."""
     configs = configs or ProjectConfigs()
     _, tasks = plan(paths, root=root, cwd=(cwd or Path.cwd()).absolute(), configs=configs)
-    analyser = Analyser(FileSystemView())
+    analyzer = Analyzer(FileSystemView())
     results = []
     for task in tasks:
-        result = prepare(task, analyser, configs, options)
+        result = prepare(task, analyzer, configs, options)
         if result.changes and options.write:
             commit(result)
         changed = result.changed_text
         if changed is not None:  # later files see this one as it is (or would be) now
-            analyser.index_for(task).update(relative_posix(task.path, task.repo_root) or "", changed)
+            analyzer.index_for(task).update(relative_posix(task.path, task.repo_root) or "", changed)
         results.append(result)
     return results
 
 
-def prepare(task: FileTask, analyser: Analyser, configs: ProjectConfigs, options: FixOptions) -> FileFix:
+def prepare(task: FileTask, analyzer: Analyzer, configs: ProjectConfigs, options: FixOptions) -> FileFix:
     """Read one file and compute its fixed text (nothing is written here)."""
     result = FileFix(task.path, task.display)
     result.refused = _read_confined(task, result, options.max_bytes)
@@ -112,10 +112,10 @@ def prepare(task: FileTask, analyser: Analyser, configs: ProjectConfigs, options
     except UnicodeDecodeError:
         result.refused = "not valid UTF-8; not fixed (writing it back would change its bytes)"
         return result
-    document, again = _analysed(task, text, analyser, configs)
+    document, again = _analyzed(task, text, analyzer, configs)
     if document.kind == UNKNOWN or not document.parses:
         return result
-    facts = WorkspaceFacts(task.repo_root, analyser.fs, analyser.index_for(task))
+    facts = WorkspaceFacts(task.repo_root, analyzer.fs, analyzer.index_for(task))
     if options.migrate and document.kind == WORKFLOW:
         document = _migrated(document, again, result)
     if options.fix:
@@ -162,16 +162,16 @@ def _migrated(document: DocumentView, again: Callable[[str], DocumentView], resu
     return after
 
 
-def _analysed(
-    task: FileTask, text: str, analyser: Analyser, configs: ProjectConfigs
+def _analyzed(
+    task: FileTask, text: str, analyzer: Analyzer, configs: ProjectConfigs
 ) -> tuple[DocumentView, Callable[[str], DocumentView]]:
     config = configs.for_path(task.path)
-    index = analyser.index_for(task)
-    analysis = analyser.analyse_text(task, text)
+    index = analyzer.index_for(task)
+    analysis = analyzer.analyze_text(task, text)
     analysis.findings = config.apply(analysis.findings)
     rel = relative_posix(task.path, task.repo_root)
     document = DocumentView(text, analysis, task.path, task.repo_root, rel)
-    return document, reanalyzer(document, fs=analyser.fs, workspace=index, apply=config.apply)
+    return document, reanalyzer(document, fs=analyzer.fs, workspace=index, apply=config.apply)
 
 
 # -- writing -----------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..findings import Finding, Severity
-from ..parser.line_index import Encoding, LineIndex
+from ..text.line_index import Encoding, LineIndex
 from .format_text import printable, shown_message, summary_lines
 from .run import FileReport, Report
 

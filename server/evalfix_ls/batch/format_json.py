@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..findings import Finding, Severity
-from ..parser.line_index import Encoding, LineIndex
+from ..text.line_index import Encoding, LineIndex
 from .run import Report
 
 

@@ -20,7 +20,7 @@ from .. import PROJECT_URL
 from ..contracts.codes import ALL_CODES, EVALS_CODES
 from ..contracts.rule_docs import RULE_DOCS
 from ..findings import Finding, Related, Severity
-from ..parser.line_index import Encoding, LineIndex
+from ..text.line_index import Encoding, LineIndex
 from ..workspace.files import read_file
 from .run import FileReport, Report
 

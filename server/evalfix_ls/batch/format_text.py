@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from ..findings import Severity
-from ..parser.line_index import Encoding, LineIndex
+from ..text.line_index import Encoding, LineIndex
 from .run import FileReport, Report
 
 # C0 and C1 controls (a CR or LF would start a new output line, which a GitHub Actions log may

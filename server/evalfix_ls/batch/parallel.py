@@ -27,12 +27,12 @@ from ..analysis import Analysis
 from ..contracts.detection import is_workflow_path
 from ..contracts.workflow.index import IndexedFile, WorkflowIndex, discover, index_file
 from ..workspace.view import FileSystemView, relative_posix
-from .analyse import Analyser, FileTask
+from .analyze import Analyzer, FileTask
 
 # Below this many files per extra worker, starting processes costs more than it saves.
 MIN_FILES_PER_WORKER = 8
 
-_worker: Analyser | None = None
+_worker: Analyzer | None = None
 
 
 def default_jobs() -> int:
@@ -47,11 +47,11 @@ def worker_count(jobs: int, files: int) -> int:
     return max(1, min(jobs, files // MIN_FILES_PER_WORKER))
 
 
-def analyse_all(tasks: list[FileTask], analyser: Analyser, jobs: int) -> Iterator[tuple[FileTask, Analysis]]:
+def analyze_all(tasks: list[FileTask], analyzer: Analyzer, jobs: int) -> Iterator[tuple[FileTask, Analysis]]:
     workers = worker_count(jobs, len(tasks))
     if workers == 1:
         for task in tasks:
-            yield task, analyser.analyse(task)
+            yield task, analyzer.analyze(task)
         return
     context = _context()
     indexes = shared_indexes(tasks, workers, context)
@@ -60,7 +60,7 @@ def analyse_all(tasks: list[FileTask], analyser: Analyser, jobs: int) -> Iterato
     with ProcessPoolExecutor(
         workers, mp_context=context, initializer=_start_worker, initargs=(indexes,)
     ) as pool:
-        yield from zip(tasks, pool.map(_analyse, tasks, chunksize=chunksize), strict=True)
+        yield from zip(tasks, pool.map(_analyze, tasks, chunksize=chunksize), strict=True)
 
 
 def shared_indexes(tasks: list[FileTask], workers: int, context: BaseContext) -> dict[Path, WorkflowIndex]:
@@ -105,13 +105,13 @@ def _index_entry(job: tuple[Path, str]) -> IndexedFile:
 
 def _start_worker(indexes: dict[Path, WorkflowIndex]) -> None:
     global _worker
-    _worker = Analyser(FileSystemView())
+    _worker = Analyzer(FileSystemView())
     _worker.indexes.update(indexes)
 
 
-def _analyse(task: FileTask) -> Analysis:
+def _analyze(task: FileTask) -> Analysis:
     assert _worker is not None, "worker not initialised"
-    analysis = _worker.analyse(task)
+    analysis = _worker.analyze(task)
     # neither the tree nor the normalized workflow file: pickling cost
     return Analysis(
         analysis.kind, analysis.text, None, analysis.findings, classification=analysis.classification

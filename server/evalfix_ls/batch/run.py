@@ -20,7 +20,7 @@ from ..config.project_config import ProjectConfigs
 from ..findings import Severity
 from ..workspace.view import FileSystemView, find_repo_root
 from ..workspace.walk import default_root, walk
-from .analyse import Analyser, FileTask
+from .analyze import Analyzer, FileTask
 
 if TYPE_CHECKING:  # the readiness module is imported by --readiness only
     from ..contracts.workflow.readiness import ReadinessSummary
@@ -120,24 +120,24 @@ def check_paths(
     fixture files through one ``WorkflowIndex`` per repository root and process, so every file
     gets the same findings whichever process checks it; ``readiness`` adds the per-skill
     readiness report as ``report.readiness``."""
-    from .parallel import analyse_all
+    from .parallel import analyze_all
 
     configs = configs or ProjectConfigs()
     report_root, tasks = plan(paths, root=root, cwd=(cwd or Path.cwd()).absolute(), configs=configs)
-    analyser = Analyser(fs or FileSystemView())
+    analyzer = Analyzer(fs or FileSystemView())
     report = Report(report_root)
-    for task, analysis in analyse_all(tasks, analyser, jobs):
+    for task, analysis in analyze_all(tasks, analyzer, jobs):
         analysis.findings = configs.for_path(task.path).apply(analysis.findings)
         file = FileReport(task.path, task.display, analysis, task.repo_root)
         report.files.append(file)
         if on_file is not None:
             on_file(file)
     if readiness:
-        report.readiness = _readiness(report, analyser)
+        report.readiness = _readiness(report, analyzer)
     return report
 
 
-def _readiness(report: Report, analyser: Analyser) -> dict[str, ReadinessSummary]:
+def _readiness(report: Report, analyzer: Analyzer) -> dict[str, ReadinessSummary]:
     from ..contracts.detection import WORKFLOW
     from ..contracts.workflow.readiness import readiness_report
     from ..workspace.view import relative_posix
@@ -147,7 +147,7 @@ def _readiness(report: Report, analyser: Analyser) -> dict[str, ReadinessSummary
         for f in report.files
         if f.analysis.kind == WORKFLOW
     ]
-    return readiness_report(checked, analyser.indexes, analyser.fs)
+    return readiness_report(checked, analyzer.indexes, analyzer.fs)
 
 
 def _with_configured_files(

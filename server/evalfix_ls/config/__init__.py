@@ -18,5 +18,5 @@ The modules: ``model`` (``Config``, what the layers merge into and how it applie
 paths; its ``files`` globs are matched by ``workspace/glob_match.py``), ``parse`` (one settings
 table or object, from TOML or from the client, checked into a ``Config``), ``project_files``
 (finding and reading the project file) and ``project_config`` (a project file's ``Config``, cached
-per directory). The client's settings are taken apart in ``lsp/settings.py``.
+per directory). The client's settings are taken apart in ``lsp/session/settings.py``.
 """

@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..contracts.detection import Walk
-from ..parser.line_index import text_lines
+from ..text.line_index import text_lines
 from .model import Config, FileMapping
 from .parse import parse_settings
 from .project_files import (

@@ -29,8 +29,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ..findings import SORT_KEY, Finding, Related
-from ..parser.recovered import IntactMemo
-from ..parser.shift import unshifted
+from ..parser.incremental.shift import unshifted
+from ..parser.intact import IntactMemo
 from ..parser.tree import Node
 
 CaseKey = tuple[Hashable, ...]
@@ -125,7 +125,7 @@ class CaseCache:
         """The cases whose digests are kept by origin (each keeps its node alive)."""
         return len(self._digests)
 
-    def analysed(self) -> None:
+    def analyzed(self) -> None:
         """An analysis of the document ended: the memos by origin that it did not renew are
         dropped (a document that parses again runs no intact view; one whose cases cannot be read
         runs no suite pass), so they never keep the nodes of a tree the document no longer has.

@@ -20,7 +20,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from ..findings import Finding
-from ..parser.recovered import IntactView
+from ..parser.intact import IntactView
 from .case_cache import PlacedCase
 
 Piece = Finding | PlacedCase

@@ -10,15 +10,15 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from ..parser.line_index import Encoding
-from .capabilities import ClientFeatures
-from .documents import uri_to_path
+from ..text.line_index import Encoding
 from .features.file_moves import announce_to_every_client
-from .warm_messages import prepare_codecs, prepare_editing_messages, prepare_type_checks
-from .workspace_events import fetch_configuration, register_dynamic_capabilities
+from .session.client_features import ClientFeatures
+from .session.documents import uri_to_path
+from .session.workspace_events import fetch_configuration, register_dynamic_capabilities
+from .warm_up import prepare_codecs, prepare_editing_messages, prepare_type_checks
 
 if TYPE_CHECKING:
-    from .host import Host
+    from .session.host import Host
 
 logger = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ def warm_up(
     busy with ``initialized``, so the first diagnostics and requests do not pay for them (they are
     not needed to answer ``initialize``: the feature modules import their services lazily); and
     build what an editing session builds once for good before the first document (``structure``,
-    ``serialize`` and ``structure_answer``: the protocol's; see ``warm_messages``)."""
+    ``serialize`` and ``structure_answer``: the protocol's; see ``warm_up``)."""
     import importlib
 
     for name in WARM_UP:
@@ -74,7 +74,7 @@ WARM_UP = (  # relative to this package
     "..parser.incremental",  # an edit's re-parse (its modules were first imported by a keystroke)
     "..contracts.evals.check",
     "..contracts.placed",  # the cached cases' blocks (an analysis with a case cache)
-    ".case_diagnostics",  # their diagnostics (the server's conversion)
+    ".diagnostics.case_blocks",  # their diagnostics (the server's conversion)
     "..contracts.workflow.check",
     "..contracts.workflow.index",
     "..services.outline",

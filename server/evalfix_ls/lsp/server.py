@@ -23,24 +23,27 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
 from .. import __version__
-from ..parser.line_index import Encoding, LineIndex
-from ..parser.text_view import Text
-from .capabilities import ClientFeatures
-from .collector import WorkerPool, document_closed, started
-from .context import FeatureContext, WorkspaceContext, document_view
-from .diagnostics.encoded import encoder_pool
+from ..memory import collector
+from ..memory.collector import WorkerPool
+from ..text.line_index import Encoding, LineIndex
+from ..text.pieces import Text
 from .diagnostics.manager import DiagnosticsManager
-from .documents import DocumentStore, Snapshot, UnknownDocument
-from .file_lines import file_lines
-from .host import Host
-from .log import forward_logs_to_client
-from .protocol import EvalfixProtocol
-from .quick_tree import QuickTrees
-from .request_trace import mark, start_from_environment
-from .requests import PointFirst, RequestRunner, Supersession
-from .settings import Settings
-from .transport import serve_stdio, serve_tcp
-from .workspace_index import RepoState, WorkspaceIndex
+from .features.context import FeatureContext, WorkspaceContext, document_view
+from .features.quick_trees import QuickTrees
+from .jsonrpc.encoded import encoder_pool
+from .jsonrpc.log import forward_logs_to_client
+from .jsonrpc.protocol import EvalfixProtocol
+from .jsonrpc.trace import mark, start_from_environment
+from .jsonrpc.transport import serve_stdio, serve_tcp
+from .scheduling.point_first import PointFirst
+from .scheduling.request_runner import RequestRunner
+from .scheduling.supersession import Asked, Supersession
+from .session.client_features import ClientFeatures
+from .session.documents import DocumentStore, Snapshot, UnknownDocument
+from .session.host import Host
+from .session.other_files import uri_and_lines
+from .session.settings import Settings
+from .session.workspace_index import RepoState, WorkspaceIndex
 
 if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at start-up
     from pygls.server import ServerErrors
@@ -61,7 +64,7 @@ SWITCH_INTERVAL_SECONDS = 0.0005
 
 
 class EvalfixServer(Host):
-    protocol: EvalfixProtocol
+    protocol: EvalfixProtocol[Asked]
 
     def __init__(self) -> None:
         super().__init__(
@@ -81,6 +84,7 @@ class EvalfixServer(Host):
         )
         self.requests = RequestRunner(PointFirst())  # feature handlers run there (see features/__init__.py)
         self.supersession = Supersession(self._revision_of)
+        self.protocol.host = self  # what the JSON-RPC layer calls back (``jsonrpc.protocol.ProtocolHost``)
         self.diagnostics: DiagnosticsManager = DiagnosticsManager(self)
         self.quick_trees = QuickTrees(self.diagnostics.cache, self.diagnostics.edits)
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -99,7 +103,6 @@ class EvalfixServer(Host):
 
     def on_did_change(self, params: types.DidChangeTextDocumentParams) -> None:
         uri = params.text_document.uri
-        previous = self.documents.get(uri)
         try:
             snapshot = self.documents.change(
                 uri, params.text_document.version, params.content_changes, self.encoding
@@ -107,15 +110,15 @@ class EvalfixServer(Host):
         except UnknownDocument:
             logger.warning("didChange for a document that is not open: %s (ignored)", uri)
             return
-        assert previous is not None
-        self.diagnostics.document_changed(snapshot, previous.version)
+        self.diagnostics.document_changed(snapshot)
 
     def _revision_of(self, uri: str) -> int | None:
         snapshot = self.documents.get(uri)
         return snapshot.revision if snapshot is not None else None
 
     def worker_pools(self) -> list[WorkerPool]:
-        """Every thread pool of the server with its size (``collector.started`` starts them)."""
+        """Every thread pool of the server with its size (started by
+        ``collector.start_threads_and_freeze``)."""
         return [(self.executor, ANALYSIS_WORKERS), *self.requests.pools(), encoder_pool()]
 
     def on_did_close(self, params: types.DidCloseTextDocumentParams) -> None:
@@ -131,7 +134,7 @@ class EvalfixServer(Host):
             from ..services.document_caches import forget_document_caches  # (imported at warm-up)
 
             forget_document_caches()
-        document_closed(last=last)  # what the document held is freed: the clean-up follows
+        collector.after_document_closed(last=last)  # what the document held is freed: the clean-up follows
 
     # -- for feature modules (hover, completion, symbols …): one store, one analysis --------------
 
@@ -232,9 +235,9 @@ class EvalfixServer(Host):
         return line_index_of
 
     def _line_index_of(self, path: Path) -> LineIndex | None:
-        """The line index of an open buffer, else of the file on disk (``file_lines``)."""
+        """The line index of an open buffer, else of the file on disk (``uri_and_lines``)."""
         root = self.workspace_index.repo_root_for(path, self.settings.config_for(path).root)
-        found = file_lines(path, root, self.documents.for_path)
+        found = uri_and_lines(path, root, self.documents.for_path)
         return found[1] if found is not None else None
 
     async def analysis_for(self, uri: str) -> tuple[Snapshot, Analysis]:
@@ -277,9 +280,10 @@ def create_server() -> EvalfixServer:
     server = EvalfixServer()
     forward_logs_to_client(server)
 
-    from . import lifecycle, workspace_events
+    from . import lifecycle
     from .diagnostics import manager
     from .features import register_all
+    from .session import workspace_events
 
     lifecycle.register(server)
     manager.register(server)
@@ -308,7 +312,7 @@ def start(tcp: str | None = None) -> int:
             return 2
     server = create_server()
     start_from_environment()
-    started(server.worker_pools())
+    collector.start_threads_and_freeze(server.worker_pools())
     sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
     try:
         if address is not None:

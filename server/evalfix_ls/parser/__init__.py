@@ -1,12 +1,14 @@
-"""The JSON parser family: tree model, fast path, tolerant parser, incremental re-parse, line index.
+"""The JSON parser family: tree model, fast path, tolerant parser, incremental re-parse
+(``incremental/``), and the intact view findings read through syntax errors (``intact``).
 
 ``parse`` is the entry point: the stdlib's C parser decides validity, valid text takes the fast path
 (``fast``), anything else the recovering parser (``tolerant``). The tree model (``tree``) imports
 neither.
 
-The parsers are imported by the first ``parse``, not with the package: the language server
-imports ``parser.line_index`` and ``parser.text_view`` to answer ``initialize``, and the two
-parsers (regex tables, the tolerant state machine) are not needed for that (issue 19, point 7).
+The parsers are imported by the first ``parse``, not with the package: the two parsers (regex
+tables, the tolerant state machine) are not needed to answer ``initialize`` (issue 19, point 7).
+Text and positions (``text/``) and the collector pause (``memory/gc_pause``) live on the floor
+below: they involve no parsing, and the server needs them first.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from .gcpause import gc_paused
+from ..memory.gc_pause import gc_paused
 
 if TYPE_CHECKING:
     from .tree import ParseResult

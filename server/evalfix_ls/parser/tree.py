@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .text_view import Text
+from ..text.pieces import Text
 
 OBJECT = "object"
 ARRAY = "array"

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from ..contracts.detection import EVALS, WORKFLOW
 from ..contracts.workflow.normalize import INPUT_ALIASES
 from ..js.values import js_id_string
-from ..parser.line_index import text_lines
-from ..parser.shift import item_origins, unshifted
+from ..parser.incremental.shift import item_origins, unshifted
 from ..parser.tree import ARRAY, NUMBER, OBJECT, STRING, Node
 from ..parser.values import items_of, member_value, string_of
+from ..text.line_index import text_lines
 from .cursor import JsonPath
 
 # Where each contract keeps its cases, in the order the references look.

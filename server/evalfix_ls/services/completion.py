@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from ..contracts.detection import UNKNOWN
-from ..parser.text_view import Text
+from ..text.pieces import Text
 from .completion_context import KEY, CompletionContext, find_context, line_start_of, next_significant
 from .completion_workspace import workspace_values
 from .document import DocumentView

@@ -14,7 +14,7 @@ The context is found in two layers:
 No full re-parse happens here: the caller hands in the tree of this text (the analysis, or a cheap
 local re-parse of the region that changed). Nor is the whole text read: it may be a ``PieceText``
 (an edited version whose ``str`` is not built yet), so regular expressions go through the
-``parser.text_view`` helpers, which read only the span they are given.
+``text.pieces`` helpers, which read only the span they are given.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ import json
 import re
 from dataclasses import dataclass
 
-from ..parser.text_view import Text, finditer, match_run, search, search_forward
 from ..parser.tree import ARRAY, OBJECT, STRING, Node
+from ..text.pieces import Text, finditer, match_run, search, search_forward
 from .cursor import JsonPath, locate
 
 KEY = "key"

@@ -10,9 +10,9 @@ from pathlib import Path, PurePosixPath
 
 from ..contracts.detection import EVALS, WORKFLOW
 from ..contracts.workflow.refs import GENERATED_OR_HISTORICAL_PREFIXES
-from ..parser.text_view import Text
 from ..parser.tree import OBJECT, STRING, Node, join_pointer, resolve_pointer
 from ..parser.values import member_value, string_of
+from ..text.pieces import Text
 from ..workspace.confine import resolve_within
 from ..workspace.walk import walk_directories
 from .cases import case_path_strings, flattens, is_assertion_path

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from ..analysis import Analysis
 from ..contracts.workflow.normalize import NormalizedFile, normalize_file
-from ..parser.text_view import Text
 from ..parser.tree import Node
+from ..text.pieces import Text
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,9 +13,9 @@ from ..contracts.workflow.normalize import NormalizedCase
 from ..contracts.workflow.readiness import counted_buckets
 from ..contracts.workflow.rules import MISSING_COVERAGE_TAGS, case_errors
 from ..js.regex import check_regex
-from ..parser.line_index import text_lines
 from ..parser.tree import ARRAY, OBJECT, STRING, Node, join_pointer, resolve_pointer
 from ..parser.values import string_of
+from ..text.line_index import text_lines
 from .cursor import Cursor, JsonPath, locate
 from .document import DocumentView
 from .markdown_code import code

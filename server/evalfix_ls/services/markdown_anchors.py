@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..parser.line_index import text_lines
+from ..text.line_index import text_lines
 from .workspace_facts import WorkspaceFacts
 
 HEADING_SCAN_BYTES = 256 * 1024  # a Markdown file's headings are read from its first 256 KiB

@@ -29,9 +29,9 @@ from ..contracts.workflow.normalize import (
     NormalizedCase,
     NormalizedFile,
 )
-from ..parser.text_view import as_str
 from ..parser.tree import ARRAY, OBJECT, Member, Node, split_pointer
 from ..parser.values import members_of, string_of
+from ..text.pieces import as_str
 from .document import DocumentView
 from .fixes.edits import Layout, TextEdit, apply_edits, json_text, trimmed
 from .fixes.objects import Entry, ObjectStyle, nested_style, reindent, render, style_of
@@ -394,9 +394,9 @@ def _decodes_to(key_text: str, name: str) -> bool:
 
 
 def _indent_at(text: str, offset: int) -> str:
-    from .fixes.edits import line_indent
+    from .fixes.edits import line_indentation
 
-    return line_indent(text, offset)
+    return line_indentation(text, offset)
 
 
 # What must read the same before and after a migration (the normalized record minus provenance

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..contracts.detection import EVALS, WORKFLOW
 from ..js.values import js_id_string
-from ..parser.shift import item_origins, unshifted
+from ..parser.incremental.shift import item_origins, unshifted
 from ..parser.tree import ARRAY, OBJECT, Node, path_at
 from ..parser.values import items_of, member_value, members_of, string_of
 from .case_memo import CaseMemo

@@ -17,9 +17,8 @@ import pytest
 from evalfix_ls.analysis import Analysis, analyze
 from evalfix_ls.contracts.case_cache import CaseCache
 from evalfix_ls.js.values import js_id_string
-from evalfix_ls.parser import shift
-from evalfix_ls.parser.incremental import reparse
-from evalfix_ls.parser.local import reparse_local
+from evalfix_ls.parser.incremental import reparse, shift
+from evalfix_ls.parser.incremental.approximate import reparse_local
 from evalfix_ls.services.case_ids import highlights
 from evalfix_ls.services.case_memo import CaseMemo
 from evalfix_ls.services.cases import iter_cases
@@ -150,12 +149,12 @@ def repo(tmp_path: Path) -> tuple[Path, Path]:
 
 def typing(
     repo: tuple[Path, Path],
-    analyse_every: int,
+    analyze_every: int,
     keystrokes: Callable[[str], Iterator[tuple[int, int, str]]] = new_case,
 ) -> Iterator[tuple[Session, str, Any]]:
     """After each keystroke: the session, the new text and its quick tree (a local re-parse of the
     last analysed tree); the text is analysed (exact re-parse, per-case cache: moved cases are
-    built) every ``analyse_every`` keystrokes, as the server's analyses lag behind the typing."""
+    built) every ``analyze_every`` keystrokes, as the server's analyses lag behind the typing."""
     root, path = repo
     text = path.read_text(encoding="utf-8")
     first = analyze(text, path=path, repo_root=root, recover=True)
@@ -170,7 +169,7 @@ def typing(
         if quick is None:
             continue
         yield session, text, quick
-        if count % analyse_every == 0:
+        if count % analyze_every == 0:
             tree = reparse(session.tree, text, pending[0], pending[1])
             result = analyze(
                 text, path=path, repo_root=root, recover=True, tree=tree, case_cache=session.cache
@@ -186,14 +185,14 @@ def _then(first: tuple[int, int, int] | None, later: tuple[int, int, int]) -> tu
     return start, between - (first[2] - first[1]), between + (later[2] - later[1])
 
 
-@pytest.mark.parametrize("analyse_every", [1, 3])
+@pytest.mark.parametrize("analyze_every", [1, 3])
 def test_answers_on_quick_trees_with_memos_equal_fresh_ones(
-    repo: tuple[Path, Path], analyse_every: int
+    repo: tuple[Path, Path], analyze_every: int
 ) -> None:
     root, path = repo
     facts = WorkspaceFacts(root)
     compared = 0
-    for session, text, quick in typing(repo, analyse_every):
+    for session, text, quick in typing(repo, analyze_every):
         fresh = analyze(text, path=path, repo_root=root, recover=True)
         expected = answers(session.view(text, fresh.tree), WorkspaceFacts(root), None)
         got = answers(session.view(text, quick), facts, session)
@@ -211,13 +210,13 @@ def work_per_keystroke(
     repo: tuple[Path, Path],
     keystrokes: Callable[[str], Iterator[tuple[int, int, str]]],
     built: list[int],
-    analyse_every: int,
+    analyze_every: int,
 ) -> list[tuple[int, int, int, int]]:
     """``(nodes materialised, symbols computed, links computed, symbols reused)`` of the answers
     to each keystroke after the first."""
     facts = WorkspaceFacts(repo[0])
     work = []
-    for session, text, quick in typing(repo, analyse_every, keystrokes):
+    for session, text, quick in typing(repo, analyze_every, keystrokes):
         before = (built[0], session.symbols.computed, session.links.computed, session.symbols.reused)
         answers(session.view(text, quick), facts, session)
         after = (built[0], session.symbols.computed, session.links.computed, session.symbols.reused)
@@ -232,7 +231,7 @@ def test_typing_a_new_case_computes_only_the_cases_it_changed(
     """Each keystroke's symbols and links are computed for the cases its tree holds anew, the
     others given back. (No analysis meanwhile: one of a broken text parses it all again, and every
     case is new; so are all cases of the few keystrokes whose re-parsed region is the whole array.)"""
-    work = work_per_keystroke(repo, new_case, count_materialised(monkeypatch), analyse_every=len(TYPED) * 2)
+    work = work_per_keystroke(repo, new_case, count_materialised(monkeypatch), analyze_every=len(TYPED) * 2)
     small = [w for w in work if w[1] <= 3 and w[2] <= 3 and w[3] >= CASES - 3]
     assert len(small) >= 0.9 * len(work), [w for w in work if w not in small]
 
@@ -242,7 +241,7 @@ def test_typing_in_a_string_builds_no_moved_case(
 ) -> None:
     """Every case after the edit is a moved view: none is built to answer (a case that stays
     broken while it is typed holds the cases after it, recovered, and reads them)."""
-    work = work_per_keystroke(repo, in_strings, count_materialised(monkeypatch), analyse_every=2)
+    work = work_per_keystroke(repo, in_strings, count_materialised(monkeypatch), analyze_every=2)
     # (the edited case computed again when the edit is in a prompt, none when in the skill's name)
     assert all(
         built == 0 and symbols == links <= 1 and symbols + reused == CASES

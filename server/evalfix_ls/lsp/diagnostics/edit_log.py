@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...parser.text_view import Text, as_str
-from ..documents import Edit, Snapshot, compose
-from ..tables import forget
+from ...memory.tables import pop_and_shrink
+from ...text.pieces import Text, as_str
+from ..session.documents import Edit, Snapshot, compose
 
 MAX_TRACKED_EDITS = 1000  # edits remembered per document between two analyses
 
@@ -49,8 +49,8 @@ class EditLog:
         self._latest_revision[snapshot.uri] = snapshot.revision
 
     def closed(self, uri: str) -> None:
-        forget(self._edits, uri)
-        forget(self._latest_revision, uri)
+        pop_and_shrink(self._edits, uri)
+        pop_and_shrink(self._latest_revision, uri)
 
     def tracked(self) -> list[str]:
         return list(self._edits)

@@ -16,30 +16,28 @@ joins the rest — proportional to the edit, in pull and push alike.
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import attrs
-from cattrs import Converter
 from lsprotocol import types
 
-from ..tables import forget
+from ...memory.tables import pop_and_shrink
+from ..jsonrpc.encoded import encoder_pool, lsp_converter
 
-if TYPE_CHECKING:
-    from ..case_diagnostics import ReportPart
+
+class CaseBlock(Protocol):
+    """A cached case's diagnostics, kept with their JSON (``convert.CaseDiagnostics``)."""
+
+    def texts(self) -> list[str]: ...
+
+
+# A run of a report: other findings' diagnostics, a cached case's, or its diagnostics start:stop.
+ReportPart = list[types.Diagnostic] | CaseBlock | tuple[CaseBlock, int, int]
 
 INLINE_LIMIT = 200  # reports this small are encoded on the loop (a thread hop costs more)
-
-_encoder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="evalfix-encode")
-
-
-def encoder_pool() -> tuple[ThreadPoolExecutor, int]:
-    """The encoding worker and how many threads it has (started with the server's others)."""
-    return (_encoder, 1)
 
 
 @attrs.define
@@ -105,7 +103,7 @@ class EncodedItems:
     async def text_off_loop(self) -> str:
         if self._text is not None or len(self.diagnostics) <= INLINE_LIMIT:
             return self.text()
-        return await asyncio.get_running_loop().run_in_executor(_encoder, self.text)
+        return await asyncio.get_running_loop().run_in_executor(encoder_pool()[0], self.text)
 
 
 class EncodedDocuments:
@@ -124,7 +122,7 @@ class EncodedDocuments:
         return items
 
     def forget(self, uri: str) -> None:
-        forget(self._last, uri)
+        pop_and_shrink(self._last, uri)
 
     def uris(self) -> list[str]:
         return list(self._last)
@@ -268,12 +266,3 @@ def _diagnostic(d: types.Diagnostic) -> dict[str, object]:
     if d.data is not None:
         out["data"] = d.data
     return out
-
-
-@functools.cache
-def lsp_converter() -> Converter:
-    """lsprotocol's converter: LSP types to plain JSON data, fields named and omitted as pygls
-    writes them (pygls' own converter extends it only for its message envelopes)."""
-    from lsprotocol.converters import get_converter
-
-    return get_converter()

@@ -13,19 +13,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from ...contracts.detection import is_workflow_path
+from ...memory.tables import pop_and_shrink
 from ...workspace.view import relative_posix
-from ..analyzer import Job, Result, run_job
-from ..documents import Snapshot, path_to_uri
-from ..file_lines import OpenLookup
-from ..tables import forget
-from ..workspace_index import RepoState, unwatched_epoch
+from ..session.documents import Snapshot, path_to_uri
+from ..session.other_files import OpenLookup
+from ..session.workspace_index import RepoState, unwatched_epoch
 from .edit_log import EditLog, Since
 from .results import ResultCache
 from .tasks import BackgroundTasks
+from .worker import Job, Result, run_job
 
 if TYPE_CHECKING:
     from ...analysis import Analysis
-    from ..host import Host
+    from ..session.host import Host
 
 T = TypeVar("T")
 
@@ -214,19 +214,21 @@ class JobRunner:
                 whole.exception()  # (retrieved: the parsed tree answers; the failure is the pull's to report)
             return parsed.result()
         if self.parsed.get(uri, (None, None))[1] is parsed and uri not in self.inflight:
-            forget(self.parsed, uri)  # no analysis will hand it over (the document closed, a cached result)
+            pop_and_shrink(
+                self.parsed, uri
+            )  # no analysis will hand it over (the document closed, a cached result)
         result = whole.result()
         return result.analysis if result is not None else None
 
     def _analysis_done(self, uri: str, future: asyncio.Future[Result]) -> None:
         running = self.inflight.get(uri)
         if running is not None and running[2] is future:
-            forget(self.inflight, uri)
+            pop_and_shrink(self.inflight, uri)
             parsed = self.parsed.get(uri)
             # Its tree was handed over (it lives on in the result) or never will be (the text could
             # not be parsed, the analysis failed): either way nobody needs the entry any more.
             if parsed is not None and parsed[0] <= running[0]:
-                forget(self.parsed, uri)
+                pop_and_shrink(self.parsed, uri)
         if future.cancelled() or future.exception() is not None:
             return
         result = future.result()

@@ -9,7 +9,7 @@ changes, the pull requests). A change flows one way through the family:
 4. ``jobs.JobRunner`` runs the analysis on a worker and stores its result in
    ``results.ResultCache``, which both strategies answer from.
 
-All methods run on the event loop; analyses run in ``server.executor`` (see ``analyzer.py``).
+All methods run on the event loop; analyses run in ``server.executor`` (see ``worker.py``).
 """
 
 from __future__ import annotations
@@ -20,21 +20,21 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ...parser.text_view import Text
-from ..analyzer import Result
-from ..documents import Snapshot
-from ..requests import EncodedResult, encoded_off_loop
-from ..workspace_index import FileEvent
+from ...text.pieces import Text
+from ..jsonrpc.encoded import EncodedResult, encoded_off_loop
+from ..session.documents import Snapshot
+from ..session.workspace_index import FileEvent
 from .edit_log import EditLog
 from .jobs import JobRunner
 from .results import ResultCache
 from .strategies import PullStrategy, PushStrategy, Strategy
 from .sync import RepoSync
 from .tasks import BackgroundTasks
+from .worker import Result
 
 if TYPE_CHECKING:
     from ...analysis import Analysis
-    from ..host import Host
+    from ..session.host import Host
 
 
 class DiagnosticsManager:
@@ -89,7 +89,7 @@ class DiagnosticsManager:
         self._note_text(snapshot, snapshot.content)
         self.strategy.opened(snapshot)
 
-    def document_changed(self, snapshot: Snapshot, previous_version: int) -> None:
+    def document_changed(self, snapshot: Snapshot) -> None:
         self.edits.record(snapshot)
         self._note_text(snapshot, snapshot.content)
         self.strategy.changed(snapshot)

@@ -13,11 +13,11 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from ...contracts.detection import UNKNOWN
-from ..analyzer import Result
 from .encoded import EncodedDocuments, EncodedReport
+from .worker import Result
 
 if TYPE_CHECKING:
-    from ..host import Host
+    from ..session.host import Host
     from .jobs import JobRunner
 
 
@@ -55,7 +55,7 @@ class PullHandlers:
         """The result of the document's current text, or None when the text changed under three
         analyses in a row. None, not the outdated result: the error the caller then raises keeps
         the caller's frame in a reference cycle (task, error, traceback), which the server
-        freezes after the next job (``lsp.collector``); a frame holding the outdated result kept
+        freezes after the next job (``memory.collector``); a frame holding the outdated result kept
         that version's whole analysis alive while typing went on."""
         for _attempt in range(3):
             result = await self.runner.result_for_open(uri)

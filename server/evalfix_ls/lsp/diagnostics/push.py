@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..convert import Fingerprint
-from ..documents import Snapshot
-from ..tables import forget
+from ...memory.tables import pop_and_shrink
+from ..session.documents import Snapshot
+from .convert import Fingerprint
 from .encoded import EncodedDocuments, EncodedPublishParams
 
 if TYPE_CHECKING:
-    from ..case_diagnostics import ReportPart
-    from ..host import Host
+    from ..session.host import Host
+    from .encoded import ReportPart
     from .jobs import JobRunner
 
 
@@ -99,7 +99,7 @@ class PushScheduler:
 
     def forget(self, uri: str) -> None:
         """The document was closed: stop its pipeline."""
-        state = forget(self._push, uri)
+        state = pop_and_shrink(self._push, uri)
         if state is not None and state.task is not None:
             state.task.cancel()
 

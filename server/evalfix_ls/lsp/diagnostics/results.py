@@ -12,9 +12,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..analyzer import Result
-from ..convert import Fingerprint
-from ..tables import forget
+from ...memory.tables import pop_and_shrink
+from .convert import Fingerprint
+from .worker import Result
 
 if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at start-up
     from ...contracts.case_cache import CaseCache
@@ -41,11 +41,11 @@ class ResultCache:
         self.late.pop(uri, None)
 
     def closed(self, uri: str) -> None:
-        forget(self.open, uri)
-        forget(self.late, uri)
-        forget(self.case_caches, uri)
+        pop_and_shrink(self.open, uri)
+        pop_and_shrink(self.late, uri)
+        pop_and_shrink(self.case_caches, uri)
         # A closed workspace file gets a new id with its disk findings; anything else none.
-        forget(self._result_ids, uri)
+        pop_and_shrink(self._result_ids, uri)
 
     def store_open(self, uri: str, result: Result) -> None:
         """Keep ``result`` as the document's latest; wake pull waiters when its findings differ."""

@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..documents import path_to_uri
+from ..session.documents import path_to_uri
 from .jobs import SCAN_CHUNK, JobRunner
 from .push import PushScheduler
 
 if TYPE_CHECKING:
-    from ..host import Host
+    from ..session.host import Host
 
 logger = logging.getLogger(__name__)
 

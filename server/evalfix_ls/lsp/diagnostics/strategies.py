@@ -17,14 +17,14 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from ..documents import Snapshot
+from ..session.documents import Snapshot
 from .jobs import JobRunner
 from .pull import PullHandlers
 from .push import PushScheduler
 from .scan import WorkspaceScan
 
 if TYPE_CHECKING:
-    from ..host import Host
+    from ..session.host import Host
 
 logger = logging.getLogger(__name__)
 

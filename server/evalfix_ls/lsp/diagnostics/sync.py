@@ -8,12 +8,12 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..analyzer import sync_repo
-from ..tables import forget
+from ...memory.tables import pop_and_shrink
 from .jobs import JobRunner
+from .worker import sync_repo
 
 if TYPE_CHECKING:
-    from ..host import Host
+    from ..session.host import Host
 
 
 class RepoSync:
@@ -44,4 +44,4 @@ class RepoSync:
         until the next edit; kept, the last one outlived a close and pinned one of the closed
         document's pymalloc arenas (issue 19, point 5)."""
         if self._tasks.get(root) is asyncio.current_task():
-            forget(self._tasks, root)
+            pop_and_shrink(self._tasks, root)

@@ -8,13 +8,13 @@ How to add a feature:
    ``@feature(server, types.TEXT_DOCUMENT_X, options)``: the decorator builds the
    ``FeatureContext`` (snapshot, its analysis, encoding, settings, workspace view) and passes it
    with the params; the handler calls the service and converts offsets with ``ctx.range`` /
-   ``ctx.position``. The handler runs on a request worker, off the event loop (``lsp/requests.py``):
-   it is a plain function (not ``async``) that reads only its context and params, never the
-   server object; each conversion is a checkpoint where a cancelled request or one whose document
-   changed stops (``RequestCancelled`` / ``ContentModified``). A long loop that converts nothing
-   calls ``ctx.token.check()`` itself. The handler imports its service in its body: the
-   analysis core is not imported before ``initialize`` (``lifecycle.WARM_UP`` imports it on
-   ``initialized``);
+   ``ctx.position``. The handler runs on a request worker, off the event loop
+   (``lsp/scheduling/request_runner.py``): it is a plain function (not ``async``) that reads
+   only its context and params, never the server object; each conversion is a checkpoint where
+   a cancelled request or one whose document changed stops (``RequestCancelled`` /
+   ``ContentModified``). A long loop that converts nothing calls ``ctx.token.check()`` itself.
+   The handler imports its service in its body: the analysis core is not imported before
+   ``initialize`` (``lifecycle.WARM_UP`` imports it on ``initialized``);
 3. nothing to list: every module of this package that defines ``register`` is registered at
    start-up (so features added in parallel never edit a shared list);
 4. pytest-lsp tests in ``tests/lsp/`` against the real server over stdio.
@@ -24,6 +24,10 @@ without waiting for its analysis), ``hover``, ``code_actions`` (quick fixes, fix
 ``outline`` (document and workspace symbols, folding, selection ranges), ``links`` (document links,
 definition), ``case_ids`` (references, highlights, rename), ``inline`` (inlay hints, code lenses,
 the ``evalfix.caseCommand`` command).
+
+Their support, beside them (no ``register``): ``context`` (the ``FeatureContext`` a handler reads),
+``quick_trees`` (the tree of the current text without waiting for its analysis, and the memos
+kept per document) and ``json_text`` (an answer of thousands of items written as JSON directly).
 """
 
 from __future__ import annotations
@@ -37,17 +41,18 @@ from concurrent.futures import Executor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from ...parser.line_index import Encoding
-from ..capabilities import ClientFeatures
-from ..context import FeatureContext, WorkspaceContext
-from ..documents import DocumentStore
-from ..request_trace import current_request, mark
-from ..requests import DOCUMENT, POINT, RequestRunner, RequestToken, encoded
-from ..settings import Settings
-from ..workspace_index import WorkspaceIndex
+from ...text.line_index import Encoding
+from ..jsonrpc.encoded import encoded
+from ..jsonrpc.trace import current_request, mark
+from ..scheduling.request_runner import DOCUMENT, POINT, RequestRunner, RequestToken
+from ..session.client_features import ClientFeatures
+from ..session.documents import DocumentStore
+from ..session.settings import Settings
+from ..session.workspace_index import WorkspaceIndex
+from .context import FeatureContext, WorkspaceContext
 
 if TYPE_CHECKING:
-    from ..host import Diagnostics
+    from ..session.host import Diagnostics
 
 F = TypeVar("F", bound=Callable[..., object])
 # A feature handler: ``(ctx, params)``, its params as pygls structures them for its method (the

@@ -5,8 +5,8 @@ from __future__ import annotations
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from ..context import FeatureContext
 from . import FeatureServer, feature
+from .context import FeatureContext
 
 
 class RenameRefusedError(JsonRpcException):

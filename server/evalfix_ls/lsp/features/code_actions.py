@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from ..context import FeatureContext
 from . import FeatureServer, feature
+from .context import FeatureContext
 
 if TYPE_CHECKING:
     from ...findings import Finding

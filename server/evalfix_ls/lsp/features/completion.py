@@ -11,8 +11,8 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ...services.suggestion import ENUM, FILE, FOLDER, KEYWORD, PROPERTY, SNIPPET, TAG, VALUE, Suggestion
-from ..context import FeatureContext
 from . import FeatureServer, feature
+from .context import FeatureContext
 
 # '"' opens a key or value, ':' starts a value, '/' the next path segment, '#' a heading anchor.
 TRIGGER_CHARACTERS = ['"', ":", "/", "#"]

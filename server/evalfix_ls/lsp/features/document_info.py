@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..context import FeatureContext
 from . import FeatureServer, feature
+from .context import FeatureContext
 
 if TYPE_CHECKING:  # the service is imported when the first request comes (start-up cost)
     from ...services.document_info import DocumentInfoJson

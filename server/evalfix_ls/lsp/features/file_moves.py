@@ -16,10 +16,9 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ...parser.line_index import LineIndex
-from ..convert import lsp_range
-from ..documents import Snapshot, path_to_uri, uri_to_path
-from ..workspace_index import FileEvent
+from ...text.line_index import LineIndex
+from ..session.documents import Snapshot, lsp_range, path_to_uri, uri_to_path
+from ..session.workspace_index import FileEvent
 from . import FeatureServer
 
 if TYPE_CHECKING:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from ..context import FeatureContext
 from . import FeatureServer, feature
+from .context import FeatureContext
 
 
 def register(server: FeatureServer) -> None:

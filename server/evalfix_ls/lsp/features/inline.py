@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from ...services.commands import CASE_COMMAND
-from .. import json_text
-from ..context import FeatureContext
-from ..requests import EncodedResult
-from . import FeatureServer, feature
+from ..jsonrpc.encoded import EncodedResult
+from . import FeatureServer, feature, json_text
+from .context import FeatureContext
 
 if TYPE_CHECKING:
     from ...services.inline_facts import CodeLens

@@ -6,11 +6,10 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from .. import json_text
-from ..context import FeatureContext
-from ..documents import path_to_uri
-from ..requests import EncodedResult
-from . import FeatureServer, feature
+from ..jsonrpc.encoded import EncodedResult
+from ..session.documents import path_to_uri
+from . import FeatureServer, feature, json_text
+from .context import FeatureContext
 
 if TYPE_CHECKING:
     from ...services.links import Link

@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from .. import json_text
-from ..context import FeatureContext, WorkspaceContext
-from ..documents import path_to_uri, uri_to_path
-from ..requests import EncodedResult, RequestToken
-from . import FeatureServer, feature
+from ..jsonrpc.encoded import EncodedResult
+from ..scheduling.request_runner import RequestToken
+from ..session.documents import path_to_uri, uri_to_path
+from . import FeatureServer, feature, json_text
+from .context import FeatureContext, WorkspaceContext
 
 if TYPE_CHECKING:
     from ...services.outline import Outline, Symbol
-    from ..quick_tree import DocumentMemos
+    from .quick_trees import DocumentMemos
 
 logger = logging.getLogger("evalfix_ls")
 

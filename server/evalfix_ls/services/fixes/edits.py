@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from ...js.values import escape_lone_surrogates
 from ...json_value import JsonValue
-from ...parser.line_index import text_lines
 from ...parser.tree import Member, Node
 from ...parser.values import valued_members
+from ...text.line_index import LINE_BREAK, text_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +99,6 @@ def json_text(value: JsonValue) -> str:
 # -- the document's layout ---------------------------------------------------------------------------
 
 _INDENT = re.compile(r"[ \t]*")
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +114,7 @@ class Layout:
         head = text[:16384]
         # The first line break says (CRLF, LF, or a lone CR: classic Mac files); one past the
         # head, so that a CRLF cut in two is still seen whole.
-        first = _LINE_BREAK.search(text, 0, len(head) + 1) or _LINE_BREAK.search(text)
+        first = LINE_BREAK.search(text, 0, len(head) + 1) or LINE_BREAK.search(text)
         newline = first.group() if first is not None else "\n"
         unit = "  "
         for line in text_lines(head)[1:50]:
@@ -126,8 +125,9 @@ class Layout:
         return cls(newline, unit)
 
 
-def line_indent(text: str, offset: int) -> str:
-    """The whitespace that starts the line holding ``offset``."""
+def line_indentation(text: str, offset: int) -> str:
+    """The whitespace that starts the line holding ``offset`` (as text, to write again; the
+    parser's ``layout.line_indent`` is its width, for layout recovery)."""
     newline = text.rfind("\n", 0, offset)
     # A lone CR ends a line too; look for one only after the last LF (searching the whole prefix
     # for a CR that a LF-only document never has would make every call O(document)).
@@ -190,7 +190,7 @@ def insert_member(text: str, obj: Node, name: str, value_text: str, layout: Layo
         return TextEdit(obj.start + 1, obj.start + 1, entry)
     last, last_value = members[-1]
     if _starts_own_line(text, obj, members):
-        indent = line_indent(text, last.key_start)
+        indent = line_indentation(text, last.key_start)
         return TextEdit(last_value.end, last_value.end, f",{layout.newline}{indent}{entry}")
     spans = [(member.key_start, value.end) for member, value in members]
     return TextEdit(last_value.end, last_value.end, f"{_item_separator(text, spans)}{entry}")

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 
 from ...contracts.workflow.index import WorkflowIndex
 from ...findings import Finding, Severity
-from ...parser.gcpause import gc_paused
-from ...parser.text_view import as_str
+from ...memory.gc_pause import gc_paused
+from ...text.pieces import as_str
 from ...workspace.view import FileSystemView
 from ..document import DocumentView
 from ..workspace_facts import WorkspaceFacts

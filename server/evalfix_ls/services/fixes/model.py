@@ -10,9 +10,9 @@ from functools import cached_property
 from ...contracts.fix_data import FixData, Missing
 from ...findings import Finding
 from ...json_value import JsonValue
-from ...parser.text_view import as_str
 from ...parser.tree import ARRAY, OBJECT, Member, Node, resolve_pointer, split_pointer
 from ...parser.values import items_of, string_of
+from ...text.pieces import as_str
 from ..document import DocumentView
 from ..workspace_facts import WorkspaceFacts
 from .edits import Layout, TextEdit, insert_member, json_text, remove_item, replace_node

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...parser.line_index import text_lines
 from ...parser.tree import Member, Node
 from ...parser.values import valued_members
-from .edits import Layout, json_text, line_indent
+from ...text.line_index import text_lines
+from .edits import Layout, json_text, line_indentation
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +48,7 @@ def style_of(text: str, obj: Node, layout: Layout) -> ObjectStyle:
     else:
         between = ", " if "\n" not in opening and "\r" not in opening else "," + layout.newline
     if "\n" in between or "\r" in between:
-        indent = line_indent(text, members[1][0].key_start if len(members) > 1 else first.key_start)
+        indent = line_indentation(text, members[1][0].key_start if len(members) > 1 else first.key_start)
         return ObjectStyle(opening, "," + layout.newline + indent, closing, colon, indent)
     return ObjectStyle(opening, between, closing, colon, "")
 
