@@ -25,7 +25,7 @@ LAYERS = (
     ("services",),
     ("analysis", "config"),
     ("contracts",),
-    ("schema", "findings", "json_value", "workspace"),
+    ("schema", "findings", "json_value", "workspace", "results"),
     ("parser", "js"),
     ("__init__",),
 )

@@ -1,0 +1,184 @@
+"""The results index: per skill folder, the newest result of each case, kept until a file event
+(or the poll) says a result file under one of the skill's result folders changed.
+
+Keyed by skill folder ``S`` (the parent of ``evals/``) and case id (its JS-string). Building a
+skill lists its runs once (200 runs: 200 small directory listings); a case is then looked up
+newest run first and usually found in the first (one ``grading.json`` and one ``timing.json``
+read). Every answer is kept, so the lens of a 100-case suite after the first read is 100 dict
+look-ups, and a keystroke in ``evals.json`` opens no result file: nothing here is keyed by the
+document's text. ``invalidate(path)`` drops the skills whose result folders hold ``path``.
+
+arc-skill-eval's results win over skill-creator's for the same case: run ids are times and
+iteration numbers are not, so the two cannot be ordered against each other; a suite graded by
+both is rare, and arc's trees are the ones the ``evals.json`` contract is written for.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from ..workspace.confine import is_inside
+from . import arc, skill_creator
+from .model import CaseLookup, CaseResult, Run
+from .reading import is_dir
+from .skill_creator import CaseKey, EvalFolder
+
+
+class SkillResults:
+    """One skill's runs (both producers) and the cases looked up so far."""
+
+    def __init__(
+        self, skill_dir: Path, skill_name: str | None, repo_root: Path, extra_roots: Sequence[Path]
+    ) -> None:
+        self.skill_dir = skill_dir
+        self.repo_root = repo_root
+        self.arc_bases = [skill_dir / arc.RUNS_FOLDER] + [root / skill_dir.name for root in extra_roots]
+        self.workspaces = skill_creator.workspaces(skill_dir, skill_name)
+        self._arc_runs: list[Run] | None = None
+        self._iterations: list[Run] | None = None
+        self._benchmarks: dict[Path, arc.Benchmark | None] = {}
+        self._eval_folders: dict[Path, list[EvalFolder]] = {}
+        self._cases: dict[CaseKey, CaseLookup] = {}
+
+    @property
+    def watched(self) -> list[Path]:
+        """The folders whose changes can change an answer."""
+        return self.arc_bases + self.workspaces
+
+    def arc_runs(self) -> list[Run]:
+        if self._arc_runs is None:
+            runs: list[Run] = []
+            for base in self.arc_bases:
+                real = is_dir(base, self.repo_root)
+                if real is not None:
+                    runs.extend(arc.find_runs(real, self.repo_root))
+            runs.sort(key=lambda run: run.order, reverse=True)
+            self._arc_runs = runs
+        return self._arc_runs
+
+    def iterations(self) -> list[Run]:
+        if self._iterations is None:
+            found: list[Run] = []
+            for workspace in self.workspaces:
+                real = is_dir(workspace, self.repo_root)
+                if real is not None:
+                    found = skill_creator.iterations(real, self.repo_root)
+                    break
+            self._iterations = found
+        return self._iterations
+
+    def newest_run(self) -> Run | None:
+        runs = self.arc_runs() or self.iterations()
+        return runs[0] if runs else None
+
+    def case(self, key: CaseKey) -> CaseLookup:
+        found = self._cases.get(key)
+        if found is None:
+            found = self._cases[key] = self._look_up(key)
+        return found
+
+    def _look_up(self, key: CaseKey) -> CaseLookup:
+        runs = self.arc_runs()
+        if runs:
+            lookup = self._arc_case(runs, key.case_id)
+            if lookup.result is not None or not self.iterations():
+                return lookup
+        iterations = self.iterations()
+        for iteration in iterations:
+            folders = self._eval_folders.setdefault(
+                iteration.path, skill_creator.eval_folders(iteration, self.repo_root)
+            )
+            result = skill_creator.case_in_iteration(iteration, folders, key, self.repo_root)
+            if result is not None:
+                return CaseLookup(result, iterations[0])
+        return CaseLookup(None, runs[0] if runs else iterations[0] if iterations else None)
+
+    def _arc_case(self, runs: list[Run], case_id: str) -> CaseLookup:
+        pending: list[Path] = []
+        newest_error = None
+        for position, run in enumerate(runs):
+            benchmark = self._benchmark(run)
+            if position == 0 and benchmark is not None:
+                newest_error = benchmark.errors.get(case_id)
+            try:
+                result = arc.case_in_run(run, case_id, self.repo_root, benchmark)
+            except arc.Pending as half_written:
+                pending.append(half_written.path)
+                continue
+            if result is not None:
+                return CaseLookup(result, runs[0], newest_error, tuple(pending))
+        return CaseLookup(None, runs[0], newest_error, tuple(pending))
+
+    def _benchmark(self, run: Run) -> arc.Benchmark | None:
+        if run.path not in self._benchmarks:
+            self._benchmarks[run.path] = arc.read_benchmark(run, self.repo_root)
+        return self._benchmarks[run.path]
+
+    def results(self, keys: Iterable[CaseKey]) -> list[tuple[CaseKey, CaseLookup]]:
+        return [(key, self.case(key)) for key in keys]
+
+
+class ResultsIndex:
+    """Every skill's results in one repository. Thread-safe: handlers run on workers."""
+
+    def __init__(self, repo_root: Path, extra_roots: Sequence[Path] = ()) -> None:
+        self.repo_root = repo_root
+        self.extra_roots = tuple(extra_roots)
+        self.generation = 0  # moves whenever an answer may have changed
+        self._skills: dict[Path, SkillResults] = {}
+        self._lock = threading.RLock()
+
+    def skill(self, skill_dir: Path, skill_name: str | None = None) -> SkillResults:
+        with self._lock:
+            found = self._skills.get(skill_dir)
+            if found is None:
+                found = self._skills[skill_dir] = SkillResults(
+                    skill_dir, skill_name, self.repo_root, self.extra_roots
+                )
+            return found
+
+    def lookup(self, skill_dir: Path, skill_name: str | None, keys: Sequence[CaseKey]) -> list[CaseLookup]:
+        """The newest result of each case (the same order as ``keys``)."""
+        with self._lock:
+            skill = self.skill(skill_dir, skill_name)
+            return [skill.case(key) for key in keys]
+
+    def set_extra_roots(self, roots: Sequence[Path]) -> None:
+        with self._lock:
+            if tuple(roots) != self.extra_roots:
+                self.extra_roots = tuple(roots)
+                self._skills.clear()
+                self.generation += 1
+
+    def invalidate(self, paths: Iterable[Path]) -> set[Path]:
+        """Forget what files under ``paths`` may have changed; the skill folders concerned."""
+        touched: set[Path] = set()
+        with self._lock:
+            for path in paths:
+                spelled = str(path)
+                for skill_dir, skill in list(self._skills.items()):
+                    if any(
+                        is_inside(spelled, str(base)) or is_inside(str(base), spelled)
+                        for base in skill.watched
+                    ):
+                        touched.add(skill_dir)
+                        del self._skills[skill_dir]
+            if touched:
+                self.generation += 1
+        return touched
+
+    def invalidate_all(self) -> None:
+        with self._lock:
+            self._skills.clear()
+            self.generation += 1
+
+    def skills(self) -> list[SkillResults]:
+        with self._lock:
+            return list(self._skills.values())
+
+
+def result_folders(result: CaseResult) -> list[Path]:
+    """The artifact folders of a result (primary first)."""
+    return [result.primary.folder] + ([result.baseline.folder] if result.baseline else [])
