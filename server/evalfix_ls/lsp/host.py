@@ -13,9 +13,10 @@ types. Feature handlers need none of it: they work on a ``FeatureContext`` (see
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -28,6 +29,10 @@ from .requests import RequestRunner, Supersession
 from .settings import Settings
 from .workspace_index import FileEvent, WorkspaceIndex
 
+if TYPE_CHECKING:
+    from .analyzer import Result
+    from .diagnostics.manager import ExtraItems
+
 
 class Diagnostics(Protocol):
     """What the modules typed against ``Host`` call on the diagnostics family (its
@@ -35,11 +40,16 @@ class Diagnostics(Protocol):
 
     # Called (on the event loop) when the workspace index learnt new fixture texts.
     index_listeners: list[Callable[[], None]]
+    # Called (on the event loop) with the paths of file events / on ``initialized``.
+    file_listeners: list[Callable[[list[Path]], object]]
+    started_listeners: list[Callable[[], None]]
+    extra_items: ExtraItems | None  # run results' diagnostics, joined to the document's own
 
     @property
     def settings_ready(self) -> asyncio.Event: ...
     def initialized(self) -> None: ...
     def recheck_open_documents(self) -> None: ...
+    async def extra_for(self, uri: str, result: Result) -> tuple[str, Sequence[str]]: ...
     def everything_changed(self) -> None: ...
     def files_changed(self, events: list[FileEvent]) -> None: ...
     def cancel_all(self) -> None: ...

@@ -15,14 +15,17 @@ both is rare, and arc's trees are the ones the ``evals.json`` contract is writte
 
 from __future__ import annotations
 
+import os
+import re
 import threading
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from ..workspace.confine import is_inside
 from . import arc, skill_creator
 from .model import CaseLookup, CaseResult, Run
-from .reading import is_dir
+from .reading import child_dirs, is_dir
 from .skill_creator import CaseKey, EvalFolder
 
 
@@ -40,7 +43,8 @@ class SkillResults:
         self._iterations: list[Run] | None = None
         self._benchmarks: dict[Path, arc.Benchmark | None] = {}
         self._eval_folders: dict[Path, list[EvalFolder]] = {}
-        self._cases: dict[CaseKey, CaseLookup] = {}
+        self._arc_cases: dict[str, CaseLookup] = {}
+        self._folder_results: dict[Path, CaseResult | None] = {}
 
     @property
     def watched(self) -> list[Path]:
@@ -74,25 +78,36 @@ class SkillResults:
         return runs[0] if runs else None
 
     def case(self, key: CaseKey) -> CaseLookup:
-        found = self._cases.get(key)
-        if found is None:
-            found = self._cases[key] = self._look_up(key)
-        return found
+        return self._look_up(key)
 
     def _look_up(self, key: CaseKey) -> CaseLookup:
+        """Files are read once per case id (arc) or eval folder (skill-creator): a key that
+        differs only by the case's prompt or position (typing in the suite) reads nothing."""
         runs = self.arc_runs()
         if runs:
-            lookup = self._arc_case(runs, key.case_id)
+            lookup = self._arc_cases.get(key.case_id)
+            if lookup is None:
+                lookup = self._arc_cases[key.case_id] = self._arc_case(runs, key.case_id)
             if lookup.result is not None or not self.iterations():
                 return lookup
         iterations = self.iterations()
         for iteration in iterations:
-            folders = self._eval_folders.setdefault(
-                iteration.path, skill_creator.eval_folders(iteration, self.repo_root)
-            )
-            result = skill_creator.case_in_iteration(iteration, folders, key, self.repo_root)
+            folders = self._eval_folders.get(iteration.path)
+            if folders is None:
+                folders = self._eval_folders[iteration.path] = skill_creator.eval_folders(
+                    iteration, self.repo_root
+                )
+            found = skill_creator.join(folders, key)
+            if found is None:
+                continue
+            folder, how = found
+            if folder.path not in self._folder_results:
+                self._folder_results[folder.path] = skill_creator.folder_result(
+                    iteration, folder, self.repo_root
+                )
+            result = self._folder_results[folder.path]
             if result is not None:
-                return CaseLookup(result, iterations[0])
+                return CaseLookup(replace(result, case_id=key.case_id, join=how), iterations[0])
         return CaseLookup(None, runs[0] if runs else iterations[0] if iterations else None)
 
     def _arc_case(self, runs: list[Run], case_id: str) -> CaseLookup:
@@ -119,6 +134,47 @@ class SkillResults:
     def results(self, keys: Iterable[CaseKey]) -> list[tuple[CaseKey, CaseLookup]]:
         return [(key, self.case(key)) for key in keys]
 
+    def signature(self) -> tuple[object, ...]:
+        """What the poll compares (clients without file events): the stats (mtime, size) of the
+        result folders, of their runs and buckets, and of everything below the two newest runs of
+        each (case and variant folders, the JSON files a run writes). Stats only: no file is
+        opened. Bounded: ``SIGNATURE_LIMIT`` entries."""
+        stats: list[object] = []
+        for base in self.watched:
+            stats.append(_stat(base))
+            children = child_dirs(base, self.repo_root) if base.is_dir() else []
+            newest: list[Path] = []
+            for name, child in children:
+                stats.append((name, _stat(child)))
+                inner = child_dirs(child, self.repo_root) if name.startswith("iteration-") else []
+                stats.extend((sub, _stat(path)) for sub, path in inner)
+                newest.extend([child] + [path for _sub, path in inner])
+            newest.sort(key=lambda path: _natural(path.name), reverse=True)
+            for run in newest[:2]:
+                _walk_stats(run, self.repo_root, stats)
+        return tuple(stats)
+
+
+SIGNATURE_LIMIT = 20_000
+_WATCHED_FILES = ("grading.json", "timing.json", "benchmark.json", "eval_metadata.json")
+
+
+def _natural(name: str) -> tuple[object, ...]:
+    """``iteration-10`` after ``iteration-9``; timestamps as text."""
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name))
+
+
+def _walk_stats(top: Path, repo_root: Path, stats: list[object]) -> None:
+    pending = [(top, 0)]
+    while pending and len(stats) < SIGNATURE_LIMIT:
+        folder, depth = pending.pop()
+        stats.extend((str(folder / name), _stat(folder / name)) for name in _WATCHED_FILES)
+        if depth < 3:
+            for name, child in child_dirs(folder, repo_root):
+                if name != "outputs":
+                    stats.append((name, _stat(child)))
+                    pending.append((child, depth + 1))
+
 
 class ResultsIndex:
     """Every skill's results in one repository. Thread-safe: handlers run on workers."""
@@ -128,6 +184,8 @@ class ResultsIndex:
         self.extra_roots = tuple(extra_roots)
         self.generation = 0  # moves whenever an answer may have changed
         self._skills: dict[Path, SkillResults] = {}
+        self._signatures: dict[Path, tuple[object, ...]] = {}
+        self.polled = False  # set by a client without file events: signatures are kept
         self._lock = threading.RLock()
 
     def skill(self, skill_dir: Path, skill_name: str | None = None) -> SkillResults:
@@ -137,6 +195,8 @@ class ResultsIndex:
                 found = self._skills[skill_dir] = SkillResults(
                     skill_dir, skill_name, self.repo_root, self.extra_roots
                 )
+                if self.polled:  # what the next poll compares with: the disk as it is read now
+                    self._signatures[skill_dir] = found.signature()
             return found
 
     def lookup(self, skill_dir: Path, skill_name: str | None, keys: Sequence[CaseKey]) -> list[CaseLookup]:
@@ -169,6 +229,28 @@ class ResultsIndex:
                 self.generation += 1
         return touched
 
+    def poll(self) -> set[Path]:
+        """Compare each known skill's ``signature`` with the previous poll's; drop the skills whose
+        results changed, and return their folders."""
+        with self._lock:
+            skills = list(self._skills.items())
+        changed: set[Path] = set()
+        for skill_dir, skill in skills:
+            signature = skill.signature()
+            before = self._signatures.get(skill_dir)
+            self._signatures[skill_dir] = signature
+            if before is not None and before != signature:
+                changed.add(skill_dir)
+        if changed:
+            self.invalidate_skills(changed)
+        return changed
+
+    def invalidate_skills(self, skill_dirs: Iterable[Path]) -> None:
+        with self._lock:
+            for skill_dir in skill_dirs:
+                self._skills.pop(skill_dir, None)
+            self.generation += 1
+
     def invalidate_all(self) -> None:
         with self._lock:
             self._skills.clear()
@@ -177,6 +259,14 @@ class ResultsIndex:
     def skills(self) -> list[SkillResults]:
         with self._lock:
             return list(self._skills.values())
+
+
+def _stat(path: Path) -> tuple[int, int]:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return (0, -1)
+    return (info.st_mtime_ns, info.st_size)
 
 
 def result_folders(result: CaseResult) -> list[Path]:

@@ -114,13 +114,9 @@ def join(folders: Sequence[EvalFolder], case: CaseKey) -> tuple[EvalFolder, str]
     return None
 
 
-def case_in_iteration(
-    iteration: Run, folders: Sequence[EvalFolder], case: CaseKey, repo_root: Path
-) -> CaseResult | None:
-    found = join(folders, case)
-    if found is None:
-        return None
-    folder, how = found
+def folder_result(iteration: Run, folder: EvalFolder, repo_root: Path) -> CaseResult | None:
+    """The result in one eval folder (``case_id`` and ``join`` are filled in by the caller, who
+    tied the folder to a case: the folder's reading does not depend on which case asks)."""
     configs = child_dirs(folder.path, repo_root)
     names = [name for name, _path in configs]
     primary_name = next((n for n in PRIMARY if n in names), names[0] if names else None)
@@ -132,7 +128,7 @@ def case_in_iteration(
     delta = None
     if primary.pass_rate is not None and baseline is not None and baseline.pass_rate is not None:
         delta = primary.pass_rate - baseline.pass_rate
-    return CaseResult(case.case_id, iteration, primary, baseline, delta, None, how)
+    return CaseResult("", iteration, primary, baseline, delta, None, "")
 
 
 def _config(path: Path, name: str, repo_root: Path) -> VariantResult:

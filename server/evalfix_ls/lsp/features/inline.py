@@ -80,6 +80,8 @@ def hints(ctx: FeatureContext, params: types.InlayHintParams) -> list[types.Inla
 
     if not ctx.config.inlay_hints:
         return []
+    from .results import result_hints
+
     start = ctx.offset(params.range.start)
     end = ctx.offset(params.range.end)
     return [
@@ -89,7 +91,7 @@ def hints(ctx: FeatureContext, params: types.InlayHintParams) -> list[types.Inla
             tooltip=hint.tooltip or None,
             padding_left=True,
         )
-        for hint in inlay_hints(ctx.document, start, end)
+        for hint in inlay_hints(ctx.document, start, end) + result_hints(ctx, start, end)
     ]
 
 
@@ -98,8 +100,9 @@ def lenses(ctx: FeatureContext, params: types.CodeLensParams) -> EncodedResult:
     if not ctx.config.code_lens:
         return EncodedResult("[]")
     from ...services.inline_facts import code_lenses
+    from .results import result_lenses
 
-    found = code_lenses(ctx.document, ctx.facts)
+    found = code_lenses(ctx.document, ctx.facts) + result_lenses(ctx)
     # Each lens spans the opening brace of its object (a case, or the fixture): its range is its
     # start and the next character, and its JSON is that of the previous request while its title,
     # command and start (line, character) are the same (typing within a line moves no case).
