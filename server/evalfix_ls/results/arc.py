@@ -160,14 +160,13 @@ def read_variant(folder: Path, name: str, case_id: str, repo_root: Path) -> Vari
 
 
 def _row(row: dict[str, object]) -> GradedRow:
+    from .matching import canonical
+
     passed = row.get("passed") is True
-    return GradedRow(
-        str(row.get("text", "")),
-        passed,
-        str(row.get("evidence", "")),
-        row.get("assertion"),
-        "assertion" in row,
-    )
+    copy = row.get("assertion")
+    has_copy = "assertion" in row
+    text, evidence = str(row.get("text", "")), str(row.get("evidence", ""))
+    return GradedRow(text, passed, evidence, copy, has_copy, canonical(copy) if has_copy else None)
 
 
 def read_timing(folder: Path, repo_root: Path) -> Timing | None:

@@ -58,11 +58,14 @@ def _verdict(row: GradedRow, note: str = "") -> Verdict:
     return Verdict(PASSED if row.passed else FAILED, row, note)
 
 
-def match_copies(rows: Sequence[GradedRow], current: Sequence[object]) -> list[Verdict]:
-    """arc-skill-eval: one verdict per current assertion (``current[i]`` a JSON value; a value that
-    could not be read is never equal to anything)."""
-    copies = [canonical(row.assertion) if row.has_copy else None for row in rows]
-    wanted = [canonical(value) for value in current]
+def match_copies(
+    rows: Sequence[GradedRow], current: Sequence[object], keys: Sequence[str | None] | None = None
+) -> list[Verdict]:
+    """arc-skill-eval: one verdict per current assertion (``current[i]`` a JSON value, ``keys[i]``
+    its ``canonical`` text when the caller has it; a value that could not be read is never equal
+    to anything)."""
+    copies = [(row.copy_key or canonical(row.assertion)) if row.has_copy else None for row in rows]
+    wanted = list(keys) if keys is not None else [canonical(value) for value in current]
     used: set[int] = set()
     out: list[Verdict | None] = [None] * len(current)
     for index, key in enumerate(wanted):
@@ -125,8 +128,10 @@ def match_texts(rows: Sequence[GradedRow], current: Sequence[object]) -> list[Ve
     return [verdict for verdict in out if verdict is not None]
 
 
-def match(rows: Sequence[GradedRow], current: Sequence[object]) -> list[Verdict]:
+def match(
+    rows: Sequence[GradedRow], current: Sequence[object], keys: Sequence[str | None] | None = None
+) -> list[Verdict]:
     """Verdicts for the current assertions: by graded copy when the rows carry one, else by text."""
     if any(row.has_copy for row in rows):
-        return match_copies(rows, current)
+        return match_copies(rows, current, keys)
     return match_texts(rows, current)

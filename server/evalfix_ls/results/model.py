@@ -24,6 +24,7 @@ class GradedRow:
     # was kept (skill-creator's ``expectations``).
     assertion: object = None
     has_copy: bool = False
+    copy_key: str | None = None  # ``matching.canonical(assertion)``, computed once when read
 
 
 @dataclass(frozen=True, slots=True)

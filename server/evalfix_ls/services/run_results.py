@@ -13,6 +13,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from ..contracts.detection import EVALS
@@ -20,7 +21,7 @@ from ..js.values import js_id_string
 from ..parser.text_view import as_str
 from ..parser.tree import ARRAY, OBJECT
 from ..parser.values import items_of, string_of
-from ..results.matching import STALE, Verdict, match
+from ..results.matching import STALE, Verdict, canonical, match
 from ..results.model import CaseLookup, CaseResult, VariantResult
 from ..results.skill_creator import CaseKey
 from .cases import case_origins, id_node_of
@@ -37,6 +38,7 @@ class AssertionSpan:
     start: int
     end: int
     value: object
+    key: str | None  # ``matching.canonical(value)``; None when the text is not JSON
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,12 +95,21 @@ def _assertion_spans(
     out = []
     for item in items_of(array):  # type: ignore[arg-type]
         start, end = item.start + delta, item.end + delta
-        try:
-            value: object = json.loads(as_str(document.text[start:end]))
-        except (ValueError, RecursionError):
-            value = _UNREADABLE
-        out.append(AssertionSpan(start, end, value))
+        value, key = _parsed(as_str(document.text[start:end]))
+        out.append(AssertionSpan(start, end, value, key))
     return out
+
+
+@lru_cache(maxsize=8192)
+def _parsed(text: str) -> tuple[object, str | None]:
+    """An assertion's value and canonical key, by its source text: each keystroke's lenses and
+    hints read the assertions of every case again, and all but the edited one are the same text
+    as before. Values are read-only here."""
+    try:
+        value: object = json.loads(text)
+    except (ValueError, RecursionError):
+        return _UNREADABLE, None
+    return value, canonical(value)
 
 
 def lookups(suite: Suite, lookup: Lookup) -> list[CaseLookup]:
@@ -108,7 +119,9 @@ def lookups(suite: Suite, lookup: Lookup) -> list[CaseLookup]:
 def verdicts(case: SuiteCase, result: CaseResult) -> list[Verdict]:
     if not result.primary.graded:
         return []
-    return match(result.primary.rows, [span.value for span in case.assertions])
+    return match(
+        result.primary.rows, [span.value for span in case.assertions], [span.key for span in case.assertions]
+    )
 
 
 # -- the lens ------------------------------------------------------------------------------------
