@@ -10,6 +10,7 @@ import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 import results_trees as trees
 from lsp_support import Session, has_watchers, lsp_range, position_of
 from lsprotocol import types
@@ -137,20 +138,50 @@ async def test_result_diagnostics_can_be_switched_off(session: Session, tmp_path
     assert len(await hints(session, uri)) == 3  # hints and lenses stay
 
 
-async def test_skill_creator_workspace_lens(session: Session, tmp_path: Path) -> None:
+SC_PROMPT = "Summarize 東京.csv 😀"
+
+
+def _layout_a(iteration: Path, rows: list[dict[str, object]]) -> Path:
+    """(a) one run per configuration, eval_metadata.json in the eval folder."""
+    folder = iteration / "eval-0-quarterly"
+    trees.dump(folder / "eval_metadata.json", {"eval_id": 1, "prompt": SC_PROMPT})
+    return folder / "with_skill"
+
+
+def _layout_b(iteration: Path, rows: list[dict[str, object]]) -> Path:
+    """(b) run-K repeats; the folder tied to the case by its prompt."""
+    folder = iteration / "quarterly"
+    trees.dump(folder / "eval_metadata.json", {"eval_id": 0, "prompt": SC_PROMPT})
+    return folder / "with_skill" / "run-1"
+
+
+def _layout_c(iteration: Path, rows: list[dict[str, object]]) -> Path:
+    """(c) the aggregator's older runs/eval-N/<config>/run-K/, no metadata: the folder number."""
+    return iteration / "runs" / "eval-1" / "with_skill" / "run-1"
+
+
+@pytest.mark.parametrize("layout", [_layout_a, _layout_b, _layout_c], ids=["a", "b", "c"])
+async def test_skill_creator_layouts(session: Session, tmp_path: Path, layout: Callable[..., Path]) -> None:
     root = trees.repo(tmp_path)
     skill = root / "skills" / "csv"
-    suite = trees.suite(skill, [{"id": 1, "prompt": "P", "expectations": ["A", "B"]}])
-    run = root / "skills" / "csv-workspace" / "iteration-2" / "eval-0-quarterly"
-    trees.dump(run / "eval_metadata.json", {"eval_id": 1, "prompt": "P"})
-    rows = [{"text": "A", "passed": True, "evidence": "a"}, {"text": "B", "passed": False, "evidence": "b"}]
-    grading = {"expectations": rows}
-    trees.dump(run / "with_skill" / "run-1" / "grading.json", grading)
-    trees.dump(run / "with_skill" / "run-1" / "timing.json", {"total_tokens": 41873, "duration_ms": 38140})
+    suite = trees.suite(skill, [{"id": 1, "prompt": SC_PROMPT, "expectations": ["A 😀", "B"]}])
+    workspace = root / "skills" / "csv-workspace"
+    old = [
+        {"text": "A 😀", "passed": False, "evidence": "old"},
+        {"text": "B", "passed": False, "evidence": "old"},
+    ]
+    trees.dump(_layout_a(workspace / "iteration-1", old) / "grading.json", {"expectations": old})
+    rows = [
+        {"text": "A 😀", "passed": True, "evidence": "a"},
+        {"text": "B", "passed": False, "evidence": "b"},
+    ]
+    run = layout(workspace / "iteration-2", rows)
+    trees.dump(run / "grading.json", {"expectations": rows})
+    trees.dump(run / "timing.json", {"total_tokens": 41873, "duration_ms": 38140})
     await session.initialize([root])
     uri = session.open(suite)
     (title,) = await lens_titles(session, uri)
-    assert title.startswith("1/2 passed · 38 s · 41.9k tokens · ")
+    assert title.startswith("1/2 passed · 38 s · 41.9k tokens · ")  # iteration-2, not iteration-1
     assert [h.label for h in await hints(session, uri)] == ["✓", "✗"]
 
 
@@ -197,3 +228,26 @@ async def wait_until_async(
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.1)
+
+
+@pytest.mark.corpus
+async def test_the_corpus_runs_show_what_their_readme_says(
+    session: Session, tmp_path: Path, corpus_dir: Path
+) -> None:
+    """../shared/corpus/arc-runs (written by arc-skill-eval's own code), copied to tmp_path: each
+    case from the run the spec's rule picks, with its verdicts."""
+    import shutil
+
+    root = shutil.copytree(corpus_dir / "arc-runs" / "repo", tmp_path / "repo")
+    await session.initialize([root])
+    uri = session.open(root / "skills" / "greeter" / "evals" / "evals.json")
+    default, two, tokyo, empty = await lens_titles(session, uri)
+    assert default.startswith("3/6 passed · ")
+    newest = "no result in the newest run (2026-12-03T08-00-00-000Z) · from 2026-12-02T11-30-00-000Z: "
+    assert two.startswith(newest + "3/3 passed") and two.endswith("+0.00 vs without skill")
+    assert tokyo.startswith(newest + "1/2 passed")
+    assert empty.startswith(newest + "no assertions graded")
+    labels = [h.label for h in await hints(session, uri) if h.label in ("✓", "✗", "stale")]
+    assert labels == ["✓", "✗", "✓", "✗", "✓", "✗"] + ["✓", "✓", "✓"] + ["✓", "✗"]
+    failed = result_items(await session.diagnostics(uri, lambda items: len(result_items(items)) == 4))
+    assert any("No such file: `missing-notes.txt`" in item.message for item in failed)

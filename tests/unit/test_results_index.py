@@ -216,6 +216,19 @@ def test_corrupt_and_outside_files_are_never_an_error_and_never_read(tmp_path: P
     assert found.result.primary.timing is None
 
 
+def test_a_result_file_over_its_cap_is_not_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import evalfix_ls.results.arc as arc
+
+    skill = trees.repo(tmp_path) / "skills" / "g"
+    trees.arc_run(skill / "evals-runs" / "2026-05-01T00-00-00-000Z", {"a": [(JUDGED, True, "old")]})
+    trees.arc_run(skill / "evals-runs" / "2026-05-02T00-00-00-000Z", {"a": [(JUDGED, False, "x" * 5000)]})
+    monkeypatch.setattr(arc, "GRADING_LIMIT", 4096)  # the newest grading.json is over it
+    before = reads_so_far()
+    (found,) = look(ResultsIndex(skill.parent.parent), skill, key("a"))
+    assert found.result is not None and found.result.primary.rows[0].evidence == "old"
+    assert reads_so_far() - before == 2  # the older grading.json and its timing.json only
+
+
 # -- skill-creator (Example C) -----------------------------------------------------------------
 
 CSV_CASES = [

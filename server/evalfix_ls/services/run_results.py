@@ -138,7 +138,7 @@ def lens_title(case: SuiteCase, found: CaseLookup, now: float | None = None) -> 
         parts.append("no result in any run")
     elif found.from_older_run:
         parts.append(f"no result in the newest run ({found.newest.label}) · from {result.run.label}:")
-    if found.newest_error:
+    if found.newest_error and (result is None or result.error != found.newest_error):
         parts.append(f"error in the newest run: {found.newest_error}")
     if found.pending:
         parts.append("results being written")
