@@ -104,6 +104,13 @@ async def test_an_edited_assertion_is_stale_not_failed(session: Session, tmp_pat
     await session.diagnostics(uri, lambda items: not result_items(items))
     assert [h.label for h in await hints(session, uri)] == ["✓", "stale", "✓"]
     assert "1 stale" in (await lens_titles(session, uri))[0]
+    line, character = position_of(text, at, session.encoding)
+    hover = await session.client.text_document_hover_async(
+        types.HoverParams(doc(uri), types.Position(line=line, character=character))
+    )
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert hover.contents.value.startswith("**stale** — edited since the run")
+    assert "✗ failed" in hover.contents.value  # what the run said of the assertion it graded there
 
 
 async def test_compare_runs_in_a_bucket_show_the_delta(session: Session, tmp_path: Path) -> None:
