@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 import results_trees as trees
-from lsp_support import Session, has_watchers, lsp_range, position_of
+from lsp_support import RawClient, Session, has_watchers, lsp_range, position_of
 from lsprotocol import types
 
 SOURCE = "evalfix-ls results"
@@ -258,3 +259,51 @@ async def test_the_corpus_runs_show_what_their_readme_says(
     assert labels == ["✓", "✗", "✓", "✗", "✓", "✗"] + ["✓", "✓", "✓"] + ["✓", "✗"]
     failed = result_items(await session.diagnostics(uri, lambda items: len(result_items(items)) == 4))
     assert any("No such file: `missing-notes.txt`" in item.message for item in failed)
+
+
+PROBE_SERVER = [sys.executable, str(Path(__file__).with_name("probe_server.py"))]
+
+
+async def test_keystrokes_open_no_result_file(tmp_path: Path) -> None:
+    """Counted in the server (the probe's ``result files read``), not timed: after the first
+    lens, each keystroke's lenses, hints and diagnostics are answered from the results index."""
+    root, suite = _workspace(tmp_path)
+    client = await RawClient.start(*PROBE_SERVER)
+    try:
+        capabilities = {
+            "textDocument": {"diagnostic": {"dynamicRegistration": False}},
+            "workspace": {"didChangeWatchedFiles": {"dynamicRegistration": True}},
+        }
+        folders = [{"uri": root.as_uri(), "name": "repo"}]
+        params = {"processId": None, "capabilities": capabilities, "workspaceFolders": folders}
+        assert "result" in await client.request("initialize", params)
+        client.notify("initialized", {})
+        uri, text = suite.as_uri(), suite.read_text(encoding="utf-8")
+        item = {"uri": uri, "languageId": "json", "version": 1, "text": text}
+        client.notify("textDocument/didOpen", {"textDocument": item})
+        document = {"textDocument": {"uri": uri}}
+
+        async def features() -> list[str]:
+            lenses = (await client.request("textDocument/codeLens", document))["result"]
+            end = {"line": text.count("\n"), "character": 0}
+            whole = {"start": {"line": 0, "character": 0}, "end": end}
+            await client.request("textDocument/inlayHint", {**document, "range": whole})
+            await client.request("textDocument/diagnostic", document)
+            return [
+                lens["command"]["title"] for lens in lenses if not lens["command"]["title"].startswith("▶")
+            ]
+
+        first = await features()
+        assert first[0].startswith("1/2 passed")
+        read = (await client.request("evalfix/test/state", {}))["result"]["result files read"]
+        assert read == 4  # 東京's grading.json and timing.json in the newest run, case 2's in the older
+        for version in range(2, 7):  # typing in the prompt of the first case
+            at = text.index('"Greet ') + len('"Greet ')
+            text = text[:at] + "x" + text[at:]
+            change = {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}
+            client.notify("textDocument/didChange", change)
+            assert (await features())[0].startswith("1/2 passed")
+        state = (await client.request("evalfix/test/state", {}))["result"]
+        assert state["result files read"] == read
+    finally:
+        await client.close()
