@@ -205,6 +205,12 @@ class ResultsIndex:
             skill = self.skill(skill_dir, skill_name)
             return [skill.case(key) for key in keys]
 
+    def has_runs(self, skill_dir: Path, skill_name: str | None = None) -> bool:
+        """Whether the skill has any run of either producer (its folders listed once, then kept)."""
+        with self._lock:
+            skill = self.skill(skill_dir, skill_name)
+            return bool(skill.arc_runs() or skill.iterations())
+
     def set_extra_roots(self, roots: Sequence[Path]) -> None:
         with self._lock:
             if tuple(roots) != self.extra_roots:

@@ -67,13 +67,18 @@ class ResultNote:
     result: CaseResult
 
 
-def suite_of(document: DocumentView) -> Suite | None:
+def suite_of(
+    document: DocumentView, has_runs: Callable[[Path, str | None], bool] | None = None
+) -> Suite | None:
     """The eval suite's cases with their ids and assertions (None: not an ``evals/evals.json``-like
-    suite inside a skill folder)."""
+    suite inside a skill folder, or ``has_runs(skill folder, skill_name)`` says its skill has no
+    run: a 10 MB suite's 37,000 assertions are then not read at every keystroke's lenses)."""
     root = document.root
     if document.kind != EVALS or document.path is None or root is None or root.kind != OBJECT:
         return None
     skill_dir = document.path.parent.parent
+    if has_runs is not None and not has_runs(skill_dir, string_of(root.get("skill_name"))):
+        return None
     cases = []
     for index, origin, delta in case_origins(EVALS, root):
         case_id = js_id_string(id_node_of(EVALS, origin))

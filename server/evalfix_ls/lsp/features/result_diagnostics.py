@@ -52,7 +52,7 @@ def extra_items(
 
             assert result.analysis is not None
             document = DocumentView(result.text, result.analysis, path=path, repo_root=repo_root)
-            suite = suite_of(document)
+            suite = suite_of(document, index.has_runs)
             if suite is None:
                 return []
             found = [n for n in notes(suite, lookups(suite, index.lookup)) if n.verdict.state == "failed"]

@@ -28,8 +28,6 @@ from lsprotocol import types
 
 if TYPE_CHECKING:
     from ...results.index import ResultsIndex
-    from ...results.model import CaseLookup
-    from ...results.skill_creator import CaseKey
     from ...services.hover import HoverInfo
     from ...services.inline_facts import CodeLens, InlayHint
     from ...services.run_results import ResultNote
@@ -65,11 +63,10 @@ class ResultsHub:
                 found.polled = self.polling
             return found
 
-    def lookup_for(
-        self, ctx: FeatureContext
-    ) -> Callable[[Path, str | None, Sequence[CaseKey]], list[CaseLookup]]:
+    def index_for(self, ctx: FeatureContext) -> ResultsIndex:
+        """The index of the document's repository under its configuration's result roots."""
         root = ctx.document.repo_root or (ctx.document.path.parent if ctx.document.path else Path.cwd())
-        return self.index(root, ctx.config.result_roots).lookup
+        return self.index(root, ctx.config.result_roots)
 
     def files_changed(self, paths: Sequence[Path]) -> bool:
         """Drop what ``paths`` may have changed; True when some skill's results did."""
@@ -197,11 +194,12 @@ def result_lenses(ctx: FeatureContext) -> list[CodeLens]:
     from ...services.inline_facts import CodeLens
     from ...services.run_results import lens_title, lookups, suite_of
 
-    suite = suite_of(ctx.document)
+    index = _HUB.index_for(ctx)
+    suite = suite_of(ctx.document, index.has_runs)
     if suite is None or not suite.cases:
         return []
     out = []
-    for case, found in zip(suite.cases, lookups(suite, _HUB.lookup_for(ctx)), strict=True):
+    for case, found in zip(suite.cases, lookups(suite, index.lookup), strict=True):
         ctx.token.check()
         title = lens_title(case, found)
         if title is None:
@@ -223,10 +221,11 @@ def result_lenses(ctx: FeatureContext) -> list[CodeLens]:
 def _notes(ctx: FeatureContext, start: int = 0, end: int | None = None) -> list[ResultNote]:
     from ...services.run_results import lookups, notes, suite_of
 
-    suite = suite_of(ctx.document)
+    index = _HUB.index_for(ctx)
+    suite = suite_of(ctx.document, index.has_runs)
     if suite is None or not suite.cases:
         return []
-    return notes(suite, lookups(suite, _HUB.lookup_for(ctx)), start, end)
+    return notes(suite, lookups(suite, index.lookup), start, end)
 
 
 def result_hints(ctx: FeatureContext, start: int, end: int) -> list[InlayHint]:
