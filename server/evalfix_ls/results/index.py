@@ -131,9 +131,6 @@ class SkillResults:
             self._benchmarks[run.path] = arc.read_benchmark(run, self.repo_root)
         return self._benchmarks[run.path]
 
-    def results(self, keys: Iterable[CaseKey]) -> list[tuple[CaseKey, CaseLookup]]:
-        return [(key, self.case(key)) for key in keys]
-
     def signature(self) -> tuple[object, ...]:
         """What the poll compares (clients without file events): the stats (mtime, size) of the
         result folders, of their runs and buckets, and of everything below the two newest runs of
@@ -211,13 +208,6 @@ class ResultsIndex:
             skill = self.skill(skill_dir, skill_name)
             return bool(skill.arc_runs() or skill.iterations())
 
-    def set_extra_roots(self, roots: Sequence[Path]) -> None:
-        with self._lock:
-            if tuple(roots) != self.extra_roots:
-                self.extra_roots = tuple(roots)
-                self._skills.clear()
-                self.generation += 1
-
     def invalidate(self, paths: Iterable[Path]) -> set[Path]:
         """Forget what files under ``paths`` may have changed; the skill folders concerned."""
         touched: set[Path] = set()
@@ -257,15 +247,6 @@ class ResultsIndex:
                 self._skills.pop(skill_dir, None)
             self.generation += 1
 
-    def invalidate_all(self) -> None:
-        with self._lock:
-            self._skills.clear()
-            self.generation += 1
-
-    def skills(self) -> list[SkillResults]:
-        with self._lock:
-            return list(self._skills.values())
-
 
 def _stat(path: Path) -> tuple[int, int]:
     try:
@@ -273,8 +254,3 @@ def _stat(path: Path) -> tuple[int, int]:
     except OSError:
         return (0, -1)
     return (info.st_mtime_ns, info.st_size)
-
-
-def result_folders(result: CaseResult) -> list[Path]:
-    """The artifact folders of a result (primary first)."""
-    return [result.primary.folder] + ([result.baseline.folder] if result.baseline else [])

@@ -93,6 +93,3 @@ class CaseLookup:
     @property
     def from_older_run(self) -> bool:
         return self.result is not None and self.newest is not None and self.result.run != self.newest
-
-
-NO_LOOKUP = CaseLookup(None, None)
