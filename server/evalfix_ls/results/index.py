@@ -78,37 +78,38 @@ class SkillResults:
         return runs[0] if runs else None
 
     def case(self, key: CaseKey) -> CaseLookup:
-        return self._look_up(key)
-
-    def _look_up(self, key: CaseKey) -> CaseLookup:
         """Files are read once per case id (arc) or eval folder (skill-creator): a key that
         differs only by the case's prompt or position (typing in the suite) reads nothing."""
         runs = self.arc_runs()
+        arc_lookup = None
         if runs:
-            lookup = self._arc_cases.get(key.case_id)
-            if lookup is None:
-                lookup = self._arc_cases[key.case_id] = self._arc_case(runs, key.case_id)
-            if lookup.result is not None or not self.iterations():
-                return lookup
+            arc_lookup = self._arc_cases.get(key.case_id)
+            if arc_lookup is None:
+                arc_lookup = self._arc_cases[key.case_id] = self._arc_case(runs, key.case_id)
+            if arc_lookup.result is not None:
+                return arc_lookup
         iterations = self.iterations()
         for iteration in iterations:
-            folders = self._eval_folders.get(iteration.path)
-            if folders is None:
-                folders = self._eval_folders[iteration.path] = skill_creator.eval_folders(
-                    iteration, self.repo_root
-                )
-            found = skill_creator.join(folders, key)
-            if found is None:
-                continue
-            folder, how = found
-            if folder.path not in self._folder_results:
-                self._folder_results[folder.path] = skill_creator.folder_result(
-                    iteration, folder, self.repo_root
-                )
-            result = self._folder_results[folder.path]
+            result, how = self._in_iteration(iteration, key)
             if result is not None:
                 return CaseLookup(replace(result, case_id=key.case_id, join=how), iterations[0])
-        return CaseLookup(None, runs[0] if runs else iterations[0] if iterations else None)
+        if arc_lookup is not None:  # what the newest arc run says (an error, a file being written)
+            return arc_lookup
+        return CaseLookup(None, iterations[0] if iterations else None)
+
+    def _in_iteration(self, iteration: Run, key: CaseKey) -> tuple[CaseResult | None, str]:
+        folders = self._eval_folders.get(iteration.path)
+        if folders is None:
+            folders = self._eval_folders[iteration.path] = skill_creator.eval_folders(
+                iteration, self.repo_root
+            )
+        found = skill_creator.join(folders, key)
+        if found is None:
+            return None, ""
+        folder, how = found
+        if folder.path not in self._folder_results:
+            self._folder_results[folder.path] = skill_creator.folder_result(iteration, folder, self.repo_root)
+        return self._folder_results[folder.path], how
 
     def _arc_case(self, runs: list[Run], case_id: str) -> CaseLookup:
         pending: list[Path] = []
