@@ -209,6 +209,16 @@ class LspClient:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._publish_event.wait(), remaining)
 
+    async def wait_for_any_publish(self, *, timeout: float) -> None:
+        """Until the next publish for any document arrives."""
+        if self._closed_reason is not None:
+            raise LspError(self._closed_reason)
+        self._publish_event.clear()
+        try:
+            await asyncio.wait_for(self._publish_event.wait(), timeout)
+        except asyncio.TimeoutError:
+            raise LspError(f"no diagnostics published within {timeout:.0f} s") from None
+
     # -- receiving -------------------------------------------------------------------------
 
     async def _read_loop(self) -> None:

@@ -10,6 +10,8 @@ the event loop and stop when cancelled or outdated (no timing: the test decides 
   same release, so a test sees whether the loop stays free meanwhile;
 * the rules of a text containing ``PLANTED_RULES_BLOCK`` wait the same way, after its parse (the
   features that read only the tree answer meanwhile: ``JobRunner.parsed_for_open``);
+* loading the workflow index of a repository holding a file ``PLANTED_INDEX_BLOCK`` waits the
+  same way (an open document's first findings come meanwhile, ``analyzer.run_job``);
 * ``evalfix/test/blocked`` answers how many requests wait there, how each request worker ended
   (``ok`` or the exception's class name), how many symbols were converted and how many times a
   document-wide handler found a point request running at a checkpoint (``gave way``).
@@ -23,6 +25,7 @@ from typing import Any
 
 from evalfix_ls import analysis as analysis_module
 from evalfix_ls.cli import main
+from evalfix_ls.contracts.workflow import index as index_module
 from evalfix_ls.lsp import requests
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.lsp.features import outline
@@ -32,7 +35,14 @@ from evalfix_ls.services import outline as outline_service
 BLOCK_AT_MOST = 20.0  # seconds; only reached when the server is broken
 
 _release = threading.Event()
-_state: dict[str, Any] = {"waiting": 0, "rules waiting": 0, "outcomes": [], "converted": 0, "gave way": 0}
+_state: dict[str, Any] = {
+    "waiting": 0,
+    "rules waiting": 0,
+    "index waiting": 0,
+    "outcomes": [],
+    "converted": 0,
+    "gave way": 0,
+}
 _symbols = outline_service.document_symbols  # imported by the handler when it runs
 _hover = hover_service.hover
 _give_way = requests.PointFirst.give_way
@@ -40,6 +50,7 @@ _encoded = requests.encoded
 _convert = outline._document_symbol
 _paused = requests._paused
 _rules = analysis_module._contract_findings
+_load_from_disk = index_module.WorkflowIndex.load_from_disk
 
 
 def document_symbols(document: Any, *args: Any, **kwargs: Any) -> Any:
@@ -64,6 +75,14 @@ def contract_findings(kind: str, ctx: Any) -> Any:
         _release.wait(BLOCK_AT_MOST)
         _state["rules waiting"] -= 1
     return _rules(kind, ctx)
+
+
+def load_from_disk(self: index_module.WorkflowIndex) -> None:
+    if (self.repo_root / "PLANTED_INDEX_BLOCK").exists():
+        _state["index waiting"] += 1
+        _release.wait(BLOCK_AT_MOST)
+        _state["index waiting"] -= 1
+    _load_from_disk(self)
 
 
 def encoded(value: Any) -> Any:
@@ -104,6 +123,7 @@ requests.PointFirst.GIVE_WAY_SECONDS = BLOCK_AT_MOST  # a test decides when the 
 outline._document_symbol = document_symbol
 requests._paused = paused
 analysis_module._contract_findings = contract_findings
+index_module.WorkflowIndex.load_from_disk = load_from_disk  # type: ignore[method-assign]
 _create = server_module.create_server
 
 

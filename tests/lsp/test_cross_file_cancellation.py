@@ -168,10 +168,13 @@ async def test_a_cancelled_workspace_pull_still_refreshes_the_sibling(tmp_path: 
     write_json(root / "skills" / "demo" / "evals" / "c.json", workflow_fixture("demo", ["three"]))
     with shut_down(InProcessHost(root, pull=True)) as host:
         a_uri, b_uri = host.open(a), host.open(b)
-        for uri in (a_uri, b_uri):  # both cached: the workspace pull below analyses c only
+        for uri in (a_uri, b_uri):  # their first findings, without the index (issue 30)
+            await host.diagnostics.pull_document(document_params(uri))
+        await until(lambda: settled(host), "the first analyses, the index load and syncs to end")
+        for uri in (a_uri, b_uri):  # both cached with the index: the workspace pull analyses c only
             report = await host.diagnostics.pull_document(document_params(uri))
             assert "duplicate_case_id" not in [str(d.code) for d in report.items]
-        await until(lambda: settled(host), "the first analyses and syncs to end")
+        await until(lambda: settled(host), "the second analyses to end")
         refreshes = host.refreshes
 
         with host.repo(root).lock:

@@ -179,3 +179,16 @@ def test_no_name_of_ours_overrides_one_pygls_has() -> None:
         name for cls in (EvalfixProtocol, HookedProtocol) for name in vars(cls) if not name.startswith("__")
     }
     assert {name for name in ours if hasattr(LanguageServerProtocol, name)} == OVERRIDDEN
+
+
+def test_structure_answer_builds_an_answer_as_pygls_structures_it_on_arrival() -> None:
+    """The warm-up structures the answers to the server's own requests once (``warm_messages``):
+    the same type pygls gives the answer when it arrives for a pending request."""
+    server, capture = serve()
+    initialize(server)
+    answer = {"jsonrpc": "2.0", "id": 7, "result": None}
+    warmed = server.protocol.structure_answer("workspace/diagnostic/refresh", answer)
+    server.protocol.send_request("workspace/diagnostic/refresh", None, msg_id=7)
+    arrived = server.protocol.structure_message(answer)
+    assert type(warmed) is type(arrived)
+    assert type(arrived).__name__ == "DiagnosticRefreshResponse"

@@ -75,6 +75,8 @@ def test_sync_reports_dependents_and_folder_events(tmp_path: Path) -> None:
     repo = index.repo(root)
     with repo.lock:
         assert repo.sync() == set()
+    assert not repo.index_loaded  # a sync never loads the index (it holds the lock: issue 30)
+    repo.ensure_index()
     generation = repo.index_generation
     index.note_text(a, root, a.read_text().replace('"one"', '"two"'))
     assert repo.index_generation > generation

@@ -14,6 +14,7 @@ def test_sync_empties_the_queues_in_place(tmp_path: Path) -> None:
     texts, fs_paths = state._pending_texts, state._pending_fs
     state.queue_text("skills/a/evals/evals.json", "{}")
     state.queue_fs_change(tmp_path / "skills")
+    state.ensure_index()  # (texts wait for the index: ``sync`` applies them once it is loaded)
     with state.lock:
         state.sync()
     assert state._pending_texts is texts and not texts

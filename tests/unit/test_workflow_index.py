@@ -286,3 +286,26 @@ def test_the_index_follows_the_normalizer_appearing(tmp_path: Path) -> None:
     make_walking(repo)
     fs.invalidate()  # the server's file events do this
     assert list(index.earlier_ids("skills/demo/evals/b.json").values()) == [("skills/demo/evals/a.json", 0)]
+
+
+def test_a_file_that_cannot_hold_cases_is_indexed_without_a_parse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An arc suite (``evals``, no ``cases``) below skills/**/evals/ is not parsed to learn that
+    it has no ids (issue 30: most files of a monorepo of skills); a member name spelled with
+    escapes still is, and still counts."""
+    import evalfix_ls.contracts.workflow.index as index_module
+
+    repo = make_walking(make_repo(tmp_path / "repo"))
+    write(repo, "skills/a/evals/evals.json", {"skill_name": "a", "evals": [{"id": "x", "prompt": "p"}]})
+    write(repo, "skills/a/evals/one.json", fixture("dup"))
+    escaped = '{"skill": "demo", "\\u0063ases": [{"id": "dup", "input": "i"}]}'
+    (repo / "skills/a/evals/two.json").write_text(escaped, encoding="utf-8")
+    parsed: list[str] = []
+    real_parse = index_module.parse
+    monkeypatch.setattr(index_module, "parse", lambda text: parsed.append(text[:12]) or real_parse(text))
+    index = WorkflowIndex(repo, FileSystemView())
+    index.load_from_disk()
+    assert len(parsed) == 2  # one.json and the escaped two.json; not evals.json
+    assert index.normalized("skills/a/evals/evals.json") is None
+    assert index.earlier_site("skills/a/evals/two.json", "demo:dup") is not None

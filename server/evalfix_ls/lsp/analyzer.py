@@ -82,6 +82,8 @@ class Result:
     memo: DiagnosticMemo | None = None  # its diagnostics by finding, for the next result's reuse
     # The runs of ``diagnostics`` the report is joined from (cached cases' pieces), when it has them.
     parts: list[ReportPart] | None = None
+    # Computed before the repository's workflow index was loaded: no cross-file finding yet.
+    index_deferred: bool = False
 
     def is_for(self, snapshot: Snapshot | None) -> bool:
         """Computed from this very text (a version number alone can be reused)."""
@@ -97,10 +99,17 @@ def run_job(job: Job, open_lookup: OpenLookup) -> Result:
     with gc_paused():
         try:
             if repo is None:
-                return _analyse(job, open_lookup, set())
+                return _analyse(job, open_lookup, set(), index_deferred=False)
+            # An open document is not held back by the first load of the workflow index (issue
+            # 30: a monorepo's 12,000 files, seconds): its first findings come without the
+            # cross-file rules, and the job runner loads the index and has it checked again.
+            # A closed file (a scan, workspace/diagnostic) waits for the index, off the lock.
+            deferred = job.snapshot is not None and not repo.index_loaded
+            if job.use_workflow_index and not deferred:
+                repo.ensure_index()
             with repo.lock:
                 affected = {repo.root / rel for rel in repo.sync()}
-                return _analyse(job, open_lookup, affected)
+                return _analyse(job, open_lookup, affected, index_deferred=deferred)
         finally:
             settle()
 
@@ -128,14 +137,14 @@ def _job_text(job: Job) -> tuple[str, FileText | None]:
     return file_text.text, file_text
 
 
-def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
+def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path], *, index_deferred: bool) -> Result:
     from ..analysis import analyze
     from .case_diagnostics import Conversion, convert_findings, placed_diagnostics
 
     text, file_text = _job_text(job)
     repo = job.repo
     try:
-        index = repo.workflow_index() if repo is not None else None
+        index = repo.workflow_index() if repo is not None and not index_deferred else None
         analysis = analyze(
             text,
             path=job.path,
@@ -189,6 +198,7 @@ def _analyse(job: Job, open_lookup: OpenLookup, affected: set[Path]) -> Result:
         revision=job.revision,
         memo=memo,
         parts=parts,
+        index_deferred=index_deferred and job.use_workflow_index,
     )
 
 

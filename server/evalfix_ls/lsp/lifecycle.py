@@ -41,17 +41,21 @@ def workspace_folders(params: types.InitializeParams) -> list[Path]:
     return paths
 
 
-def warm_up(structure: Callable[[dict[str, Any]], object], serialize: Callable[[object], object]) -> None:
+def warm_up(
+    structure: Callable[[dict[str, Any]], object],
+    serialize: Callable[[object], object],
+    structure_answer: Callable[[str, dict[str, Any]], object],
+) -> None:
     """Import the analysis core and the features' services on a worker while the client is still
     busy with ``initialized``, so the first diagnostics and requests do not pay for them (they are
     not needed to answer ``initialize``: the feature modules import their services lazily); and
-    build what an editing session builds once for good before the first document (``structure``
-    and ``serialize``: the protocol's; see ``warm_messages``)."""
+    build what an editing session builds once for good before the first document (``structure``,
+    ``serialize`` and ``structure_answer``: the protocol's; see ``warm_messages``)."""
     import importlib
 
     for name in WARM_UP:
         importlib.import_module(name, __package__)
-    prepare_editing_messages(structure, serialize)
+    prepare_editing_messages(structure, serialize, structure_answer)
     prepare_type_checks()
     prepare_codecs()
 
@@ -111,7 +115,9 @@ def register(server: Host) -> None:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: Host, params: types.InitializedParams) -> None:
-        ls.executor.submit(warm_up, ls.protocol.structure_message, ls.protocol.serialize)
+        ls.executor.submit(
+            warm_up, ls.protocol.structure_message, ls.protocol.serialize, ls.protocol.structure_answer
+        )
         try:
             await fetch_configuration(ls)
         finally:

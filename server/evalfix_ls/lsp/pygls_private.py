@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInternalError
 from pygls.protocol import LanguageServerProtocol
-from pygls.protocol.json_rpc import MsgId
+from pygls.protocol.json_rpc import JsonRPCResponseMessage, MsgId
 
 if TYPE_CHECKING:  # pygls declares these for type checkers only
     from pygls.protocol.json_rpc import MessageCallback, MessageHandler
@@ -73,6 +73,11 @@ class HookedProtocol(LanguageServerProtocol):
     def serialize(self, message: object) -> object:
         """A message as pygls writes it (what its converter unstructures it to)."""
         return self._serialize_message(message)
+
+    def structure_answer(self, method: str, data: dict[str, Any]) -> object:
+        """The client's answer to the server's request ``method``, structured as pygls does when
+        it arrives (its converter, the method's result type), without a request being pending."""
+        return self._converter.structure(data, self.get_result_type(method) or JsonRPCResponseMessage)
 
     # -- pygls' state, read ----------------------------------------------------------------------
 

@@ -53,6 +53,15 @@ EDITING_MESSAGES = (
 )
 
 
+# The server's requests an editing session sends after its first document (cross-file findings
+# completed once the workflow index is loaded, results that changed): their answers are
+# structured once here (``structure_answer``).
+SERVER_REQUESTS = (
+    "workspace/diagnostic/refresh",
+    "workspace/codeLens/refresh",
+    "workspace/inlayHint/refresh",
+)
+
 # The answer to a cancelled or outdated pull (``RequestCancelled``, ``ContentModified``)
 ERROR_ANSWER = types.ResponseErrorMessage(
     id=0, error=types.ResponseError(code=int(types.LSPErrorCodes.RequestCancelled), message="")
@@ -60,12 +69,17 @@ ERROR_ANSWER = types.ResponseErrorMessage(
 
 
 def prepare_editing_messages(
-    structure: Callable[[dict[str, Any]], object], serialize: Callable[[object], object]
+    structure: Callable[[dict[str, Any]], object],
+    serialize: Callable[[object], object],
+    structure_answer: Callable[[str, dict[str, Any]], object],
 ) -> None:
-    """Structure each editing message once and serialize an error answer once (``structure`` and
-    ``serialize``: the protocol's); nothing is dispatched or written."""
+    """Structure each editing message and each answer to a server request once, and serialize an
+    error answer once (``structure``, ``serialize`` and ``structure_answer``: the protocol's);
+    nothing is dispatched or written."""
     for message in EDITING_MESSAGES:
         _classify(structure(message))
+    for method in SERVER_REQUESTS:
+        _classify(structure_answer(method, {"jsonrpc": "2.0", "id": 0, "result": None}))
     serialize(ERROR_ANSWER)
 
 

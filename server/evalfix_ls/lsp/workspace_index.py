@@ -83,6 +83,7 @@ class RepoState:
         # index when it loads and at every ``sync``, so every analysis classifies the same way.
         self._walk: Walk | None = None
         self._index_loaded = False
+        self._load_lock = threading.Lock()  # one load at a time (``ensure_index``)
         self._watching = watching
         self._disk_epoch = unwatched_epoch()
 
@@ -118,14 +119,19 @@ class RepoState:
 
     def sync(self) -> set[str]:
         """Apply the queued facts; returns the repository-relative paths of fixture files whose
-        findings may have changed because of another file (``WorkflowIndex.dependents``)."""
+        findings may have changed because of another file (``WorkflowIndex.dependents``). Before
+        the index is loaded only the file-system facts apply: loading it is ``ensure_index``'s,
+        never done while ``self.lock`` holds every analysis of the repository back."""
         with self._pending_lock:  # the queues are emptied in place, not replaced (see _taken)
-            texts = _taken(self._pending_texts)
             fs_paths = _taken(self._pending_fs)
-            reload_all, self._reload_all = self._reload_all, False
         for path in fs_paths:
             self.fs.invalidate(path)
-        index = self.workflow_index()
+        if not self._index_loaded:
+            return set()  # the texts wait for the index (``ensure_index``), which reads the rest
+        with self._pending_lock:
+            texts = _taken(self._pending_texts)
+            reload_all, self._reload_all = self._reload_all, False
+        index = self._index
         if index is None:
             return set()
         index.force_walk(self._walk)  # duplicate ids and readiness: the configured classification
@@ -152,22 +158,50 @@ class RepoState:
             affected.update(index.dependents(rel_path))
         return affected - set(texts)
 
-    def workflow_index(self) -> WorkflowIndex | None:
-        """The repository's ``WorkflowIndex``, loaded from disk on first use (None until the
-        module exists or when loading failed)."""
-        if not self._index_loaded:
-            self._index_loaded = True
-            if (self.root / "skills").is_dir():
-                try:
-                    from ..contracts.workflow.index import WorkflowIndex
+    @property
+    def index_loaded(self) -> bool:
+        """Whether the workflow index was read from disk (``ensure_index``): until then an open
+        document is analysed without the cross-file rules (``analyzer.run_job``)."""
+        return self._index_loaded
 
-                    index = WorkflowIndex(self.root, self.fs, self._walk)
-                    index.load_from_disk()
-                    self._index = index
-                    self._disk_epoch = unwatched_epoch()
-                except Exception:
-                    logger.exception("could not index the fixture files of %s", self.root)
+    def workflow_index(self) -> WorkflowIndex | None:
+        """The repository's ``WorkflowIndex``, loaded from disk on first use (None when the
+        repository has no ``skills/`` folder or loading failed)."""
+        return self.ensure_index()
+
+    def ensure_index(self) -> WorkflowIndex | None:
+        """Load the index from disk once, from any thread, without ``self.lock``: reading every
+        fixture file of a monorepo takes seconds (12,000 files: 1–2 s), and analyses of open
+        documents go on meanwhile without the index. The queued texts apply at the next
+        ``sync``, under the lock."""
+        if self._index_loaded:
+            return self._index
+        with self._load_lock:
+            if not self._index_loaded:
+                self._index = self._load_index()
+                self._disk_epoch = unwatched_epoch()
+                self._index_loaded = True
         return self._index
+
+    def _load_index(self) -> WorkflowIndex | None:
+        if not (self.root / "skills").is_dir():
+            return None
+        try:
+            from ..contracts.workflow.index import WorkflowIndex
+
+            started = time.perf_counter()
+            index = WorkflowIndex(self.root, self.fs, self._walk)
+            index.load_from_disk()
+            logger.info(
+                "indexed %d fixture files of %s in %.2f s",
+                len(index.files()),
+                self.root,
+                time.perf_counter() - started,
+            )
+            return index
+        except Exception:
+            logger.exception("could not index the fixture files of %s", self.root)
+            return None
 
 
 _Pending = TypeVar("_Pending", dict[str, "Text | _Queued"], list[Path])

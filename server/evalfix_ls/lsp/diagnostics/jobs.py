@@ -53,6 +53,7 @@ class JobRunner:
         # uri -> (snapshot revision, its tree once the running analysis has parsed it): the
         # features that read only the tree answer from it while the rules still run.
         self.parsed: dict[str, tuple[int, asyncio.Future[Analysis]]] = {}
+        self._loading: set[Path] = set()  # repositories whose workflow index is being loaded
 
     # -- jobs ------------------------------------------------------------------------------------
 
@@ -229,6 +230,8 @@ class JobRunner:
         if future.cancelled() or future.exception() is not None:
             return
         result = future.result()
+        if result.index_deferred:
+            self._complete_index(result.path)
         if result.is_for(self.server.documents.get(uri)):
             self.cache.store_open(uri, result)
             self.edits.forget_until(uri, result.revision)
@@ -239,6 +242,29 @@ class JobRunner:
             # that older result, the edits since piled up, and once none ended in time each one
             # was a full parse and a re-check of every case (the recorded replay: 13-40 s each).
             self.cache.late[uri] = result
+
+    def _complete_index(self, path: Path | None) -> None:
+        """Load the workflow index of ``path``'s repository in the background (once), then have
+        its open documents checked again with the cross-file rules: a new key (the index
+        generation) and the strategy's publish or refresh."""
+        repo, _ = self._repo_for(path)
+        if repo is None or repo.index_loaded or repo.root in self._loading:
+            return
+        self._loading.add(repo.root)
+        self.tasks.spawn(self._load_index(repo), "load the workflow index")
+
+    async def _load_index(self, repo: RepoState) -> None:
+        try:
+            await asyncio.get_running_loop().run_in_executor(self.server.executor, repo.ensure_index)
+        finally:
+            self._loading.discard(repo.root)
+        repo.index_generation += 1  # results computed without the index are outdated
+        inside = [
+            snapshot.path
+            for snapshot in self.server.documents
+            if snapshot.path is not None and relative_posix(snapshot.path, repo.root) is not None
+        ]
+        self._on_affected(inside)
 
     async def _run_one(self, job: Job) -> Result:
         return (await self._run([job]))[0]

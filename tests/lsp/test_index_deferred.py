@@ -1,0 +1,95 @@
+"""The opened file first (issue 30 point 1): while the repository's workflow index is still being
+read from disk (held on purpose by ``blocking_server.py`` until the test releases it), an opened
+fixture gets its own findings at once, without the cross-file ones; when the index is in, the
+server has them checked again — a refresh for a pull client, a new publish for a push client —
+and the duplicate id across files appears. No timing: the test decides when the load ends."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from lsp_support import RawClient, two_fixtures, workflow_fixture, write_json
+
+BLOCKING_SERVER = [sys.executable, str(Path(__file__).with_name("blocking_server.py"))]
+PULL = {
+    "textDocument": {"diagnostic": {"dynamicRegistration": False}},
+    "workspace": {"diagnostics": {"refreshSupport": True}},
+}
+
+
+async def opened(tmp_path: Path, capabilities: dict[str, Any]) -> tuple[RawClient, str]:
+    """The server on a repository whose index load blocks, with ``b.json`` open: it repeats
+    ``a.json``'s id, a duplicate only the index can see."""
+    root, _a, b = two_fixtures(tmp_path)
+    (root / "PLANTED_INDEX_BLOCK").touch()
+    write_json(b, workflow_fixture("demo", ["one", "two"]))
+    client = await RawClient.start(*BLOCKING_SERVER)
+    params = {"processId": None, "capabilities": capabilities, "rootUri": root.as_uri()}
+    assert "result" in await client.request("initialize", params)
+    client.notify("initialized", {})
+    text = b.read_text(encoding="utf-8")
+    document = {"uri": b.as_uri(), "languageId": "json", "version": 1, "text": text}
+    client.notify("textDocument/didOpen", {"textDocument": document})
+    return client, b.as_uri()
+
+
+async def pulled_codes(client: RawClient, uri: str) -> list[str]:
+    answer = await client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
+    return [item["code"] for item in answer["result"]["items"]]
+
+
+async def load_is_held(client: RawClient) -> bool:
+    """The index load has started and waits for the release (asked until it has: the load is
+    queued behind the first analysis, on a worker)."""
+    for _ in range(1000):
+        if (await client.request("evalfix/test/blocked", {}))["result"]["index waiting"] == 1:
+            return True
+    return False
+
+
+async def test_a_pull_client_gets_the_own_findings_first_then_a_refresh_with_the_cross_file_ones(
+    tmp_path: Path,
+) -> None:
+    client, uri = await opened(tmp_path, PULL)
+    try:
+        assert "duplicate_case_id" not in await pulled_codes(client, uri)
+        assert await load_is_held(client)  # the answer above came before the index
+        await client.request("evalfix/test/release", {})
+        while True:  # the server asks for a refresh once the index is in
+            message = await client.receive()
+            if message.get("method") == "workspace/diagnostic/refresh":
+                client.send({"id": message["id"], "result": None})
+                break
+            if "id" in message and "method" in message:
+                client.send({"id": message["id"], "result": None})
+        assert "duplicate_case_id" in await pulled_codes(client, uri)
+    finally:
+        await client.close()
+
+
+async def test_a_push_client_gets_a_publish_without_then_one_with_the_cross_file_findings(
+    tmp_path: Path,
+) -> None:
+    client, uri = await opened(tmp_path, {})
+    try:
+        published: list[list[str]] = []
+        while not published:
+            message = await client.receive()
+            if message.get("method") == "textDocument/publishDiagnostics" and message["params"]["uri"] == uri:
+                published.append([item["code"] for item in message["params"]["diagnostics"]])
+            elif "id" in message and "method" in message:
+                client.send({"id": message["id"], "result": None})
+        assert "duplicate_case_id" not in published[0]
+        assert await load_is_held(client)
+        await client.request("evalfix/test/release", {})
+        while "duplicate_case_id" not in published[-1]:
+            message = await client.receive()
+            if message.get("method") == "textDocument/publishDiagnostics" and message["params"]["uri"] == uri:
+                published.append([item["code"] for item in message["params"]["diagnostics"]])
+            elif "id" in message and "method" in message:
+                client.send({"id": message["id"], "result": None})
+        assert len(published) >= 2
+    finally:
+        await client.close()
