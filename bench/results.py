@@ -7,9 +7,10 @@ without any run. In process, the same lens computation and how many result files
     python -m bench.results --runs 50 --repeat 5
 
 Target (issue 29): the lens answers in ≤ 50 ms after the first read; a keystroke opens no result
-file. The first lens over stdio also waits for the server's start-up, whose workspace scan walks
-every folder below ``skills/`` — the 40,000 result files of ``evals-runs/`` included (the fixture
-walk skips nothing inside ``skills/``, as the reference does): compare the "no run" row.
+file. The first lens over stdio also waits for the server's start-up (compare the "no run" row);
+later lenses are measured while the server's workspace scan runs in the background (it walks every
+folder below ``skills/``, the 40,000 result files of ``evals-runs/`` included, as the fixture walk
+skips nothing inside ``skills/``) and again once it is done.
 The tree is written once to bench/.data/results-<runs>x<cases>/ (about 40,000 small files;
 one 100 MB ``trace.json`` in the newest run, which is never opened).
 """
@@ -137,6 +138,12 @@ async def over_stdio(root: Path, suite: Path, repeat: int) -> dict[str, Any]:
         later = [
             (await client.request("textDocument/codeLens", lens, timeout=60)).elapsed for _ in range(repeat)
         ]
+        # workspace/symbol answers once the workspace index is in (its walk of every folder below
+        # skills/ runs in the background after the open): what follows is measured without it.
+        await client.request("workspace/symbol", {"query": "case"}, timeout=300)
+        settled = [
+            (await client.request("textDocument/codeLens", lens, timeout=60)).elapsed for _ in range(repeat)
+        ]
         at = text.index(f'"Do task {text.count(chr(34) + "prompt" + chr(34)) // 2}"') + 5
         line = text.count("\n", 0, at)
         character = at - (text.rindex("\n", 0, at) + 1)
@@ -156,6 +163,7 @@ async def over_stdio(root: Path, suite: Path, repeat: int) -> dict[str, Any]:
         return {
             "first": first.elapsed,
             "later": later,
+            "settled": settled,
             "keystroke": keystrokes,
             "lenses_with_result": len(shown),
         }
@@ -195,8 +203,13 @@ def main(argv: list[str] | None = None) -> int:
         ],  # fmt: skip
         ["stdio: codeLens, first, no run (start-up)", fmt_ms(without["first"]), ""],
         [
-            "stdio: codeLens, later (p50 / p90)",
+            "stdio: codeLens, later, scan running (p50 / p90)",
             f"{fmt_ms(median(stdio['later']))} / {fmt_ms(percentile(stdio['later'], 90))}",
+            "target ≤ 50 ms",
+        ],  # fmt: skip
+        [
+            "stdio: codeLens, later, scan done (p50 / p90)",
+            f"{fmt_ms(median(stdio['settled']))} / {fmt_ms(percentile(stdio['settled'], 90))}",
             "target ≤ 50 ms",
         ],  # fmt: skip
         ["stdio: keystroke lenses+hints, results (p50)", fmt_ms(median(stdio["keystroke"])), ""],
