@@ -307,3 +307,28 @@ async def test_keystrokes_open_no_result_file(tmp_path: Path) -> None:
         assert state["result files read"] == read
     finally:
         await client.close()
+
+
+async def test_a_configuration_not_graded_yet_shows_its_timing_and_no_verdict(
+    session: Session, tmp_path: Path
+) -> None:
+    """Example C's eval-1-empty-file: with_skill has only timing.json (not graded yet, or crashed),
+    without_skill is graded. The hints asked for the whole file failed on it before (a verdict
+    list shorter than the assertions)."""
+    root = trees.repo(tmp_path)
+    skill = root / "skills" / "csv"
+    suite = trees.suite(skill, [{"id": 2, "prompt": "Summarize", "expectations": ["No rows", "No file"]}])
+    folder = root / "skills" / "csv-workspace" / "iteration-2" / "eval-1-empty-file"
+    trees.dump(folder / "eval_metadata.json", {"eval_id": 2, "prompt": "Summarize"})
+    trees.dump(folder / "with_skill" / "run-1" / "timing.json", {"total_tokens": 12002, "duration_ms": 15020})
+    rows = [
+        {"text": "No rows", "passed": True, "evidence": "a"},
+        {"text": "No file", "passed": False, "evidence": "b"},
+    ]
+    trees.dump(folder / "without_skill" / "run-1" / "grading.json", {"expectations": rows})
+    await session.initialize([root])
+    uri = session.open(suite)
+    (title,) = await lens_titles(session, uri)
+    assert title.startswith("not graded yet · 15 s · 12.0k tokens · ")
+    assert await hints(session, uri) == []
+    assert not result_items(await session.diagnostics(uri))

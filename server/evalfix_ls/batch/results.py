@@ -26,11 +26,11 @@ from ..services.run_results import (
     ResultNote,
     Suite,
     SuiteCase,
+    graded_assertions,
     lens_title,
     lookups,
     notes,
     suite_of,
-    verdicts,
 )
 from ..workspace.files import read_file
 from ..workspace.view import find_repo_root
@@ -186,7 +186,7 @@ def _case_json(results: SuiteResults, case: SuiteCase, found: CaseLookup, now: f
                 "evidence": verdict.row.evidence if verdict.row else None,
                 "note": verdict.note or None,
             }
-            for span, verdict in zip(case.assertions, verdicts(case, result), strict=True)
+            for span, verdict in graded_assertions(case, result)
         ],
     )
     return out

@@ -122,11 +122,19 @@ def lookups(suite: Suite, lookup: Lookup) -> list[CaseLookup]:
 
 
 def verdicts(case: SuiteCase, result: CaseResult) -> list[Verdict]:
+    """One verdict per assertion of the case; none at all when the run did not grade it (a
+    skill-creator configuration with only timing.json: not graded yet, or crashed)."""
     if not result.primary.graded:
         return []
     return match(
         result.primary.rows, [span.value for span in case.assertions], [span.key for span in case.assertions]
     )
+
+
+def graded_assertions(case: SuiteCase, result: CaseResult) -> list[tuple[AssertionSpan, Verdict]]:
+    """Each assertion with its verdict (empty when the run did not grade the case)."""
+    found = verdicts(case, result)
+    return list(zip(case.assertions, found, strict=True)) if found else []
 
 
 # -- the lens ------------------------------------------------------------------------------------
@@ -228,7 +236,7 @@ def notes(
         result = lookup.result
         if result is None or case.end < start or (end is not None and case.start > end):
             continue
-        for span, verdict in zip(case.assertions, verdicts(case, result), strict=True):
+        for span, verdict in graded_assertions(case, result):
             out.append(ResultNote(span.start, span.end, verdict, result))
     return out
 
