@@ -332,3 +332,22 @@ async def test_a_configuration_not_graded_yet_shows_its_timing_and_no_verdict(
     assert title.startswith("not graded yet · 15 s · 12.0k tokens · ")
     assert await hints(session, uri) == []
     assert not result_items(await session.diagnostics(uri))
+
+
+def test_a_fault_in_reading_results_leaves_the_other_items_but_a_stopped_request_stops() -> None:
+    from pygls.exceptions import JsonRpcContentModified
+
+    from evalfix_ls.lsp.features.results import _guarded
+    from evalfix_ls.lsp.requests import RequestStopped
+
+    def broken() -> list[str]:
+        raise KeyError("a result file of an unforeseen shape")
+
+    assert _guarded(broken, ["fallback"], "test") == ["fallback"]
+    for stop in (RequestStopped(), JsonRpcContentModified(message="changed")):
+
+        def stopped(error: Exception = stop) -> list[str]:
+            raise error
+
+        with pytest.raises(type(stop)):
+            _guarded(stopped, [], "test")

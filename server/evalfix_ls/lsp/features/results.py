@@ -22,7 +22,7 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from lsprotocol import types
 
@@ -188,9 +188,32 @@ async def _quietly(request: object) -> None:
 
 # -- what the lens, hint and hover handlers add ----------------------------------------------------
 
+_T = TypeVar("_T")
+
+
+def _guarded(compute: Callable[[], _T], fallback: _T, what: str) -> _T:
+    """``compute()``; on an unexpected error, ``fallback`` and a log line: the lens, hint and hover
+    answers also carry the other features' items, which a fault in reading results must not take
+    down. A stopped request (cancelled, or its document changed) still stops."""
+    from pygls.exceptions import JsonRpcContentModified
+
+    from ..requests import RequestStopped
+
+    try:
+        return compute()
+    except (RequestStopped, JsonRpcContentModified):
+        raise
+    except Exception:
+        logger.exception("run results: %s failed", what)
+        return fallback
+
 
 def result_lenses(ctx: FeatureContext) -> list[CodeLens]:
     """A lens on each case of an eval suite whose skill has a run: the newest result's line."""
+    return _guarded(lambda: _result_lenses(ctx), [], "code lenses")
+
+
+def _result_lenses(ctx: FeatureContext) -> list[CodeLens]:
     from ...services.inline_facts import CodeLens
     from ...services.run_results import lens_title, lookups, suite_of
 
@@ -230,6 +253,10 @@ def _notes(ctx: FeatureContext, start: int = 0, end: int | None = None) -> list[
 
 def result_hints(ctx: FeatureContext, start: int, end: int) -> list[InlayHint]:
     """✓ / ✗ / stale after each assertion in ``[start, end]``."""
+    return _guarded(lambda: _result_hints(ctx, start, end), [], "inlay hints")
+
+
+def _result_hints(ctx: FeatureContext, start: int, end: int) -> list[InlayHint]:
     from ...services.inline_facts import InlayHint
     from ...services.run_results import hint_label, hint_tooltip
 
@@ -242,6 +269,10 @@ def result_hints(ctx: FeatureContext, start: int, end: int) -> list[InlayHint]:
 
 def result_hover(ctx: FeatureContext, offset: int) -> HoverInfo | None:
     """The verdict, evidence and artifact links of the assertion at ``offset``."""
+    return _guarded(lambda: _result_hover(ctx, offset), None, "hover")
+
+
+def _result_hover(ctx: FeatureContext, offset: int) -> HoverInfo | None:
     from ...services.hover import HoverInfo
     from ...services.run_results import hover_markdown, note_at
 
