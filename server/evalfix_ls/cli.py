@@ -77,6 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="rewrite legacy workflow fixtures in the canonical spec-first.workflow-eval-fixtures.v1 shape",
     )
     batch.add_argument(
+        "--results",
+        action="store_true",
+        help="print the newest run result of every case of the eval suites in PATHS (text, json or github)",
+    )
+    batch.add_argument(
         "--readiness",
         action="store_true",
         help="with --check: add the eval readiness of each skill directory (workflow fixtures)",
@@ -104,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help/--version
         return int(exc.code or 0)
+    if args.results and not args.check:
+        return run_results(args)
     if not args.check:
         if args.fix or args.unsafe_fixes or args.diff or args.migrate:
             parser.print_usage(sys.stderr)
@@ -181,6 +188,25 @@ def run_check(args: argparse.Namespace) -> int:
         return EXIT_FINDINGS
     if args.strict and report.count(Severity.WARNING):
         return EXIT_FINDINGS
+    return EXIT_OK
+
+
+def run_results(args: argparse.Namespace) -> int:
+    """``--results``: what the last runs said, case by case; never a failing exit status."""
+    from .batch.results import collect, render
+
+    _die_quietly_on_closed_pipe()
+    if args.format == "sarif":
+        _say("evalfix-ls: error: --results prints text, json or github")
+        return EXIT_USAGE
+    found = collect(list(args.paths), args.root)
+    if not found:
+        where = ", ".join(str(p) for p in args.paths) or "the current directory"
+        _say(f"evalfix-ls: error: no eval suites found in {where} (looked for evals/evals.json)")
+        return EXIT_USAGE
+    from .js.values import escape_lone_surrogates
+
+    sys.stdout.write(escape_lone_surrogates(render(found, args.format)))
     return EXIT_OK
 
 

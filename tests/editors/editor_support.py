@@ -213,12 +213,20 @@ def completion_request(after: str = COMPLETE_AFTER_CJK) -> dict[str, object]:
 
 
 def drive(
-    tmp: Path, command: Sequence[str], config: str, complete_after: str = COMPLETE_AFTER_CJK, **spec: object
+    tmp: Path,
+    command: Sequence[str],
+    config: str,
+    complete_after: str = COMPLETE_AFTER_CJK,
+    prepare: Callable[[Path], None] | None = None,
+    **spec: object,
 ) -> dict:
     """Run an editor on a private copy of the workspace with its driver's spec: the suite to open,
     the shipped configuration folder ``editors/<config>``, the edits, where to complete, the wait
-    bound, and ``spec``'s extra fields. Returns what the driver saw; fails on any driver error."""
+    bound, and ``spec``'s extra fields; ``prepare(workspace)`` adds to the copy first (a run's
+    results). Returns what the driver saw; fails on any driver error."""
     workspace = copy_workspace(tmp)
+    if prepare is not None:
+        prepare(workspace)
     output = tmp / "seen.json"
     spec_file = write_spec(
         tmp,

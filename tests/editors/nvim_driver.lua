@@ -163,6 +163,44 @@ local function root_hovers()
   return hovers
 end
 
+-- The code lenses of the suite: as the server answers them, and as Neovim itself keeps them for
+-- display (vim.lsp.codelens.get, after a refresh), once one names a result (spec.lens_marker).
+local function code_lenses(buf, client)
+  local params = { textDocument = { uri = vim.uri_from_bufnr(buf) } }
+  local responses = vim.lsp.buf_request_sync(buf, "textDocument/codeLens", params, spec.timeout_ms)
+  local answered = {}
+  for _, lens in ipairs(responses and responses[client.id] and responses[client.id].result or {}) do
+    table.insert(answered, lens.command and lens.command.title or vim.NIL)
+  end
+  local function shown()
+    local titles = {}
+    for _, lens in ipairs(vim.lsp.codelens.get(buf) or {}) do
+      if lens.command then
+        table.insert(titles, lens.command.title)
+      end
+    end
+    return titles
+  end
+  local function refresh()
+    if vim.fn.has("nvim-0.10") == 1 then
+      vim.lsp.codelens.refresh({ bufnr = buf })
+    else
+      vim.lsp.codelens.refresh()
+    end
+  end
+  refresh()
+  wait("a code lens naming " .. spec.lens_marker, spec.timeout_ms, function()
+    for _, title in ipairs(shown()) do
+      if title:find(spec.lens_marker, 1, true) then
+        return true
+      end
+    end
+    refresh()
+    return false
+  end)
+  return { answered = answered, shown = shown() }
+end
+
 local function run()
   vim.cmd("edit " .. vim.fn.fnameescape(spec.file))
   local buf = vim.api.nvim_get_current_buf()
@@ -179,6 +217,9 @@ local function run()
   out.offset_encoding = client.offset_encoding
   out.completion_provider = client.server_capabilities.completionProvider ~= nil
   out.phases.initial = snapshot(buf, uri)
+  if spec.lens_marker then
+    out.lenses = code_lenses(buf, client)
+  end
   for _, edit in ipairs(spec.edits) do
     apply_edit(buf, edit)
   end

@@ -25,6 +25,22 @@ LSP_SEVERITY = {"error": 1, "warning": 2, "information": 3, "hint": 4}
 # check, and the suite: the root hover tells a terminal-editor user what VS Code's status item does.
 SKILL_LOCAL = "skills/haiku/evals/routing/local-cases.json"
 HOVERED = [SKILL_LOCAL, ed.SUITE.as_posix()]
+# A run of the suite's one case with an assertion, passed (so no result diagnostic joins the
+# diagnostics the other tests compare): its lens must show in Neovim (issue 29).
+RESULT_CASE = "astral"
+RUN = "2026-05-02T00-00-00-000Z"
+
+
+def write_run(workspace: Path) -> None:
+    suite = json.loads((workspace / ed.SUITE).read_text(encoding="utf-8"))
+    (case,) = [case for case in suite["evals"] if case["id"] == RESULT_CASE]
+    folder = workspace / ed.SUITE.parent.parent / "evals-runs" / RUN / f"eval-{RESULT_CASE}"
+    folder.mkdir(parents=True)
+    rows = [{"text": "t", "passed": True, "evidence": "ok", "assertion": a} for a in case["assertions"]]
+    grading = {"case_id": RESULT_CASE, "assertion_results": rows}
+    (folder / "grading.json").write_text(json.dumps(grading), encoding="utf-8")
+    timing = {"total_tokens": 12345, "duration_ms": 41207, "estimated_cost_usd": 0.12}
+    (folder / "timing.json").write_text(json.dumps(timing), encoding="utf-8")
 
 
 @dataclass(frozen=True)
@@ -57,7 +73,10 @@ def seen(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     binary = variant.binary()
     tmp = tmp_path_factory.mktemp(variant.name)
     command = [str(binary), "--headless", "--clean", "-c", f"luafile {DRIVER}"]
-    result = ed.drive(tmp, command, "nvim", setup=variant.setup, settings=SETTINGS, hovers=HOVERED)
+    result = ed.drive(
+        tmp, command, "nvim", prepare=write_run, setup=variant.setup, settings=SETTINGS, hovers=HOVERED,
+        lens_marker="1/1 passed",
+    )  # fmt: skip
     result["_variant"] = variant
     return result
 
@@ -117,3 +136,11 @@ def test_root_hover_names_the_family_and_why_a_file_is_not_checked(seen: dict) -
     # The suite's buffer as the edit left it (the server answers for the open text).
     cases = len(json.loads(ed.apply_edits(ed.fixture_text()))["evals"])
     assert f"* cases: {cases}" in suite, hovers
+
+
+def test_a_code_lens_shows_the_last_runs_result(seen: dict) -> None:
+    lenses = seen["lenses"]
+    expected = "1/1 passed · 41 s · 12.3k tokens · $0.12 · "
+    assert any(title.startswith(expected) for title in lenses["answered"]), lenses
+    # ... and Neovim keeps it for display (vim.lsp.codelens.get)
+    assert any(title.startswith(expected) for title in lenses["shown"]), lenses

@@ -207,6 +207,12 @@ def _counts(memo: Any) -> dict[str, int]:
     return {"computed": memo.computed, "reused": memo.reused}
 
 
+def _result_reads() -> int:
+    """Run-result files the server opened (``results.reading``), 0 before any was."""
+    reading = sys.modules.get("evalfix_ls.results.reading")
+    return reading.reads_so_far() if reading is not None else 0
+
+
 def state(ls: Any) -> dict[str, Any]:
     diagnostics = ls.diagnostics
     per_uri = {
@@ -248,6 +254,7 @@ def state(ls: Any) -> dict[str, Any]:
             for uri, memos in ls.quick_trees._memos.items()
         },
         "fixes asked": _fixes_asked[0],
+        "result files read": _result_reads(),
         "cases checked": _cases_checked[0],
         **frozen_state(),
         "warmed up": _warmed_up[0],

@@ -26,7 +26,7 @@ LAYERS = (
     ("services",),
     ("analysis", "config"),
     ("contracts",),
-    ("schema", "findings", "json_value", "workspace"),
+    ("schema", "findings", "json_value", "workspace", "results"),
     ("parser", "js"),
     ("text", "memory"),
     ("__init__",),

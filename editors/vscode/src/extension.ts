@@ -5,6 +5,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { LanguageClient, State } from "vscode-languageclient/node";
+import { artifactsOf, lensAt } from "./caseArtifacts";
 import { CASE_COMMAND, joinArgv } from "./caseCommandLine";
 import { createClient, handlesDocument, SECTION } from "./client";
 import { DocumentInfoItem } from "./documentInfoItem";
@@ -236,6 +237,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Evalfi
     vscode.commands.registerCommand("evalfix.restart", () => extension.restart()),
     vscode.commands.registerCommand("evalfix.showOutput", () => extension.log.show()),
     vscode.commands.registerCommand("evalfix.runCase", () => runCaseAtCursor(extension)),
+    vscode.commands.registerCommand("evalfix.openCaseArtifacts", () => openCaseArtifacts(extension)),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (RESTART_SETTINGS.some((setting) => event.affectsConfiguration(setting))) {
         restartSoon();
@@ -295,6 +297,40 @@ async function runCaseAtCursor(extension: EvalfixExtension): Promise<void> {
     return;
   }
   await vscode.commands.executeCommand(lens.command.command, ...(lens.command.arguments ?? []));
+}
+
+/** The last run's `assistant.md` of the case at the cursor in an editor, its `outputs/` folder
+ * revealed in the explorer (from the case's result lens, which the server computes). */
+async function openCaseArtifacts(extension: EvalfixExtension): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || !extension.client) {
+    return;
+  }
+  const lenses =
+    (await vscode.commands.executeCommand<vscode.CodeLens[]>("vscode.executeCodeLensProvider", editor.document.uri)) ??
+    [];
+  const found = lensAt(
+    lenses.map((lens) => ({
+      line: lens.range.start.line,
+      command: lens.command?.command,
+      arguments: lens.command?.arguments,
+    })),
+    editor.selection.active.line,
+  );
+  const artifacts = artifactsOf(found?.arguments);
+  if (!artifacts.files.length && !artifacts.folders.length) {
+    void vscode.window.showInformationMessage("evalfix-ls: no run result for this case.");
+    return;
+  }
+  for (const folder of artifacts.folders) {
+    await vscode.commands.executeCommand("revealInExplorer", vscode.Uri.parse(folder));
+  }
+  for (const file of artifacts.files) {
+    await vscode.window.showTextDocument(vscode.Uri.parse(file), {
+      preview: true,
+      viewColumn: vscode.ViewColumn.Beside,
+    });
+  }
 }
 
 /** Returning the promise lets VS Code wait for the server's shutdown. */

@@ -46,6 +46,10 @@ class Config:
     inlay_hints: bool = True  # server only: inherited values and loader defaults as inlay hints
     code_lens: bool = True  # server only: readiness and run-this-case lenses
     walk: Walk | None = None  # ``workflow_walk``: forces spec-first's fixture walk on or off
+    # ``[evals] results``: extra run-result roots (arc-skill-eval's ``--output-dir``), absolute
+    result_roots: tuple[Path, ...] = ()
+    # ``[evals] resultDiagnostics``: the severity of a failed assertion of the last run (None: off)
+    result_diagnostics: Severity | None = Severity.INFORMATION
     problems: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()  # where the settings came from, for logs
     explicit: frozenset[str] = frozenset()  # scalar keys this layer sets (they win when merged)
@@ -83,7 +87,16 @@ class Config:
         severity = {**self.severity, **other.severity}
         scalars = {
             name: getattr(other if name in other.explicit else self, name)
-            for name in ("root", "workspace_diagnostics", "debounce_ms", "inlay_hints", "code_lens", "walk")
+            for name in (
+                "root",
+                "workspace_diagnostics",
+                "debounce_ms",
+                "inlay_hints",
+                "code_lens",
+                "walk",
+                "result_roots",
+                "result_diagnostics",
+            )  # fmt: skip
         }
         return Config(
             files=files,

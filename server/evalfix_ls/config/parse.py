@@ -45,6 +45,8 @@ class _SettingChanges(TypedDict, total=False):
     code_lens: bool
     walk: Walk
     debounce_ms: int
+    result_roots: tuple[Path, ...]
+    result_diagnostics: Severity | None
 
 
 def parse_settings(data: object, *, base_dir: Path, origin: str) -> Config:
@@ -94,10 +96,40 @@ def parse_settings(data: object, *, base_dir: Path, origin: str) -> Config:
                 changes["debounce_ms"] = value
             else:
                 problems.append(f"{where}: expected an integer between 0 and {MAX_DEBOUNCE_MS}")
+        elif key == "evals":
+            _parse_evals(value, base_dir, where, problems, changes)
         else:
             problems.append(f"{where}: unknown setting (ignored)")
     explicit = frozenset(changes) - {"files", "severity"}
     return replace(config, problems=tuple(problems), explicit=explicit, **changes)
+
+
+def _parse_evals(
+    value: object, base_dir: Path, where: str, problems: list[str], changes: _SettingChanges
+) -> None:
+    """``[evals]``: ``results`` (a path or a list of paths: extra run-result roots, as given to
+    arc-skill-eval's ``--output-dir``) and ``resultDiagnostics`` (a severity, or ``off``)."""
+    if not isinstance(value, Mapping):
+        problems.append(f"{where}: expected a table, e.g. {{results = ['evals-out']}}")
+        return
+    for raw_key, item in value.items():
+        key = _norm_key(str(raw_key))
+        if key == "results":
+            paths = [item] if isinstance(item, str) else item
+            if isinstance(paths, list) and all(isinstance(p, str) and p.strip() for p in paths):
+                changes["result_roots"] = tuple((base_dir / Path(p).expanduser()).absolute() for p in paths)
+            else:
+                problems.append(f"{where}.{raw_key}: expected a path or a list of paths")
+        elif key == "resultdiagnostics":
+            if isinstance(item, str) and item.strip().lower() in (OFF, "none"):
+                changes["result_diagnostics"] = None
+                continue
+            try:
+                changes["result_diagnostics"] = Severity.from_word(item)
+            except (KeyError, AttributeError):
+                problems.append(f"{where}.{raw_key}: expected error, warning, information, hint or off")
+        else:
+            problems.append(f"{where}.{raw_key}: unknown setting (ignored)")
 
 
 def _parse_files(value: object, base_dir: Path, where: str, problems: list[str]) -> Iterator[FileMapping]:

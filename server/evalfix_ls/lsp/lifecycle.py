@@ -88,6 +88,8 @@ WARM_UP = (  # relative to this package
     "..services.case_ids",
     "..services.document_info",
     "..services.document_caches",  # emptied when the last document closes
+    "..services.run_results",  # run results: lenses, hints and diagnostics of every eval suite
+    "..results.index",  # (and the producers' readers it imports: calendar, datetime)
 )
 
 

@@ -64,6 +64,14 @@ class EncodedPublishParams(types.PublishDiagnosticsParams):
         return f'{{"uri": {json.dumps(self.uri)}, "diagnostics": {self.diagnostics_json}{version}}}'
 
 
+def joined(items_json: str, extra: Sequence[str]) -> str:
+    """A JSON array of diagnostics with ``extra`` (each a diagnostic's JSON) appended."""
+    if not extra:
+        return items_json
+    inner = items_json.strip()[1:-1].strip()
+    return "[" + ", ".join(([inner] if inner else []) + list(extra)) + "]"
+
+
 class EncodedItems:
     """The JSON array of one result's diagnostics, encoded on first use and kept, with the JSON of
     each diagnostic (by identity: the list holds them, so no other object takes their ids)."""

@@ -14,7 +14,8 @@ All methods run on the event loop; analyses run in ``server.executor`` (see ``wo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,6 +37,11 @@ if TYPE_CHECKING:
     from ...analysis import Analysis
     from ..session.host import Host
 
+logger = logging.getLogger(__name__)
+# Diagnostics of another source joined to a document's own (run results: features/results.py):
+# ``(uri, result)`` → (a key that changes when they do, each diagnostic's JSON).
+ExtraItems = Callable[[str, Result], Awaitable[tuple[str, Sequence[str]]]]
+
 
 class DiagnosticsManager:
     def __init__(self, server: Host) -> None:
@@ -51,6 +57,20 @@ class DiagnosticsManager:
         self.pull = PullStrategy(server, self.runner)
         # Set once the first workspace/configuration answer (or its failure) is in.
         self.settings_ready = self.tasks.settings_ready
+        # Called (on the event loop) with the paths of file events, and once on ``initialized``.
+        self.file_listeners: list[Callable[[list[Path]], object]] = []
+        self.started_listeners: list[Callable[[], None]] = []
+        self.extra_items: ExtraItems | None = None
+
+    async def extra_for(self, uri: str, result: Result) -> tuple[str, Sequence[str]]:
+        """The other sources' diagnostics for this result (none when they fail: logged)."""
+        if self.extra_items is None:
+            return "", ()
+        try:
+            return await self.extra_items(uri, result)
+        except Exception:
+            logger.exception("extra diagnostics failed for %s", uri)
+            return "", ()
 
     @property
     def strategy(self) -> Strategy:
@@ -67,6 +87,8 @@ class DiagnosticsManager:
 
     def initialized(self) -> None:
         self.strategy.initialized()
+        for listener in self.started_listeners:
+            listener()
 
     # -- document events -------------------------------------------------------------------------
 
@@ -130,6 +152,8 @@ class DiagnosticsManager:
         self.strategy.recheck_workspace()
 
     def files_changed(self, events: list[FileEvent]) -> None:
+        for file_listener in self.file_listeners:
+            file_listener([event.path for event in events])
         index = self.server.workspace_index
         touched = index.note_file_events(
             events, is_open=lambda path: self.server.documents.for_path(path) is not None

@@ -13,7 +13,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from ...contracts.detection import UNKNOWN
-from .encoded import EncodedDocuments, EncodedReport
+from .encoded import EncodedDocuments, EncodedReport, joined
 from .worker import Result
 
 if TYPE_CHECKING:
@@ -45,10 +45,11 @@ class PullHandlers:
                 message="document changed during analysis",
                 data={"retriggerRequest": True},
             )
-        result_id = self.cache.result_id(uri, result.fingerprint)
+        extra_key, extra = await self.server.diagnostics.extra_for(uri, result)
+        result_id = self.cache.result_id(uri, result.fingerprint) + (f"~{extra_key}" if extra_key else "")
         if params.previous_result_id == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
-        items_json = await self._items_json(uri, result)
+        items_json = joined(await self._items_json(uri, result), extra)
         return EncodedReport(items=result.diagnostics, result_id=result_id, items_json=items_json)
 
     async def _current_result(self, uri: str) -> Result | None:

@@ -9,6 +9,7 @@ from their disk results, and only when their diagnostics changed.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,7 +18,7 @@ from lsprotocol import types
 from ...memory.tables import pop_and_shrink
 from ..session.documents import Snapshot
 from .convert import Fingerprint
-from .encoded import EncodedDocuments, EncodedPublishParams
+from .encoded import EncodedDocuments, EncodedPublishParams, joined
 
 if TYPE_CHECKING:
     from ..session.host import Host
@@ -76,6 +77,9 @@ class PushScheduler:
                 result = await self.runner.result_for_open(uri)
             finally:
                 state.computing = False
+            extra: Sequence[str] = ()
+            if result is not None:
+                _key, extra = await self.server.diagnostics.extra_for(uri, result)
             current = self.server.documents.get(uri)
             if result is None or current is None:
                 return
@@ -86,6 +90,7 @@ class PushScheduler:
                     result.version,
                     fingerprint=result.fingerprint,
                     parts=result.parts,
+                    extra=extra,
                 )
             elif not state.again:  # defensive: a change always sets ``again``
                 state.again = True
@@ -123,8 +128,9 @@ class PushScheduler:
         *,
         fingerprint: Fingerprint,
         parts: list[ReportPart] | None = None,
+        extra: Sequence[str] = (),
     ) -> None:
-        items = self._encoded.items(uri, diagnostics, parts).text()
+        items = joined(self._encoded.items(uri, diagnostics, parts).text(), extra)
         self.server.text_document_publish_diagnostics(
             EncodedPublishParams(uri=uri, diagnostics=diagnostics, version=version, diagnostics_json=items)
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from lsprotocol import types
 
 from . import FeatureServer, feature
@@ -15,8 +17,17 @@ def register(server: FeatureServer) -> None:
     @feature(server, types.TEXT_DOCUMENT_HOVER, wait_for_analysis=False, whole_text=False, point=True)
     def on_hover(ctx: FeatureContext, params: types.HoverParams) -> types.Hover | None:
         from ...services.hover import hover
+        from .results import result_hover
 
-        found = hover(ctx.document, ctx.offset(params.position), ctx.facts)
+        offset = ctx.offset(params.position)
+        found = hover(ctx.document, offset, ctx.facts)
+        result = result_hover(ctx, offset)
+        if result is not None:  # the run's verdict first, then what the schema says
+            found = (
+                result
+                if found is None
+                else replace(found, markdown=f"{result.markdown}\n\n---\n\n{found.markdown}")
+            )
         if found is None:
             return None
         kind = types.MarkupKind.Markdown if ctx.client.hover_markdown else types.MarkupKind.PlainText

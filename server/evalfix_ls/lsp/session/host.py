@@ -15,9 +15,10 @@ types. Feature handlers need none of it: they work on a ``FeatureContext`` (see
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Protocol
+from pathlib import Path
+from typing import Any, Protocol
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -38,11 +39,18 @@ class Diagnostics(Protocol):
 
     # Called (on the event loop) when the workspace index learnt new fixture texts.
     index_listeners: list[Callable[[], None]]
+    # Called (on the event loop) with the paths of file events / on ``initialized``.
+    file_listeners: list[Callable[[list[Path]], object]]
+    started_listeners: list[Callable[[], None]]
+    # Run results' diagnostics, joined to the document's own (``diagnostics.manager.ExtraItems``;
+    # its ``Result`` is the diagnostics family's, which this floor does not import).
+    extra_items: Callable[[str, Any], Awaitable[tuple[str, Sequence[str]]]] | None
 
     @property
     def settings_ready(self) -> asyncio.Event: ...
     def initialized(self) -> None: ...
     def recheck_open_documents(self) -> None: ...
+    async def extra_for(self, uri: str, result: Any) -> tuple[str, Sequence[str]]: ...
     def everything_changed(self) -> None: ...
     def files_changed(self, events: list[FileEvent]) -> None: ...
     def cancel_all(self) -> None: ...
