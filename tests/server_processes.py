@@ -43,7 +43,10 @@ async def end_process(process: asyncio.subprocess.Process, grace: float = GRACE_
             stop()
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(process.wait(), grace)
-    return await process.wait()
+    if process.returncode is None:  # killed, but its exit never reached this loop
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(process.wait(), grace)
+    return process.returncode if process.returncode is not None else -signal.SIGKILL
 
 
 def server_process_of(client: Any) -> asyncio.subprocess.Process | None:
