@@ -45,7 +45,9 @@ async def probe(root: Path, capabilities: dict[str, Any] = PULL_CAPABILITIES) ->
 
 
 async def state(client: RawClient) -> dict[str, Any]:
-    return (await client.request("evalfix/test/state", {}))["result"]
+    answer = await client.request("evalfix/test/state", {})
+    assert "result" in answer, answer  # an error answer says why
+    return answer["result"]
 
 
 async def settled(client: RawClient, alive: int) -> dict[str, Any]:
