@@ -49,14 +49,17 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError("no VmRSS")
 
 
-async def started(root: Path) -> LspClient:
-    client = LspClient(evalfix_ls_command(), cwd=root)
+async def started(
+    root: Path, *, argv: list[str] | None = None, pull: bool = True, settings: dict[str, Any] | None = None
+) -> LspClient:
+    """The server (``argv``, default: this checkout's ``evalfix-ls``) initialized on ``root``."""
+    client = LspClient(argv or evalfix_ls_command(), cwd=root, settings=settings)
     await client.start()
     params = {
         "processId": None,
         "rootUri": file_uri(root),
         "workspaceFolders": [{"uri": file_uri(root), "name": root.name}],
-        "capabilities": client_capabilities(pull=True),
+        "capabilities": client_capabilities(pull=pull),
     }
     await client.request("initialize", params, timeout=TIMEOUT)
     await client.notify("initialized", {})
