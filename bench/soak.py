@@ -49,6 +49,7 @@ from bench.soak_workspace import build_workspace, hostile_texts
 SETTLE_SECONDS = 1.5  # idle before a sample: the server's idle clean-up runs after 1 s of quiet
 WARM_UP_OPERATIONS = 2_000
 MEASURES = ("RSS (MB)", "open fds", "threads", "asyncio tasks")
+ALLOCATOR = ("allocated blocks", "malloc in use", "malloc free", "malloc mmapped")
 
 
 def proc_status(pid: int) -> dict[str, int]:
@@ -75,6 +76,7 @@ async def sample(week: Week, done: int, started_at: float) -> dict[str, Any]:
         "asyncio tasks": state["asyncio tasks"],
         "closed-file results": state["closed-file results"],
         "open documents": len(week.documents),
+        **{key: state[key] for key in ALLOCATOR if key in state},
     }
 
 
@@ -101,10 +103,15 @@ async def run_week(root: Path, args: argparse.Namespace) -> list[dict[str, Any]]
 
 
 def _print_sample(row: dict[str, Any]) -> None:
+    allocator = " ".join(
+        f"{key} {fmt_mb(row[key] / 1024) if key.startswith('malloc') else row[key]}"
+        for key in ALLOCATOR
+        if key in row
+    )
     print(
         f"  {row['operations']:>6} ops {row['seconds']:>7.1f} s  RSS {fmt_mb(row['rss_kib']):>9}"
         f"  fds {row['fds']:>3}  threads {row['threads']:>3}  tasks {row['asyncio tasks']:>3}"
-        f"  closed-file results {row['closed-file results']:>4}  open {row['open documents']}",
+        f"  closed-file results {row['closed-file results']:>4}  open {row['open documents']}  {allocator}",
         flush=True,
     )
 

@@ -10,6 +10,7 @@ measured is the server a user runs, with one more handler.
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import gc
 import sys
 import threading
@@ -26,7 +27,30 @@ def _state(ls: Any) -> dict[str, int]:
         "threads": threading.active_count(),
         "closed-file results": len(diagnostics.cache.disk),
         "frozen objects": gc.get_freeze_count(),
+        # Live Python objects' blocks (pymalloc), and what glibc's heap has in use and free: RSS
+        # that grows while these stay flat is memory kept by the allocators, not by the server.
+        "allocated blocks": sys.getallocatedblocks(),
+        **_mallinfo(),
     }
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks")
+        + ("uordblks", "fordblks", "keepcost")
+    ]
+
+
+def _mallinfo() -> dict[str, int]:
+    """glibc's ``mallinfo2`` (bytes in use by malloc, free in its heap, in mmapped blocks)."""
+    try:
+        mallinfo2 = ctypes.CDLL("libc.so.6").mallinfo2
+    except (OSError, AttributeError):
+        return {}
+    mallinfo2.restype = _MallInfo2
+    info = mallinfo2()
+    return {"malloc in use": info.uordblks, "malloc free": info.fordblks, "malloc mmapped": info.hblkhd}
 
 
 def serve() -> None:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ...parser import parse
 from ...parser.fast import reject_constant
+from ...parser.tree import ARRAY, OBJECT, Node
 from ...workspace.confine import resolve_within
 from ...workspace.files import read_file
 from ...workspace.view import FileSystemView
@@ -285,6 +286,17 @@ def _without_case_array(text: str) -> bool:
     )
 
 
+def _no_case_array(root: Node | None) -> bool:
+    """``_without_case_array`` on a parsed text: an object with neither a ``cases`` nor an
+    ``examples`` array contributes nothing to the index, so nothing of it is kept — as for a text
+    above ``_QUICK_CHECK_SIZE``. Kept, its ``NormalizedFile`` held the whole tree: every evals.json
+    suite below ``skills/x/evals/`` under 256 KB stayed parsed for the session (``bench.soak``'s
+    200 suites: 234,000 nodes alive with nothing open, issue 33)."""
+    if root is None or root.kind != OBJECT:
+        return False
+    return all((value := root.get(name)) is None or value.kind != ARRAY for name in ("cases", "examples"))
+
+
 def _regular_inside(repo_root: Path, rel_path: str) -> bool:
     """A regular file, not a link (as ``discover`` collects), reached without leaving the root."""
     path = repo_root / rel_path
@@ -323,6 +335,8 @@ def _index_text(rel_path: str, text: str | None, digest: bytes) -> IndexedFile:
     tree = parse(text)
     if tree.errors:
         return IndexedFile(rel_path, digest, None, (), parsed=False)
+    if _no_case_array(tree.root):
+        return IndexedFile(rel_path, digest, None, ())
     normalized = normalize_file(tree.root, rel_path)
     canonical = declared_schema(tree.root) == CANONICAL_SCHEMA
     if normalized.unreadable is not None:
