@@ -127,13 +127,15 @@ async def run_hostile(root: Path, args: argparse.Namespace) -> dict[str, Any]:
     try:
         await asyncio.sleep(3 * SETTLE_SECONDS)  # initialized, warm-up imports done, idle
         fresh = proc_status(client.pid)["VmRSS"]
-        print(f"hostile phase: fresh server {fmt_mb(fresh)}", flush=True)
+        blocks = (await week.server_state()).get("allocated blocks")
+        print(f"hostile phase: fresh server {fmt_mb(fresh)}, allocated blocks {blocks}", flush=True)
         after = {}
         for index, (name, text) in enumerate(texts.items()):
             await week.hostile_round(root / "skills" / f"hostile{index}" / "evals" / "evals.json", text)
             await asyncio.sleep(SETTLE_SECONDS)
             after[name] = proc_status(client.pid)["VmRSS"]
-            print(f"  {name:<26} closed: {fmt_mb(after[name]):>9}", flush=True)
+            blocks = (await week.server_state()).get("allocated blocks")
+            print(f"  {name:<26} closed: {fmt_mb(after[name]):>9}, allocated blocks {blocks}", flush=True)
         await asyncio.sleep(2 * SETTLE_SECONDS)
         status = proc_status(client.pid)
     finally:
