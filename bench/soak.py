@@ -102,12 +102,17 @@ async def run_week(root: Path, args: argparse.Namespace) -> list[dict[str, Any]]
     return samples
 
 
-def _print_sample(row: dict[str, Any]) -> None:
-    allocator = " ".join(
+def _allocators(row: dict[str, Any]) -> str:
+    """The server's allocated blocks and glibc heap figures, as one string."""
+    return " ".join(
         f"{key} {fmt_mb(row[key] / 1024) if key.startswith('malloc') else row[key]}"
         for key in ALLOCATOR
         if key in row
     )
+
+
+def _print_sample(row: dict[str, Any]) -> None:
+    allocator = _allocators(row)
     print(
         f"  {row['operations']:>6} ops {row['seconds']:>7.1f} s  RSS {fmt_mb(row['rss_kib']):>9}"
         f"  fds {row['fds']:>3}  threads {row['threads']:>3}  tasks {row['asyncio tasks']:>3}"
@@ -127,15 +132,17 @@ async def run_hostile(root: Path, args: argparse.Namespace) -> dict[str, Any]:
     try:
         await asyncio.sleep(3 * SETTLE_SECONDS)  # initialized, warm-up imports done, idle
         fresh = proc_status(client.pid)["VmRSS"]
-        blocks = (await week.server_state()).get("allocated blocks")
-        print(f"hostile phase: fresh server {fmt_mb(fresh)}, allocated blocks {blocks}", flush=True)
+        print(
+            f"hostile phase: fresh server {fmt_mb(fresh)}, {_allocators(await week.server_state())}",
+            flush=True,
+        )
         after = {}
         for index, (name, text) in enumerate(texts.items()):
             await week.hostile_round(root / "skills" / f"hostile{index}" / "evals" / "evals.json", text)
             await asyncio.sleep(SETTLE_SECONDS)
             after[name] = proc_status(client.pid)["VmRSS"]
-            blocks = (await week.server_state()).get("allocated blocks")
-            print(f"  {name:<26} closed: {fmt_mb(after[name]):>9}, allocated blocks {blocks}", flush=True)
+            allocators = _allocators(await week.server_state())
+            print(f"  {name:<26} closed: {fmt_mb(after[name]):>9}, {allocators}", flush=True)
         await asyncio.sleep(2 * SETTLE_SECONDS)
         status = proc_status(client.pid)
     finally:
