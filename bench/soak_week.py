@@ -63,6 +63,7 @@ class Document:
     text: str
     version: int = 1
     broken_at: int | None = None  # offset of the stray quote that makes the text invalid JSON
+    mark: int = 0  # publishes for its uri before it was opened (push: older versions' are not its)
 
 
 class Week:
@@ -107,7 +108,7 @@ class Week:
 
     async def open(self, path: Path, text: str) -> str:
         uri = uri_of(path)
-        self.documents[uri] = Document(path, text)
+        self.documents[uri] = Document(path, text, mark=self.client.publish_mark(uri))
         item = {"uri": uri, "languageId": "json", "version": 1, "text": text}
         await self.client.notify("textDocument/didOpen", {"textDocument": item})
         return uri
@@ -165,11 +166,9 @@ class Week:
                 "textDocument/diagnostic", {"textDocument": {"uri": uri}}, timeout=TIMEOUT
             )
             return
-        version = self.documents[uri].version
-        mark = self.client.publish_mark(uri)
-        await self.client.wait_for_publish(
-            uri, mark=0 if version == 1 else mark, timeout=TIMEOUT, version=version
-        )
+        document = self.documents[uri]
+        # Any push of this version since the open (it may have come before this wait began).
+        await self.client.wait_for_publish(uri, mark=document.mark, timeout=TIMEOUT, version=document.version)
 
     async def _cancel(self, uri: str | None = None) -> None:
         """A keystroke, then a request for it cancelled at once (a pull, or symbols for push)."""
