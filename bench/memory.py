@@ -42,10 +42,13 @@ WARM_UP_SECONDS = 3.0  # after ``initialized``: the analysis core is imported, t
 TIMEOUT = 120.0
 
 
-async def started(root: Path) -> LspClient:
-    client = LspClient(evalfix_ls_command(), cwd=root)
+async def started(
+    root: Path, *, argv: list[str] | None = None, pull: bool = True, settings: dict[str, Any] | None = None
+) -> LspClient:
+    """The server (``argv``, default: this checkout's ``evalfix-ls``) initialized on ``root``."""
+    client = LspClient(argv or evalfix_ls_command(), cwd=root, settings=settings)
     await client.start()
-    params = initialize_params(root, client_capabilities(pull=True), processId=None)
+    params = initialize_params(root, client_capabilities(pull=pull), processId=None)
     await client.request("initialize", params, timeout=TIMEOUT)
     await client.notify("initialized", {})
     return client

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from evalfix_ls.workspace.view import FileSystemView
 
 
@@ -39,3 +41,26 @@ def test_a_link_or_a_path_whose_kind_changed_may_change_a_fact(tmp_path: Path) -
     assert view.content_change_matters(link)  # its target may be another file now
     assert view.content_change_matters(became_file)  # cached as missing, a file now
     assert view.content_change_matters(tmp_path)  # a directory: in doubt
+
+
+def test_a_changed_link_is_answered_without_looking_where_it_leads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A link is "in doubt" from its ``lstat`` alone: ``realpath`` would have walked its target,
+    outside the repository for a link that leads out (issue 33; it ran before the link test)."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "x.json").write_text("{}", encoding="utf-8")
+    link = tmp_path / "repo" / "x.json"
+    link.parent.mkdir()
+    link.symlink_to(outside / "x.json")
+    resolved: list[str] = []
+    real = os.path.realpath
+
+    def recording(path: str) -> str:
+        resolved.append(path)
+        return real(path)
+
+    monkeypatch.setattr(os.path, "realpath", recording)
+    assert FileSystemView().content_change_matters(link)
+    assert resolved == []

@@ -128,8 +128,12 @@ class FileSystemView:
         "file" changes none of them (the editor saving a suite, say). In doubt, True: a link
         (its target may have moved), a directory or anything else that is not a regular file."""
         given = os.fspath(path)
+        # The link test first: ``realpath`` of a link walks its target (``lstat`` and ``readlink``
+        # of every component there), outside the repository when the link leads out (issue 33).
+        if os.path.islink(given) or self._stat(given) != 1:
+            return True
         names = {given, os.path.realpath(given)}
-        if os.path.islink(given) or self._stat(given) != 1 or not names.isdisjoint(self._read):
+        if not names.isdisjoint(self._read):
             return True
         # Read from the loop while a worker fills the caches: single lookups, safe under the GIL.
         return any(self._stat_cache.get(name, 1) != 1 for name in names)

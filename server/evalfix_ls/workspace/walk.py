@@ -19,9 +19,17 @@ SKIPPED_DIRS = frozenset(
 
 def walk_directories(top: str | os.PathLike[str]) -> Iterator[tuple[str, list[str], list[str]]]:
     """``os.walk(top)`` (top-down; the caller may prune or reorder the directory names it is given;
-    links to directories are listed but not entered; unreadable directories are passed over)
-    without recursion. Python 3.11's ``os.walk`` recurses once per level, so a repository with a
-    directory chain about a thousand levels deep stopped ``--check`` with a ``RecursionError``."""
+    unreadable directories are passed over) without recursion and without following a link.
+    Python 3.11's ``os.walk`` recurses once per level, so a repository with a directory chain
+    about a thousand levels deep stopped ``--check`` with a ``RecursionError``.
+
+    Every entry is classified by ``lstat`` (``DirEntry.is_dir(follow_symlinks=False)``: the type
+    the directory listing gives, no system call at all on Linux), so a symbolic link is listed
+    with the *files*, whatever it points at, and never entered. Asking whether a link leads to a
+    directory would mean a ``stat`` through it, and for a link that leaves the repository that is
+    already a look outside (``strace`` showed one ``newfstatat(…, 0)`` per link, issue 33):
+    whoever wants a link's target resolves it with ``confine.resolve_within``, which never
+    crosses the repository's edge."""
     pending = [os.fspath(top)]
     while pending:
         current = pending.pop()
@@ -34,13 +42,12 @@ def walk_directories(top: str | os.PathLike[str]) -> Iterator[tuple[str, list[st
         except OSError:
             continue
         yield current, dirs, files
-        inside = (os.path.join(current, name) for name in reversed(dirs))  # popped in dirs' order
-        pending.extend(path for path in inside if not os.path.islink(path))
+        pending.extend(os.path.join(current, name) for name in reversed(dirs))  # popped in dirs' order
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:
     try:
-        return entry.is_dir()
+        return entry.is_dir(follow_symlinks=False)
     except OSError:
         return False
 

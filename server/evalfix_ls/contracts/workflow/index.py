@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -22,6 +23,7 @@ from pathlib import Path
 
 from ...parser import parse
 from ...parser.fast import reject_constant
+from ...parser.tree import ARRAY, OBJECT, Node
 from ...workspace.confine import resolve_within
 from ...workspace.files import read_file
 from ...workspace.view import FileSystemView
@@ -285,6 +287,17 @@ def _without_case_array(text: str) -> bool:
     )
 
 
+def _no_case_array(root: Node | None) -> bool:
+    """``_without_case_array`` on a parsed text: an object with neither a ``cases`` nor an
+    ``examples`` array contributes nothing to the index, so nothing of it is kept — as for a text
+    above ``_QUICK_CHECK_SIZE``. Kept, its ``NormalizedFile`` held the whole tree: every evals.json
+    suite below ``skills/x/evals/`` under 256 KB stayed parsed for the session (``bench.soak``'s
+    200 suites: 234,000 nodes alive with nothing open, issue 33)."""
+    if root is None or root.kind != OBJECT:
+        return False
+    return all((value := root.get(name)) is None or value.kind != ARRAY for name in ("cases", "examples"))
+
+
 def _regular_inside(repo_root: Path, rel_path: str) -> bool:
     """A regular file, not a link (as ``discover`` collects), reached without leaving the root."""
     path = repo_root / rel_path
@@ -315,12 +328,22 @@ def _digest(text: str | None) -> bytes:
     return (b"\x01" if text is not None else b"\x00") + digest
 
 
+_OBJECT_START = re.compile(r"[ \t\r\n]*\{")  # JSON's whitespace, then an object
+
+
 def _cannot_hold_cases(text: str) -> bool:
     """``text`` holds neither member name ``cases`` nor ``examples``, not even spelled with
     escapes: no parse can find a case array in it. Most files under ``skills/**/evals/`` of a
     repository without the walk are arc suites (``evals``, not ``cases``): 10,000 of 12,000 files
-    in a monorepo of skills, whose positioned parse was 80 % of loading the index (issue 30)."""
-    return '"cases"' not in text and '"examples"' not in text and "\\u" not in text
+    in a monorepo of skills, whose positioned parse was 80 % of loading the index (issue 30).
+    Only an object: any other top level makes the normalizer throw, which the index records
+    (``unreadable``)."""
+    return (
+        _OBJECT_START.match(text) is not None
+        and '"cases"' not in text
+        and '"examples"' not in text
+        and "\\u" not in text
+    )
 
 
 def _index_text(rel_path: str, text: str | None, digest: bytes, *, quick: bool = False) -> IndexedFile:
@@ -333,6 +356,8 @@ def _index_text(rel_path: str, text: str | None, digest: bytes, *, quick: bool =
     tree = parse(text)
     if tree.errors:
         return IndexedFile(rel_path, digest, None, (), parsed=False)
+    if _no_case_array(tree.root):
+        return IndexedFile(rel_path, digest, None, ())
     normalized = normalize_file(tree.root, rel_path)
     canonical = declared_schema(tree.root) == CANONICAL_SCHEMA
     if normalized.unreadable is not None:

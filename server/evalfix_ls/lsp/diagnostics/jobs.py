@@ -18,6 +18,7 @@ from ...workspace.view import relative_posix
 from ..session.documents import Snapshot, path_to_uri
 from ..session.other_files import OpenLookup
 from ..session.workspace_index import RepoState, unwatched_epoch
+from .disk_results import Digest
 from .edit_log import EditLog, Since
 from .results import ResultCache
 from .tasks import BackgroundTasks
@@ -290,13 +291,27 @@ class JobRunner:
     async def disk_results_for(self, paths: list[Path]) -> list[Result]:
         """Results for closed files, from the cache when nothing they depend on changed."""
         jobs = [self.job(path_to_uri(path), path, None) for path in paths]
-        disk = self.cache.disk
-        todo = [job for job in jobs if job.path not in disk or disk[job.path].key != job.key]
+        found: dict[Path | None, Result | None] = {job.path: self._kept(job) for job in jobs}
+        todo = [job for job in jobs if found[job.path] is None]
         for start in range(0, len(todo), SCAN_CHUNK):
             for result in await self._run(todo[start : start + SCAN_CHUNK]):
                 # Keep what the reports need, not the text and tree of every closed file.
-                self.cache.store_disk(replace(result, text="", analysis=None, memo=None))
-        return [disk[job.path] for job in jobs if job.path in disk]
+                found[result.path] = slim = replace(result, text="", analysis=None, memo=None)
+                self.cache.store_disk(slim)
+        return [kept for job in jobs if (kept := found[job.path]) is not None]
+
+    def _kept(self, job: Job) -> Result | None:
+        return self.cache.disk.get(job.path, job.key) if job.path is not None else None
+
+    def known_disk_digests(self, paths: list[Path]) -> dict[Path, Digest]:
+        """The digests of the findings of closed files analysed since nothing they depend on
+        changed (``disk_results``: kept even when their diagnostics were not)."""
+        known = {}
+        for path in paths:
+            found = self.cache.disk.digest_of(path, self.job(path_to_uri(path), path, None).key)
+            if found is not None:
+                known[path] = found
+        return known
 
 
 def _handing_over(

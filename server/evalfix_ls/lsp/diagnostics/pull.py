@@ -7,12 +7,14 @@ seconds after every answer) is held open while nothing changed ("long polling").
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 
 from ...contracts.detection import UNKNOWN
+from ..session.documents import path_to_uri
 from .encoded import EncodedDocuments, EncodedReport, joined
 from .worker import Result
 
@@ -109,11 +111,16 @@ class PullHandlers:
             result = await self.runner.result_for_open(snapshot.uri)
             if result is not None and (result.kind != UNKNOWN or result.path in path_set):
                 open_results.append(result)
+        unchanged, closed = self._unchanged_closed(closed, previous)
         for result in open_results + await self.runner.disk_results_for(closed):
             if result.uri in seen:
                 continue
             seen.add(result.uri)
             items.append(self._workspace_item(result, previous))
+        for item in unchanged:
+            if item.uri not in seen:
+                seen.add(item.uri)
+                items.append(item)
         # Files reported before that are gone (deleted, excluded) are reported once, empty.
         for uri in self._workspace_reported - seen:
             items.append(
@@ -123,6 +130,26 @@ class PullHandlers:
             )
         self._workspace_reported = seen
         return items
+
+    def _unchanged_closed(
+        self, closed: list[Path], previous: dict[str, str]
+    ) -> tuple[list[types.WorkspaceUnchangedDocumentDiagnosticReport], list[Path]]:
+        """The closed files whose findings the client has (its previous result id is the id of
+        their valid digest), answered "unchanged" without their diagnostics, which may not be
+        kept (``disk_results``); and the others, to analyse or read from the cache."""
+        unchanged, rest = [], []
+        known = self.runner.known_disk_digests([path for path in closed if path_to_uri(path) in previous])
+        for path in closed:
+            uri = path_to_uri(path)
+            findings = known.get(path)
+            if findings is not None and previous[uri] == self.cache.result_id_of(uri, findings):
+                report = types.WorkspaceUnchangedDocumentDiagnosticReport(
+                    uri=uri, result_id=previous[uri], version=None
+                )
+                unchanged.append(report)
+            else:
+                rest.append(path)
+        return unchanged, rest
 
     def _workspace_item(
         self, result: Result, previous: dict[str, str]

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from ...memory.tables import pop_and_shrink
-from ..session.documents import Snapshot
+from ..session.documents import Snapshot, path_to_uri
 from .convert import Fingerprint
+from .disk_results import Digest, digest
 from .encoded import EncodedDocuments, EncodedPublishParams, joined
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ class PushScheduler:
         # Each published diagnostic's JSON, reused by the next notification (see encoded.py).
         self._encoded = EncodedDocuments()
         self._push: dict[str, _PushState] = {}
-        self.published: dict[str, Fingerprint] = {}  # uri -> fingerprint last pushed
+        self.published: dict[str, Digest] = {}  # uri -> digest of the findings last pushed
 
     def _debounce_seconds(self, path: Path | None) -> float:
         return self.server.settings.config_for(path).debounce_ms / 1000
@@ -134,7 +135,7 @@ class PushScheduler:
         self.server.text_document_publish_diagnostics(
             EncodedPublishParams(uri=uri, diagnostics=diagnostics, version=version, diagnostics_json=items)
         )
-        self.published[uri] = fingerprint
+        self.published[uri] = digest(fingerprint)
 
     def clear(self, uri: str) -> None:
         """Publish no diagnostics for ``uri`` and forget that it had any."""
@@ -143,13 +144,19 @@ class PushScheduler:
         self._encoded.forget(uri)
 
     async def publish_disk(self, paths: list[Path]) -> None:
+        known = self.runner.known_disk_digests(paths)
+        # What was pushed is still what the file says: nothing to analyse (its diagnostics may
+        # not be kept: ``disk_results``).
+        paths = [
+            path for path in paths if path not in known or not self._pushed(path_to_uri(path), known[path])
+        ]
         for result in await self.runner.disk_results_for(paths):
             if self.server.documents.get(result.uri) is not None:
                 continue  # opened meanwhile: the buffer's pipeline owns it
-            self._publish_if_changed(result.uri, result.diagnostics, result.fingerprint)
+            if not self._pushed(result.uri, digest(result.fingerprint)):
+                self.publish(result.uri, result.diagnostics, None, fingerprint=result.fingerprint)
+                self._encoded.forget(result.uri)  # a closed file's JSON is not reused often enough
 
-    def _publish_if_changed(self, uri: str, diagnostics: list[types.Diagnostic], fp: Fingerprint) -> None:
+    def _pushed(self, uri: str, findings: Digest) -> bool:
         previous = self.published.get(uri)
-        if previous == fp or (previous is None and not diagnostics):
-            return
-        self.publish(uri, diagnostics, None, fingerprint=fp)
+        return previous == findings or (previous is None and findings[0] == 0)

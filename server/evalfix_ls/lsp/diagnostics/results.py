@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ...memory.tables import pop_and_shrink
 from .convert import Fingerprint
+from .disk_results import Digest, DiskResults, digest
 from .worker import Result
 
 if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at start-up
@@ -23,13 +24,13 @@ if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at
 class ResultCache:
     def __init__(self) -> None:
         self.open: dict[str, Result] = {}  # open documents: the latest result of the current text
-        self.disk: dict[Path, Result] = {}  # closed workspace files, without text and tree
+        self.disk = DiskResults()  # closed workspace files, without text and tree, within a budget
         # Per open document: the result of an analysis that ended after its text had changed,
         # newer than ``open``'s. Never an answer; the next analysis re-parses from its tree.
         self.late: dict[str, Result] = {}
         # Per open document: findings of unchanged cases.
         self.case_caches: dict[str, CaseCache] = {}
-        self._result_ids: dict[str, tuple[Fingerprint, str]] = {}
+        self._result_ids: dict[str, tuple[Digest, str]] = {}
         self._id_counter = itertools.count(1)
         self._changed = asyncio.Event()
 
@@ -61,13 +62,12 @@ class ResultCache:
         return self.late.get(uri) or self.open.get(uri)
 
     def store_disk(self, result: Result) -> None:
-        assert result.path is not None
-        self.disk[result.path] = result
+        self.disk.store(result)
 
     def forget_disk(self, paths: Iterable[Path]) -> bool:
         """Drop the disk results of ``paths`` (written on disk: their own text may differ, which
-        no generation in the results' keys tells); True when one was held."""
-        return bool([path for path in paths if self.disk.pop(path, None) is not None])
+        no generation in the results' keys tells); True when one (or its digest) was held."""
+        return self.disk.forget(paths)
 
     @property
     def changed(self) -> asyncio.Event:
@@ -85,11 +85,15 @@ class ResultCache:
 
     def result_id(self, uri: str, fingerprint: Fingerprint) -> str:
         """The same id as long as the findings are the same, a new one when they change."""
+        return self.result_id_of(uri, digest(fingerprint))
+
+    def result_id_of(self, uri: str, findings: Digest) -> str:
+        """``result_id`` from the digest of the findings (all a closed file keeps of them)."""
         entry = self._result_ids.get(uri)
-        if entry is not None and entry[0] == fingerprint:
+        if entry is not None and entry[0] == findings:
             return entry[1]
         result_id = f"r{next(self._id_counter)}"
-        self._result_ids[uri] = (fingerprint, result_id)
+        self._result_ids[uri] = (findings, result_id)
         return result_id
 
     def ids_held(self) -> list[str]:

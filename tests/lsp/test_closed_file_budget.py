@@ -1,0 +1,54 @@
+"""Closed files' results are kept within a budget of diagnostics, not one per workspace file
+(issue 33): a closed suite with more findings than the whole budget is analysed for a workspace
+pull, answered in full, and not kept; a later pull from a client that has its findings is
+answered "unchanged" from the two-int digest remembered of it, without analysing it again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from lsp_support import make_repo, write_json
+from test_memory import probe, state, suite
+
+from evalfix_ls.lsp.diagnostics.disk_results import DIAGNOSTICS_BUDGET
+
+
+def many_keys(count: int) -> dict[str, Any]:
+    """A suite whose ``count`` unknown top-level keys are a finding each."""
+    return {
+        "skill_name": "big",
+        "evals": [{"id": "a", "prompt": "p"}],
+        **{f"key{n}": n for n in range(count)},
+    }
+
+
+def by_uri(answer: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {item["uri"]: item for item in answer["result"]["items"]}
+
+
+async def test_a_closed_file_above_the_budget_is_answered_not_kept(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo")
+    big = write_json(root / "skills/big/evals/evals.json", many_keys(DIAGNOSTICS_BUDGET + 500)).as_uri()
+    small = write_json(root / "skills/small/evals/evals.json", suite(3)).as_uri()
+    client = await probe(root)
+    try:
+        first = by_uri(await client.request("workspace/diagnostic", {"previousResultIds": []}))
+        assert len(first[big]["items"]) > DIAGNOSTICS_BUDGET and first[small]["kind"] == "full"
+        held = await state(client)
+        # Before issue 33 both were kept (2), the big one with every diagnostic.
+        assert held["caches"]["disk results"] == 1
+
+        previous = [{"uri": uri, "value": item["resultId"]} for uri, item in first.items()]
+        second = by_uri(await client.request("workspace/diagnostic", {"previousResultIds": previous}))
+        assert {uri: item["kind"] for uri, item in second.items()} == {big: "unchanged", small: "unchanged"}
+        assert second[big]["resultId"] == first[big]["resultId"]
+        assert (await state(client))["jobs run"] == held["jobs run"]  # from the digest: no analysis
+
+        # A client without those findings (no previous ids) gets them in full: analysed again.
+        third = by_uri(await client.request("workspace/diagnostic", {"previousResultIds": []}))
+        assert len(third[big]["items"]) == len(first[big]["items"])
+        assert third[big]["resultId"] == first[big]["resultId"]  # the same findings, the same id
+        assert (await state(client))["jobs run"] == held["jobs run"] + 1
+    finally:
+        await client.close()
