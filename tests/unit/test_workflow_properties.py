@@ -76,6 +76,7 @@ TRICKY_STRINGS = [
     "./",
     "skills//demo/SKILL.md",
     "..#a",
+    "../x\u0000",
     "toString",
     "case-1",
     "plan-request",

@@ -95,6 +95,8 @@ ROWS: list[Row] = [
     ("§2.1b '../outside/x.md' existing outside", refs("../outside/x.md"), [(PATH_OUT, TOP, 0)], []),
     ("§2.1b a link leading out", refs("docs/link/x.md"), [(PATH_OUT, TOP, 0)], []),
     ("§2.1b 'a/../../x'", refs("skills/../../x.md"), [(PATH_OUT, TOP, 0)], []),
+    ("§2.1b an embedded NUL outside", refs("../x\u0000"), [(PATH_OUT, TOP, 0)], []),
+    ("§6 an embedded NUL inside is missing", refs("skills/x\u0000"), [("source_ref_missing", TOP, 0)], []),
     (
         "§6 raw prefix and outside: both",
         refs("docs/plans/../../../x.md"),

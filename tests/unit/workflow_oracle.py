@@ -205,13 +205,18 @@ def outside_unknown(root: Path, path: str) -> bool:
     not a directory above the root — one the reference would test for existence and evalfix-ls never
     does — so ``path_outside_repository`` replaces ``source_ref_missing`` (and an accepted target
     outside is rejected all the same). A directory above the root always exists: no error."""
-    joined = posixpath.normpath(f"{root.absolute().as_posix()}/{path}")
-    real, real_root = os.path.realpath(joined), os.path.realpath(root)
-    if real == real_root or real.startswith(real_root.rstrip("/") + "/"):
-        return False
     lexical_root = posixpath.normpath(root.absolute().as_posix())
+    joined = posixpath.normpath(f"{lexical_root}/{path}")
+    try:
+        inside = _within(os.path.realpath(joined), os.path.realpath(root))
+    except ValueError:  # an embedded NUL: no link can be followed, the lexical path decides
+        inside = _within(joined, lexical_root)
     above_root = joined == "/" or lexical_root.startswith(joined.rstrip("/") + "/")
-    return not above_root
+    return not inside and not above_root
+
+
+def _within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
 
 
 def validate_case(entry: dict[str, Any], root: Path | None) -> list[str]:
