@@ -17,13 +17,14 @@ import evals_oracle as oracle
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
+from property_budget import examples
 
 from evalfix_ls import schema
 from evalfix_ls.analysis import analyze
 from evalfix_ls.contracts.detection import EVALS
 from evalfix_ls.contracts.evals.report import CODES
 
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 scalars = st.one_of(
     st.none(),

@@ -115,6 +115,11 @@ ROWS: list[tuple[str, Any, tuple[str, str, int | None]]] = [
         ("source_ref_mirror_unnormalized", "/source_refs/0", None),
     ),
     (
+        "source_ref_outside_repo",
+        base(source_refs=["skills/demo/SKILL.md", ".."]),
+        ("source_ref_outside_repo", "/source_refs/1", None),
+    ),
+    (
         "historical_without_source_anchor",
         base(source_ref_authority="historical", source_refs=["docs/plans/plan.md"]),
         ("historical_without_source_anchor", "/source_ref_authority", None),
@@ -191,6 +196,7 @@ EXPECTED_SEVERITY = {
     "list_value_ignored": Severity.WARNING,
     "outcome_alias_shadowed": Severity.WARNING,
     "case_array_shadowed": Severity.WARNING,
+    "source_ref_outside_repo": Severity.WARNING,
     "skill_dir_mismatch": Severity.INFORMATION,
 }
 

@@ -14,6 +14,7 @@ import pytest
 from fixture_paths import CORPUS, materialize
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from property_budget import examples
 from workflow_oracle import reference_errors
 from workflow_support import BASE, EXISTING, make_repo
 
@@ -66,6 +67,16 @@ TRICKY_STRINGS = [
     "C:/x.md",
     "a\\b",
     "..",
+    "../",
+    "../..",
+    "skills/../..",
+    "../x.md",
+    "docs/plans/../../x.md",
+    ".",
+    "./",
+    "skills//demo/SKILL.md",
+    "..#a",
+    "../x\u0000",
     "toString",
     "case-1",
     "plan-request",
@@ -231,7 +242,7 @@ def check_invariants(text: str, rel: str, repo: Path) -> list:
 
 
 @settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
@@ -246,7 +257,7 @@ def test_mutations_match_the_reference(repo: Path, data: st.DataObject) -> None:
 
 
 @settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

@@ -356,6 +356,7 @@ PASSING: list[tuple[str, Any]] = [
     ("advisory", base(source_ref_authority="advisory", source_refs=["HTTPS://x", "mailto:a@b"])),
     ("anchors", base(source_refs=["skills/demo/SKILL.md#Section", "skills/demo/SKILL.md#a#b"])),
     ("directories exist", base(source_refs=["skills/demo/", "skills", "."])),
+    ("§6: '..' exists (a warning, no error)", base(source_refs=["skills/demo/SKILL.md", ".."])),
     ("dot after a file", base(source_refs=["skills/demo/SKILL.md/."])),
     ("dot-dot inside", base(source_refs=["skills/demo/../demo/SKILL.md", "skills//demo///SKILL.md"])),
     (

@@ -199,6 +199,26 @@ def exists(root: Path, path: str) -> bool:
     return True
 
 
+def outside_unknown(root: Path, path: str) -> bool:
+    """The one code the specs assign where the reference's own does not apply (workflow-fixtures.md
+    §2.1b, §14): ``path.join(root, path)`` really lies outside the repository (``..``, links) and is
+    not a directory above the root — one the reference would test for existence and evalfix-ls never
+    does — so ``path_outside_repository`` replaces ``source_ref_missing`` (and an accepted target
+    outside is rejected all the same). A directory above the root always exists: no error."""
+    lexical_root = posixpath.normpath(root.absolute().as_posix())
+    joined = posixpath.normpath(f"{lexical_root}/{path}")
+    try:
+        inside = _within(os.path.realpath(joined), os.path.realpath(root))
+    except ValueError:  # an embedded NUL: no link can be followed, the lexical path decides
+        inside = _within(joined, lexical_root)
+    above_root = joined == "/" or lexical_root.startswith(joined.rstrip("/") + "/")
+    return not inside and not above_root
+
+
+def _within(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
 def validate_case(entry: dict[str, Any], root: Path | None) -> list[str]:
     errors = []
     if not non_empty_string(entry["skill"]):
@@ -228,7 +248,9 @@ def validate_case(entry: dict[str, Any], root: Path | None) -> list[str]:
             continue
         if authority == "source":
             errors += ["source_ref_not_source_authority" for prefix in PATTERNS if path.startswith(prefix)]
-            if root is not None and not exists(root, path):
+            if root is not None and outside_unknown(root, path):
+                errors.append("path_outside_repository")
+            elif root is not None and not exists(root, path):
                 errors.append("source_ref_missing")
     no_outcome = not non_empty_expected(entry["expected_outcome"])
     if "trigger" in entry["coverage_tags"] and no_outcome:

@@ -33,6 +33,7 @@ WORKFLOW_CODES: dict[str, Severity] = {
     "outcome_alias_shadowed": WARN,
     "case_array_shadowed": WARN,
     "file_too_large": WARN,
+    "source_ref_outside_repo": WARN,
     "encoding_replaced": INFO,
     "skill_dir_mismatch": INFO,
     "authority_overrides_inherited": HINT,

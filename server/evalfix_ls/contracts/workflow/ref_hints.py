@@ -1,7 +1,7 @@
-"""Hints about source refs beyond the reference's checks (workflow-fixtures.md §14): URL-like and
-Windows-drive refs it reads as relative paths, generated or historical
-locations spelled so that its prefix test misses them, and historical/advisory cases with no current
-source anchor. Never errors."""
+"""Warnings and hints about source refs beyond the reference's checks (workflow-fixtures.md §14):
+refs leaving the repository that the reference accepts, URL-like and Windows-drive refs it reads as
+relative paths, generated or historical locations spelled so that its prefix test misses them, and
+historical/advisory cases with no current source anchor. Never errors."""
 
 from __future__ import annotations
 
@@ -14,9 +14,12 @@ from .hint_collector import Hints
 from .normalize import NormalizedCase
 from .refs import (
     GENERATED_OR_HISTORICAL_PREFIXES,
+    SOURCE_REF_OUTSIDE_REPO,
     generated_prefix,
     is_invalid_ref,
     lexical_normal,
+    names_an_ancestor,
+    outside_code,
     ref_exists,
     ref_path,
 )
@@ -44,6 +47,10 @@ def ref_hints(
             ref.anchor,
             case_index,
         )
+    if outside_code(root, path, case.authority.is_source, fs) == SOURCE_REF_OUTSIDE_REPO:
+        hints.add(
+            SOURCE_REF_OUTSIDE_REPO, _outside_message(case, ref.value, path, root), ref.anchor, case_index
+        )
     if _DRIVE_LETTER.match(path):
         hints.add(
             "source_ref_windows_path",
@@ -69,6 +76,20 @@ def ref_hints(
                 ref.anchor,
                 case_index,
             )
+
+
+def _outside_message(case: NormalizedCase, ref: str, path: str, root: Path | None) -> str:
+    """Why the reference accepts a ref that leaves the repository, which the contract does not."""
+    if not case.authority.is_source:
+        why = f"the reference tests no path under source_ref_authority {case.authority.value!r}"
+    elif names_an_ancestor(root, path):
+        why = "it names a directory above the repository root, which the reference finds"
+    else:
+        why = "it climbs above the repository root and back in, so it depends on the checkout's folder name"
+    return (
+        f"source_ref leaves the repository root: {ref} — {why}; the contract wants repository-relative "
+        "evidence: cite a path inside the repository"
+    )
 
 
 def historical_without_anchor(

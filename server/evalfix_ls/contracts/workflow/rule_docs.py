@@ -47,7 +47,7 @@ WORKFLOW_RULE_DOCS: dict[str, RuleDoc] = {
     ),
     "source_ref_missing": RuleDoc(
         "authority `source` and `path.join(root, path)` does not exist (a path leaving the repository is not "
-        "tested: `path_outside_repository`)",
+        "tested: `path_outside_repository` / `source_ref_outside_repo`)",
         "Create the file, correct the path, or mark the ref `historical`.",
     ),
     "missing_expected_outcome": RuleDoc(
@@ -110,6 +110,15 @@ WORKFLOW_RULE_DOCS: dict[str, RuleDoc] = {
         "the file is over 50 MB and is not analysed",
         "Split the file; files over 50 MB are not analysed.",
     ),
+    "source_ref_outside_repo": RuleDoc(
+        (
+            "a ref the reference accepts although it leaves the repository root: under `historical`/"
+            "`advisory` (or an invalid authority) any such ref, under `source` a directory above the "
+            "root (`..`, `a/../..`, which exists), and a path that climbs above the root and back in "
+            "(`../<checkout>/x`)"
+        ),
+        "Cite a path inside the repository, relative to its root.",
+    ),
     "encoding_replaced": RuleDoc(
         "invalid UTF-8 was replaced by U+FFFD (as Node reads the file)",
         "Save the file as UTF-8.",
@@ -162,9 +171,9 @@ WORKFLOW_RULE_DOCS: dict[str, RuleDoc] = {
     ),
     "path_outside_repository": RuleDoc(
         (
-            "a source ref resolves outside the repository root (through `..` or a symbolic link), under "
-            "any authority: never tested for existence; the contract wants repository-relative evidence "
-            "(replaces `source_ref_missing` for such refs)"
+            "authority `source` and the ref resolves outside the repository root (`../x`, a symbolic link "
+            "leading out) to anything but a directory above the root: never tested for existence; the "
+            "contract wants repository-relative evidence (replaces `source_ref_missing` for such refs)"
         ),
         "Refer to a path inside the repository; evalfix-ls never looks outside it.",
     ),
