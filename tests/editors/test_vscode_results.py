@@ -1,9 +1,13 @@
 """The last run's results in a real VS Code (the VS Code server code-server ships, its extension
-host running the extension under development): the Mocha suite test/integration/results.suite.ts
-writes a skill, its suite and arc-skill-eval runs into the empty workspace given here, and checks
-through VS Code's own API the lenses, the ✓/✗ hints, the result diagnostics, the hover, a live
-update when it writes a new run, and evalfix.openCaseArtifacts opening assistant.md. Skips like
-test_vscode.py when the VS Code test tools are absent (fails under CI=true)."""
+host running the extension under development): a skill, its suite and two arc-skill-eval runs are
+written here, then the Mocha suite test/integration/results.suite.ts checks through VS Code's own
+API the lenses, the ✓/✗ hints, the result diagnostic, the hover, a live update when it writes a
+third run, and evalfix.openCaseArtifacts opening assistant.md. Skips like test_vscode.py when the
+VS Code test tools are absent (fails under CI=true).
+
+The earlier runs are on disk before VS Code opens the folder, as in a repository a user opens:
+written by the suite in its first second they raced the start of VS Code's file watcher, and
+then, in about half the runs, the new run's folder reached the server as no event at all."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ import shutil
 import sys
 from pathlib import Path
 
+import results_trees as trees
 from test_vscode import (  # the tools, the build and the isolation of the main VS Code suite
     CODE_SERVER,
     PYTHON_STANDIN,
@@ -25,6 +30,13 @@ from test_vscode import (  # the tools, the build and the isolation of the main 
 )
 
 TIMEOUT_S = 300
+# The values results.suite.ts expects (it states them again, beside the positions it computes).
+JUDGED = "The reply greets 東京 😀"
+MISSING = {"type": "file-exists", "path": "missing-😀.txt"}
+CASES = [
+    {"id": "東京 greeting", "prompt": "Greet 東京 😀", "assertions": [JUDGED, MISSING]},
+    {"id": 2, "prompt": "q", "assertions": [JUDGED]},
+]
 SUITE_TITLE = "evalfix-ls run results in VS Code "
 TESTS = 6
 
@@ -35,8 +47,14 @@ def test_run_results_in_vscode(
     tmp_path: Path,
 ) -> None:
     workspace = tmp_path / "repo"
+    skill = workspace / "skills" / "greeter"
+    trees.suite(skill, CASES)
+    runs = skill / "evals-runs"
+    trees.arc_run(runs / "2026-05-01T00-00-00-000Z", {"2": [(JUDGED, True, "older ok")]})
+    failed = (MISSING, False, "No such file: `missing-😀.txt`")
+    trees.arc_run(runs / "2026-05-02T00-00-00-000Z", {"東京 greeting": [(JUDGED, True, "yes"), failed]})
     settings = {"evalfix.server.path": str(SERVER), "telemetry.telemetryLevel": "off"}
-    (workspace / ".vscode").mkdir(parents=True)
+    (workspace / ".vscode").mkdir()
     (workspace / ".vscode" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
     shutil.copytree(PYTHON_STANDIN, tmp_path / "vscode" / "extensions" / "ms-python.python-0.0.1-standin")
     report_file = tmp_path / "report.json"

@@ -1,15 +1,15 @@
 // The last run's results in the real VS Code, through VS Code's own API: the lens of each case,
 // the ✓/✗ hints after the assertions, a failed assertion as a diagnostic (source `evalfix-ls
-// results`), the hover; a run written afterwards updates the lens with the document left open;
-// evalfix.openCaseArtifacts opens the case's assistant.md. The suite writes the skill and its
-// runs into the empty workspace tests/editors/test_vscode_results.py gives it. Expected positions
-// are computed here from the document's text (UTF-16, as VS Code's), never copied from the server.
+// results`), the hover; a run written during the session updates the lens with the document left
+// open; evalfix.openCaseArtifacts opens the case's assistant.md. tests/editors/test_vscode_results.py
+// writes the workspace before VS Code opens it (the suite and two earlier runs, with the values
+// below); this suite writes the new run. Expected positions are computed here from the document's
+// text (UTF-16, as VS Code's), never copied from the server.
 import * as assert from "node:assert/strict";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { readyServer } from "./readyServer";
-import { arcRun, Row, suite as writeSuite } from "./runTree";
+import { arcRun } from "./runTree";
 import { until } from "./until";
 
 const SOURCE = "evalfix-ls results";
@@ -68,17 +68,7 @@ suite("evalfix-ls run results in VS Code", () => {
 
   suiteSetup(async function () {
     this.timeout(90_000);
-    const file = writeSuite(skillDir(), [
-      { id: TOKYO, prompt: "Greet 東京 😀", assertions: [JUDGED, MISSING] },
-      { id: 2, prompt: "q", assertions: [JUDGED] },
-    ]);
-    arcRun(runDir(OLDER), { "eval-2": { id: "2", rows: [[JUDGED, true, "older ok"]] } });
-    const rows: Row[] = [
-      [JUDGED, true, "yes"],
-      [MISSING, false, EVIDENCE],
-    ];
-    arcRun(runDir(NEWER), { [TOKYO_DIR]: { id: TOKYO, rows } });
-    document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    document = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(skillDir(), "evals", "evals.json")));
     await vscode.window.showTextDocument(document);
     text = document.getText();
     await readyServer();
@@ -184,16 +174,16 @@ suite("evalfix-ls run results in VS Code", () => {
     assert.ok(vscode.workspace.textDocuments.includes(document), "the document stayed open");
   }).timeout(60_000);
 
-  test("evalfix.openCaseArtifacts opens the assistant.md of the case at the cursor", async () => {
+  test("evalfix.openCaseArtifacts opens the assistant.md of the run that answered the case at the cursor", async () => {
+    // Case 2 is in no newer run: its artifacts are the older run's.
     const editor = await vscode.window.showTextDocument(document);
-    const cursor = document.positionAt(text.indexOf('"Greet 東京'));
+    const cursor = document.positionAt(text.indexOf('"prompt": "q"'));
     editor.selection = new vscode.Selection(cursor, cursor);
     await vscode.commands.executeCommand("evalfix.openCaseArtifacts");
-    const wanted = path.join(runDir(LIVE), TOKYO_DIR, "assistant.md");
+    const wanted = path.join(runDir(OLDER), "eval-2", "assistant.md");
     const shown = () => vscode.window.visibleTextEditors.map((e) => e.document.uri.fsPath);
     await until("assistant.md in an editor", () => shown().includes(wanted), shown);
     const opened = vscode.window.visibleTextEditors.find((e) => e.document.uri.fsPath === wanted);
-    assert.equal(opened?.document.getText(), fs.readFileSync(wanted, "utf8"));
-    assert.equal(opened?.document.getText(), `Hello from ${TOKYO} in ${LIVE}\n`);
+    assert.equal(opened?.document.getText(), "Hello from 2\n");
   }).timeout(60_000);
 });

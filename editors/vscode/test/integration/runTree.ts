@@ -1,7 +1,8 @@
-// Run-result trees as arc-skill-eval writes them (specs/run-results.md), for the results suite:
-// `<skill>/evals-runs/<runId>/eval-<slug>/` with grading.json (one assertion_results[i] per
-// assertions[i], the assertion copied in), timing.json, assistant.md and outputs/. Written with
-// node:fs, as a run outside the editor writes them. The TypeScript twin of tests/results_trees.py.
+// A run as arc-skill-eval writes it (specs/run-results.md), for the results suite to write during
+// the session: `<skill>/evals-runs/<runId>/eval-<slug>/` with grading.json (one
+// assertion_results[i] per assertions[i], the assertion copied in), timing.json, assistant.md and
+// outputs/. Written with node:fs, as a run outside the editor writes it; the shapes of
+// tests/results_trees.py, which writes the workspace's earlier runs.
 import * as fs from "node:fs";
 import * as path from "node:path";
 
@@ -37,23 +38,14 @@ export const TIMING = {
 
 /**
  * One run (`runDir`: `<skill>/evals-runs/<runId>`) holding `cases` (folder name → case id and
- * rows); assistant.md says which run and case wrote it. grading.json is written last, whole, as a
- * finished case is.
+ * rows); grading.json is written last, whole, as a finished case is.
  */
 export function arcRun(runDir: string, cases: Record<string, { id: string; rows: Row[] }>): void {
   for (const [folder, { id, rows }] of Object.entries(cases)) {
     const caseDir = path.join(runDir, folder);
     dump(path.join(caseDir, "timing.json"), TIMING);
     fs.mkdirSync(path.join(caseDir, "outputs"), { recursive: true });
-    fs.writeFileSync(path.join(caseDir, "assistant.md"), `Hello from ${id} in ${path.basename(runDir)}\n`, "utf8");
+    fs.writeFileSync(path.join(caseDir, "assistant.md"), `Hello from ${id}\n`, "utf8");
     dump(path.join(caseDir, "grading.json"), grading(id, rows));
   }
-}
-
-/** An eval suite (`<skill>/evals/evals.json`) and the skill's SKILL.md; returns the suite's path. */
-export function suite(skillDir: string, cases: object[]): string {
-  const file = path.join(skillDir, "evals", "evals.json");
-  dump(file, { skill_name: path.basename(skillDir), evals: cases });
-  fs.writeFileSync(path.join(skillDir, "SKILL.md"), "# skill\n", "utf8");
-  return file;
 }
