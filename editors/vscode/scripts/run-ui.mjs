@@ -3,12 +3,13 @@
 // messages in its rows, takes a screenshot; then, with --bad-settings, writes those workspace settings
 // (ones under which no server is found) and waits for the server-not-found notification with its
 // two buttons. With --document-items (a JSON object: relative path -> the text the file's status item
-// must show), opens each file in turn and reads that item and its hover. Writes what it saw as JSON
-// (--report).
+// must show), opens each file in turn and reads that item and its hover. With --lens (a JSON object:
+// `text`, the start of a code lens, and `line`, the text of the line under it), waits for that lens
+// in the opened editor and reads where the two are drawn. Writes what it saw as JSON (--report).
 //
 // node scripts/run-ui.mjs --code-server DIR --vsix FILE --workspace DIR --data DIR --chromium PATH
 //   --open REL --expect JSON_ARRAY_OF_MESSAGES --screenshots DIR --report FILE [--bad-settings JSON]
-//   [--document-items JSON]
+//   [--document-items JSON] [--lens JSON]
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { QUIET_WORKBENCH, launchChromium, parseArgs, startCodeServer } from "./harness.mjs";
@@ -23,6 +24,7 @@ const seen = {
   settingsEditor: null,
   output: [],
   documentItems: {},
+  lens: null,
   screenshots: [],
 };
 
@@ -63,6 +65,7 @@ try {
   seen.screenshots.push(problems);
   const missing = expected.filter((message) => !seen.rows.some((row) => row.includes(message)));
   if (missing.length) throw new Error(`the Problems panel lacks ${JSON.stringify(missing)}`);
+  if (args.lens) await codeLens(page);
   if (args["document-items"]) await documentItems(page, opening);
   if (args["bad-settings"]) await serverNotFound(page);
   exitCode = 0;
@@ -96,6 +99,30 @@ async function documentItems(page, opening) {
     await page.screenshot({ path: shot });
     seen.screenshots.push(shot);
   }
+}
+
+/** The code lens starting with `text` as the editor draws it, and the line holding `line` (the
+ * case's id): their text and boxes (pixels from the page's top). */
+async function codeLens(page) {
+  const { text, line } = JSON.parse(args.lens);
+  const editor = page.locator(".editor-instance .monaco-editor").first();
+  const lens = editor.locator(".codelens-decoration").filter({ hasText: text }).first();
+  await lens.waitFor({ timeout: WAIT_MS });
+  // The editor draws a space of the text as a no-break space.
+  const under = editor
+    .locator(".view-line")
+    .filter({ hasText: line.replace(/ /g, "\u00a0") })
+    .first();
+  await under.waitFor({ timeout: WAIT_MS });
+  seen.lens = {
+    text: (await lens.innerText()).replace(/\u00a0/g, " "),
+    box: await lens.boundingBox(),
+    line: (await under.innerText()).replace(/\u00a0/g, " "),
+    lineBox: await under.boundingBox(),
+  };
+  const shot = path.join(args.screenshots, "code-lens.png");
+  await page.screenshot({ path: shot });
+  seen.screenshots.push(shot);
 }
 
 async function serverNotFound(page) {

@@ -5,8 +5,7 @@
 // the result with `evalfix-ls --check`.
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
-import type { EvalfixApi } from "../../src/extension";
-import { until } from "./until";
+import { readyServer } from "./readyServer";
 
 const SKILL = "skills/写作";
 const FIXTURE = `${SKILL}/evals/cases.json`;
@@ -31,14 +30,7 @@ suite("evalfix-ls moving files in VS Code", () => {
   test("moving a cited file and a cited folder rewrites the fixtures that cite them", async () => {
     const fixture = await vscode.workspace.openTextDocument(fileUri(FIXTURE));
     await vscode.window.showTextDocument(fixture);
-    const extension = vscode.extensions.getExtension<EvalfixApi>("evalfix.evalfix-ls");
-    assert.ok(extension, "the extension is installed in the extension host");
-    const evalfix = extension.isActive ? extension.exports : await extension.activate();
-    await until(
-      "the server",
-      () => evalfix.state === "ready",
-      () => evalfix.state,
-    );
+    const evalfix = await readyServer();
     const fileOperations = (evalfix.client?.initializeResult?.capabilities.workspace?.fileOperations ?? {}) as object;
     assert.ok(
       "willRename" in fileOperations,
