@@ -11,6 +11,7 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
 from file_moves_workspace import FOLDER, NEW_FOLDER, NEW_GUIDE, cited_paths_repo, missing_paths, write_json
 from test_vscode import (  # the tools, the build and the isolation of the main VS Code suite
     CODE_SERVER,
@@ -25,6 +26,7 @@ from test_vscode import (  # the tools, the build and the isolation of the main 
 )
 
 TIMEOUT_S = 300
+pytestmark = pytest.mark.timeout(1200)  # the build (when this runs first) and the run's own 300 s
 
 
 def test_moving_a_cited_file_and_folder_in_vscode(
