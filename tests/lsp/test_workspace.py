@@ -132,23 +132,38 @@ async def test_workspace_pull_with_a_partial_result_token_is_long_polled(
     session = pull_session
     root, a, _b = two_fixtures(tmp_path)
     await session.initialize([root])
-    params = types.WorkspaceDiagnosticParams(previous_result_ids=[], partial_result_token="t1")
-    first = await session.client.workspace_diagnostic_async(params)
-    assert first.items
+    first, _streamed = await session.workspace_diagnostic(token="t1")
+    assert first
 
-    parked = asyncio.ensure_future(
-        session.client.workspace_diagnostic_async(
-            types.WorkspaceDiagnosticParams(previous_result_ids=[], partial_result_token="t2")
-        )
-    )
+    parked = asyncio.ensure_future(session.workspace_diagnostic(token="t2"))
     done, _ = await asyncio.wait({parked}, timeout=0.5)
     assert not done, "an idle workspace pull must not be answered at once"
 
     write_json(a, workflow_fixture("demo", ["two"]))  # now a duplicate of b.json's id
     session.file_events((a, types.FileChangeType.Changed))
-    answer = await asyncio.wait_for(parked, timeout=10)
-    b_item = next(item for item in answer.items if item.uri.endswith("/b.json"))
+    answer, _streamed = await asyncio.wait_for(parked, timeout=10)
+    b_item = next(item for item in answer if item.uri.endswith("/b.json"))
     assert "duplicate_case_id" in codes(b_item.items)
+
+
+async def test_workspace_pull_streams_reports_as_partial_results(
+    pull_session: Session, tmp_path: Path
+) -> None:
+    """With a partialResultToken every report goes out in $/progress (LSP 3.17: once partial
+    results were sent, the response's own items are empty); without one, in the response."""
+    session = pull_session
+    root, a, b = two_fixtures(tmp_path)
+    await session.initialize([root])
+    b_uri = session.open(b)
+    items, streamed = await session.workspace_diagnostic(token="stream-1")
+    assert {a.as_uri(), b_uri} <= {item.uri for item in items}
+    assert streamed == len(items), "every report comes as a partial result"
+    assert next(item for item in items if item.uri == b_uri).version == session.versions[b_uri]
+
+    previous = [types.PreviousResultId(uri=item.uri, value=item.result_id) for item in items]
+    items, streamed = await session.workspace_diagnostic(previous)
+    assert streamed == 0 and {item.kind for item in items} == {"unchanged"}
+    assert {a.as_uri(), b_uri} <= {item.uri for item in items}
 
 
 async def test_initial_scan_pushes_closed_files_with_progress(push_session: Session, tmp_path: Path) -> None:
