@@ -236,3 +236,24 @@ async def test_workspace_folders_can_be_added(pull_session: Session, tmp_path: P
         await asyncio.sleep(0.05)
     else:
         raise AssertionError("the added folder's files are not in the workspace diagnostics")
+
+
+async def test_one_notification_of_many_changed_fixtures_is_absorbed_whole(
+    pull_session: Session, tmp_path: Path
+) -> None:
+    """A checkout rewrites more fixture files than one sync applies (``SYNC_SLICE``); the one
+    whose new id duplicates the open file's comes last: the open file's diagnostics still show
+    it, every slice being applied without another event or edit."""
+    session = pull_session
+    root, a, b = two_fixtures(tmp_path)
+    evals = root / "skills" / "demo" / "evals"
+    others = [write_json(evals / f"m{i:03}.json", workflow_fixture("demo", [f"m-{i}"])) for i in range(150)]
+    await session.initialize([root])
+    b_uri = session.open(b)
+    assert "duplicate_case_id" not in codes(await session.diagnostics(b_uri))
+
+    for i, path in enumerate(others):
+        write_json(path, workflow_fixture("demo", [f"m-{i}-new"]))
+    write_json(a, workflow_fixture("demo", ["two"]))  # a.json sorts before b.json: b's id is a duplicate
+    session.file_events(*((path, types.FileChangeType.Changed) for path in [*others, a]))
+    await session.diagnostics(b_uri, lambda d: "duplicate_case_id" in codes(d))

@@ -49,6 +49,8 @@ class JobRunner:
         # An analysis may change other files' findings (a sibling's ids, a created source file);
         # the manager decides who is re-checked.
         self._on_affected = on_affected
+        # Called with a repository root whose queued texts should be applied (``RepoSync.ensure``).
+        self.on_sync_pending: Callable[[Path], None] = lambda _root: None
         # uri -> (snapshot revision, key, the running analysis): shared by identical requests
         self.inflight: dict[str, tuple[int, tuple[int, ...], asyncio.Future[Result]]] = {}
         # uri -> (snapshot revision, its tree once the running analysis has parsed it): the
@@ -286,6 +288,7 @@ class JobRunner:
         finally:
             self._loading.discard(repo.root)
         repo.index_generation += 1  # results computed without the index are outdated
+        self.on_sync_pending(repo.root)  # texts queued before the load apply now, in slices
         inside = [
             snapshot.path
             for snapshot in self.server.documents

@@ -53,6 +53,7 @@ class DiagnosticsManager:
         self.cache = ResultCache()
         self.runner = JobRunner(server, self.edits, self.cache, self.tasks, on_affected=self._on_affected)
         self.sync = RepoSync(server, self.runner)
+        self.runner.on_sync_pending = self.sync.ensure
         self.push = PushStrategy(server, self.runner)
         self.pull = PullStrategy(server, self.runner)
         # Set once the first workspace/configuration answer (or its failure) is in.
