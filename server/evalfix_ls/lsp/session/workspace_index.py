@@ -156,15 +156,15 @@ class RepoState:
             affected = before | set(index.files())  # which ids moved is unknown: all may differ
         if not texts:
             return affected
+        affected |= index.dependents_of(texts)  # of their ids before the change, in one pass
         for rel_path, value in texts.items():
-            affected.update(index.dependents(rel_path))
             if value is _Queued.DELETED:
                 index.remove(rel_path)
             elif value is _Queued.RELOAD:
                 index.reload(rel_path)
             else:
                 index.update(rel_path, as_str(value))  # an edited buffer's str is built here
-            affected.update(index.dependents(rel_path))
+        affected |= index.dependents_of(texts)  # of their ids before and after
         return affected - set(texts)
 
     def _slice(self, limit: int) -> dict[str, Text | _Queued]:
