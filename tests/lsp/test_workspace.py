@@ -257,3 +257,33 @@ async def test_one_notification_of_many_changed_fixtures_is_absorbed_whole(
     write_json(a, workflow_fixture("demo", ["two"]))  # a.json sorts before b.json: b's id is a duplicate
     session.file_events(*((path, types.FileChangeType.Changed) for path in [*others, a]))
     await session.diagnostics(b_uri, lambda d: "duplicate_case_id" in codes(d))
+
+
+async def test_first_workspace_pull_reports_progress_and_logs_what_it_read(
+    pull_session: Session, tmp_path: Path
+) -> None:
+    """The pull client's first workspace/diagnostic reads every closed fixture file: it reports
+    work-done progress (begin, a report with a percentage, end) and logs how many files it read
+    in how long; a second one, with nothing to read, reports none."""
+    session = pull_session
+    root, _a, _b = two_fixtures(tmp_path)
+    evals = root / "skills" / "demo" / "evals"
+    for i in range(40):
+        write_json(evals / f"m{i:03}.json", workflow_fixture("demo", [f"m-{i}"]))
+    await session.initialize([root])
+    items, _streamed = await session.workspace_diagnostic()
+    assert len(items) == 42
+
+    def values() -> list[object]:
+        return [value for values in session.client.progress_reports.values() for value in values]
+
+    await wait_until(lambda: any(isinstance(v, types.WorkDoneProgressEnd) for v in values()), "the end")
+    kinds = [type(value).__name__ for value in values()]
+    assert kinds[0] == "WorkDoneProgressBegin" and kinds[-1] == "WorkDoneProgressEnd"
+    assert any(isinstance(v, types.WorkDoneProgressReport) and v.percentage == 100 for v in values())
+    logged = [m.message for m in session.client.log_messages]
+    assert any("42 of 42 closed fixture files read in" in message for message in logged), logged
+
+    tokens = len(session.client.progress_reports)
+    await session.workspace_diagnostic([types.PreviousResultId(uri=i.uri, value=i.result_id) for i in items])
+    assert len(session.client.progress_reports) == tokens

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from lsprotocol import types
@@ -27,13 +30,18 @@ from lsprotocol import types
 from ...contracts.detection import UNKNOWN
 from ..jsonrpc.encoded import EncodedResult, encoder_pool
 from .encoded import encode_items
+from .progress import WorkProgress
 from .worker import Result
 
 if TYPE_CHECKING:
     from ..session.host import Host
     from .jobs import JobRunner
 
+logger = logging.getLogger(__name__)
+
 STREAM_BATCH = 512  # closed files per batch: a first request's reports flow every ~0.4 s
+PROGRESS_MIN_FILES = 32  # a pass analysing fewer files (an edit's re-checks) shows no progress
+PROGRESS_TITLE = "evalfix-ls: checking fixture files"
 
 
 class WorkspaceItem(NamedTuple):
@@ -119,7 +127,7 @@ class WorkspacePull:
         while True:
             changed = self.cache.changed
             stream = Stream(self.server, token, self._last_answer) if token is not None else None
-            items = await self._items(previous, stream)
+            items = await self._items(previous, stream, params.work_done_token)
             answer = {item.uri: item.result_id for item in items}
             if stream is None or stream.sent or answer != self._last_answer:
                 self._last_answer = answer
@@ -129,34 +137,67 @@ class WorkspacePull:
                 return EncodedResult(f'{{"items": {await items_json_off_loop(items)}}}')
             await changed.wait()  # nothing new: hold the request until something changes
 
-    async def _items(self, previous: dict[str, str], stream: Stream | None) -> list[WorkspaceItem]:
+    async def _items(
+        self, previous: dict[str, str], stream: Stream | None, work_done_token: types.ProgressToken | None
+    ) -> list[WorkspaceItem]:
         paths = await self.runner.workspace_files()
-        path_set = set(paths)
         closed = [path for path in paths if self.server.documents.for_path(path) is None]
-        open_results = []
-        for snapshot in self.server.documents:
-            result = await self.runner.result_for_open(snapshot.uri)
-            if result is not None and (result.kind != UNKNOWN or result.path in path_set):
-                open_results.append(result)
         items: list[WorkspaceItem] = []
         seen: set[str] = set()
-        closed_batches = (closed[at : at + STREAM_BATCH] for at in range(0, len(closed), STREAM_BATCH))
-        results: list[Result] | None = open_results
-        while results is not None:
-            fresh = [self._item(result, previous) for result in results if result.uri not in seen]
-            seen.update(item.uri for item in fresh)
-            items += fresh
-            if stream is not None:
-                await stream.offer(fresh)
-            batch = next(closed_batches, None)
-            results = None if batch is None else await self.runner.disk_results_for(batch)
+        await self._add(items, seen, await self._open_results(set(paths)), previous, stream)
+        started = time.perf_counter()
+        todo = sum(1 for path in closed if not self.runner.disk_current(path))
+        progress = None
+        if todo >= PROGRESS_MIN_FILES:
+            progress = await WorkProgress.begin(self.server, len(closed), PROGRESS_TITLE, work_done_token)
+        try:
+            for at in range(0, len(closed), STREAM_BATCH):
+                results = await self.runner.disk_results_for(closed[at : at + STREAM_BATCH])
+                await self._add(items, seen, results, previous, stream)
+                if progress is not None:
+                    progress.report(min(at + STREAM_BATCH, len(closed)))
+        finally:
+            if progress is not None:
+                progress.end(f"checked {len(closed)} fixture files")
+        if todo >= PROGRESS_MIN_FILES:
+            elapsed = time.perf_counter() - started
+            logger.info(
+                "workspace diagnostics: %d of %d closed fixture files read in %.2f s",
+                todo,
+                len(closed),
+                elapsed,
+            )
         # Files reported before that are gone (deleted, excluded) are reported once, empty.
         gone = [WorkspaceItem(uri, self.cache.result_id(uri, ()), None, ()) for uri in self._reported - seen]
-        items += gone
-        if stream is not None:
-            await stream.offer(gone)
-        self._reported = seen
+        await self._add(items, seen, [], previous, stream, gone)
+        self._reported = seen - {item.uri for item in gone}
         return items
+
+    async def _open_results(self, workspace: set[Path]) -> list[Result]:
+        """The results of the open documents that are workspace fixture files (or fixtures at all)."""
+        results = []
+        for snapshot in self.server.documents:
+            result = await self.runner.result_for_open(snapshot.uri)
+            if result is not None and (result.kind != UNKNOWN or result.path in workspace):
+                results.append(result)
+        return results
+
+    async def _add(
+        self,
+        items: list[WorkspaceItem],
+        seen: set[str],
+        results: list[Result],
+        previous: dict[str, str],
+        stream: Stream | None,
+        extra: Sequence[WorkspaceItem] = (),
+    ) -> None:
+        """Each result's report (once per file) and ``extra`` onto ``items``, streamed if asked."""
+        fresh = [self._item(result, previous) for result in results if result.uri not in seen]
+        fresh += extra
+        seen.update(item.uri for item in fresh)
+        items += fresh
+        if stream is not None:
+            await stream.offer(fresh)
 
     def _item(self, result: Result, previous: dict[str, str]) -> WorkspaceItem:
         result_id = self.cache.result_id(result.uri, result.fingerprint)
