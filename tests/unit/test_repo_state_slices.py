@@ -58,3 +58,15 @@ def test_a_burst_of_texts_is_applied_one_slice_per_sync(tmp_path: Path) -> None:
     index = state.workflow_index()
     assert index is not None
     assert index.earlier_site("skills/demo/evals/z.json", "demo:last") is not None
+
+
+def test_file_events_reach_the_repositories_they_touch(tmp_path: Path) -> None:
+    """An event inside a repository, on its root, or on a folder holding it reaches it; one in
+    a sibling whose name merely starts with the root's does not (compared as strings)."""
+    from evalfix_ls.lsp.session.workspace_index import WorkspaceIndex
+
+    index = WorkspaceIndex()
+    repo = index.repo(tmp_path / "repo")
+    for path in (tmp_path / "repo", tmp_path / "repo" / "skills" / "a.json", tmp_path):
+        assert list(index._repos_containing(path)) == [repo], path
+    assert list(index._repos_containing(tmp_path / "repo2" / "skills" / "a.json")) == []

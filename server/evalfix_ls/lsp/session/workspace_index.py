@@ -384,8 +384,14 @@ class WorkspaceIndex:
         return True
 
     def _repos_containing(self, path: Path) -> Iterator[RepoState]:
+        """The repositories ``path`` lies in, or that lie in ``path`` (a folder event). Compared
+        as strings (as ``folder_for``): ``root in path.parents`` built a ``Path`` per level, a
+        third of the loop's time for a checkout's 5,000 events."""
+        name = str(path)
+        below = os.path.join(name, "")
         for repo in self._repos.values():
-            if repo.root == path or repo.root in path.parents or path in repo.root.parents:
+            root = str(repo.root)
+            if name == root or name.startswith(os.path.join(root, "")) or root.startswith(below):
                 yield repo
 
     # -- discovery (worker side) -----------------------------------------------------------------
