@@ -154,6 +154,9 @@ class WorkspacePull:
             for at in range(0, len(closed), STREAM_BATCH):
                 results = await self.runner.disk_results_for(closed[at : at + STREAM_BATCH])
                 await self._add(items, seen, results, previous, stream)
+                # Cached results do not suspend the coroutine: without a turn here a held request
+                # woken by a keystroke went over 12,000 files before any other message was read.
+                await asyncio.sleep(0)
                 if progress is not None:
                     progress.report(min(at + STREAM_BATCH, len(closed)))
         finally:
