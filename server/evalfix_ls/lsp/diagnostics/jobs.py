@@ -287,8 +287,14 @@ class JobRunner:
             await asyncio.get_running_loop().run_in_executor(self.server.executor, repo.ensure_index)
         finally:
             self._loading.discard(repo.root)
-        repo.index_generation += 1  # results computed without the index are outdated
         self.on_sync_pending(repo.root)  # texts queued before the load apply now, in slices
+        self.index_outdated(repo)  # results computed without the index
+
+    def index_outdated(self, repo: RepoState) -> None:
+        """Results computed from ``repo``'s index before now are outdated (it was loaded, or read
+        in slices while analyses ran between them): a new index generation, and its open
+        documents checked again."""
+        repo.index_generation += 1
         inside = [
             snapshot.path
             for snapshot in self.server.documents

@@ -48,6 +48,10 @@ class RepoSync:
             await self.runner.syncing_call(lambda affected: affected, sync_repo, repo)
             while repo.texts_pending():
                 await self.runner.syncing_call(lambda affected: affected, sync_repo, repo)
+            if repo.take_partial():
+                # An analysis ran between two slices: its result, keyed with the generation of
+                # the whole burst, saw part of it. A new generation has it computed again.
+                self.runner.index_outdated(repo)
         finally:
             self._forget(root)
 

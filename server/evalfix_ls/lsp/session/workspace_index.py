@@ -80,6 +80,7 @@ class RepoState:
         self._pending_texts: dict[str, Text | _Queued] = {}  # rel path -> its text or what else
         self._pending_fs: list[Path] = []
         self._reload_all = False
+        self._partial = False  # a sync applied a slice and left texts queued (``take_partial``)
         self._index: WorkflowIndex | None = None
         # The configuration's ``workflow_walk`` (None: the normalizer's presence decides): set on
         # the loop where the configuration is read (``WorkspaceIndex.repo_for``), taken by the
@@ -138,7 +139,11 @@ class RepoState:
         if not self._index_loaded:
             return set()  # the texts wait for the index (``ensure_index``), which reads the rest
         with self._pending_lock:
-            texts = _taken(self._pending_texts) if len(self._pending_texts) <= limit else self._slice(limit)
+            if len(self._pending_texts) <= limit:
+                texts = _taken(self._pending_texts)
+            else:
+                texts = self._slice(limit)
+                self._partial = True  # analyses may see the index between two slices
             reload_all, self._reload_all = self._reload_all, False
         index = self._index
         if index is None:
@@ -171,6 +176,13 @@ class RepoState:
         """The first ``limit`` queued texts, taken out of the queue (call with the pending lock)."""
         first = list(itertools.islice(self._pending_texts, limit))
         return {rel: self._pending_texts.pop(rel) for rel in first}
+
+    def take_partial(self) -> bool:
+        """Whether a ``sync`` left texts queued since the last call (the index was seen part-way
+        through a burst); the flag is cleared."""
+        with self._pending_lock:
+            partial, self._partial = self._partial, False
+            return partial
 
     def texts_pending(self) -> bool:
         """Whether fixture texts wait for a ``sync`` that can apply them (the index is loaded)."""
