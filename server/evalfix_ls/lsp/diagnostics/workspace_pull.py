@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from lsprotocol import types
 
 from ...contracts.detection import UNKNOWN
-from ..jsonrpc.encoded import EncodedResult, encoder_pool
+from ..jsonrpc.encoded import EncodedResult, InOrderResult, encoder_pool
 from .encoded import encode_items
 from .progress import WorkProgress
 from .worker import Result
@@ -133,7 +133,7 @@ class WorkspacePull:
                 self._last_answer = answer
                 if stream is not None and (stream.sent or stream.pending):
                     await stream.flush()
-                    return EncodedResult('{"items": []}')
+                    return InOrderResult('{"items": []}')  # after the partial results
                 return EncodedResult(f'{{"items": {await items_json_off_loop(items)}}}')
             await changed.wait()  # nothing new: hold the request until something changes
 
