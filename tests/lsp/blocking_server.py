@@ -6,8 +6,9 @@ the event loop and stop when cancelled or outdated (no timing: the test decides 
   the event loop fails the test instead of hanging it);
 * ``textDocument/hover`` in a text containing ``PLANTED_HOVER_BLOCK`` waits the same way (a point
   request being answered: document-wide handlers give way meanwhile, ``point_first.PointFirst``);
-* the JSON of a ``workspace/diagnostic`` answer is written (``jsonrpc.encoded.encoded``) only after the
-  same release, so a test sees whether the loop stays free meanwhile;
+* the JSON of a ``workspace/diagnostic`` answer's reports is written
+  (``diagnostics.workspace_pull.items_json``) only after the same release, so a test sees whether
+  the loop stays free meanwhile;
 * the rules of a text containing ``PLANTED_RULES_BLOCK`` wait the same way, after its parse (the
   features that read only the tree answer meanwhile: ``JobRunner.parsed_for_open``);
 * loading the workflow index of a repository holding a file ``PLANTED_INDEX_BLOCK`` waits the
@@ -27,8 +28,8 @@ from evalfix_ls import analysis as analysis_module
 from evalfix_ls.cli import main
 from evalfix_ls.contracts.workflow import index as index_module
 from evalfix_ls.lsp import server as server_module
+from evalfix_ls.lsp.diagnostics import workspace_pull
 from evalfix_ls.lsp.features import outline
-from evalfix_ls.lsp.jsonrpc import encoded as encoding
 from evalfix_ls.lsp.scheduling import point_first, request_runner
 from evalfix_ls.services import hover as hover_service
 from evalfix_ls.services import outline as outline_service
@@ -47,7 +48,7 @@ _state: dict[str, Any] = {
 _symbols = outline_service.document_symbols  # imported by the handler when it runs
 _hover = hover_service.hover
 _give_way = point_first.PointFirst.give_way
-_encoded = encoding.encoded
+_items_json = workspace_pull.items_json
 _convert = outline._document_symbol
 _paused = request_runner._paused
 _rules = analysis_module._contract_findings
@@ -86,12 +87,11 @@ def load_from_disk(self: index_module.WorkflowIndex) -> None:
     _load_from_disk(self)
 
 
-def encoded(value: Any) -> Any:
-    if type(value).__name__ == "WorkspaceDiagnosticReport":
-        _state["waiting"] += 1
-        _release.wait(BLOCK_AT_MOST)
-        _state["waiting"] -= 1
-    return _encoded(value)
+def items_json(items: Any) -> str:
+    _state["waiting"] += 1
+    _release.wait(BLOCK_AT_MOST)
+    _state["waiting"] -= 1
+    return _items_json(items)
 
 
 def give_way(self: point_first.PointFirst) -> bool:
@@ -118,7 +118,7 @@ def paused(fn: Any) -> Any:
 
 outline_service.document_symbols = document_symbols
 hover_service.hover = hover
-encoding.encoded = encoded
+workspace_pull.items_json = items_json
 point_first.PointFirst.give_way = give_way  # type: ignore[method-assign]
 point_first.PointFirst.GIVE_WAY_SECONDS = BLOCK_AT_MOST  # a test decides when the hover ends
 outline._document_symbol = document_symbol

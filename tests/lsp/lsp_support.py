@@ -187,6 +187,8 @@ class Session:
         self.last_items: dict[str, list[types.Diagnostic]] = {}
         self.result: types.InitializeResult | None = None
         self.code_lens_refreshes = 0
+        # Partial results ($/progress values without a "kind") by their token, as sent.
+        self.partial_results: dict[int | str, list[dict[str, Any]]] = {}
 
     @property
     def pull(self) -> bool:
@@ -260,6 +262,22 @@ class Session:
             )
         )
 
+    async def workspace_diagnostic(
+        self, previous: list[types.PreviousResultId] | None = None, token: str | None = None
+    ) -> tuple[list[Any], int]:
+        """``workspace/diagnostic``'s reports, those streamed through ``$/progress`` with
+        ``token`` first, then the response's; and how many of them were streamed."""
+        params = types.WorkspaceDiagnosticParams(
+            previous_result_ids=previous or [], partial_result_token=token
+        )
+        answer = await self.client.workspace_diagnostic_async(params)
+        streamed = [
+            self.client.protocol._converter.structure(value, types.WorkspaceDiagnosticReportPartialResult)
+            for value in self.partial_results.pop(token, [])
+        ]
+        items = [item for part in streamed for item in part.items]
+        return items + list(answer.items), len(items)
+
     async def diagnostics(
         self,
         uri: str,
@@ -310,7 +328,16 @@ def _install_recorders(session: Session) -> None:
     def on_register(params: types.RegistrationParams) -> None:
         session.registrations.extend(params.registrations)
 
+    work_done_progress = features[types.PROGRESS]
+
+    def on_progress(params: types.ProgressParams) -> None:
+        if isinstance(params.value, dict) and "kind" not in params.value:
+            session.partial_results.setdefault(params.token, []).append(params.value)
+        else:
+            work_done_progress(params)
+
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_publish
+    features[types.PROGRESS] = on_progress
     features[types.CLIENT_REGISTER_CAPABILITY] = on_register
     features[types.WORKSPACE_CODE_LENS_REFRESH] = on_code_lens_refresh
 

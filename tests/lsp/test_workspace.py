@@ -132,23 +132,38 @@ async def test_workspace_pull_with_a_partial_result_token_is_long_polled(
     session = pull_session
     root, a, _b = two_fixtures(tmp_path)
     await session.initialize([root])
-    params = types.WorkspaceDiagnosticParams(previous_result_ids=[], partial_result_token="t1")
-    first = await session.client.workspace_diagnostic_async(params)
-    assert first.items
+    first, _streamed = await session.workspace_diagnostic(token="t1")
+    assert first
 
-    parked = asyncio.ensure_future(
-        session.client.workspace_diagnostic_async(
-            types.WorkspaceDiagnosticParams(previous_result_ids=[], partial_result_token="t2")
-        )
-    )
+    parked = asyncio.ensure_future(session.workspace_diagnostic(token="t2"))
     done, _ = await asyncio.wait({parked}, timeout=0.5)
     assert not done, "an idle workspace pull must not be answered at once"
 
     write_json(a, workflow_fixture("demo", ["two"]))  # now a duplicate of b.json's id
     session.file_events((a, types.FileChangeType.Changed))
-    answer = await asyncio.wait_for(parked, timeout=10)
-    b_item = next(item for item in answer.items if item.uri.endswith("/b.json"))
+    answer, _streamed = await asyncio.wait_for(parked, timeout=10)
+    b_item = next(item for item in answer if item.uri.endswith("/b.json"))
     assert "duplicate_case_id" in codes(b_item.items)
+
+
+async def test_workspace_pull_streams_reports_as_partial_results(
+    pull_session: Session, tmp_path: Path
+) -> None:
+    """With a partialResultToken every report goes out in $/progress (LSP 3.17: once partial
+    results were sent, the response's own items are empty); without one, in the response."""
+    session = pull_session
+    root, a, b = two_fixtures(tmp_path)
+    await session.initialize([root])
+    b_uri = session.open(b)
+    items, streamed = await session.workspace_diagnostic(token="stream-1")
+    assert {a.as_uri(), b_uri} <= {item.uri for item in items}
+    assert streamed == len(items), "every report comes as a partial result"
+    assert next(item for item in items if item.uri == b_uri).version == session.versions[b_uri]
+
+    previous = [types.PreviousResultId(uri=item.uri, value=item.result_id) for item in items]
+    items, streamed = await session.workspace_diagnostic(previous)
+    assert streamed == 0 and {item.kind for item in items} == {"unchanged"}
+    assert {a.as_uri(), b_uri} <= {item.uri for item in items}
 
 
 async def test_initial_scan_pushes_closed_files_with_progress(push_session: Session, tmp_path: Path) -> None:
@@ -221,3 +236,54 @@ async def test_workspace_folders_can_be_added(pull_session: Session, tmp_path: P
         await asyncio.sleep(0.05)
     else:
         raise AssertionError("the added folder's files are not in the workspace diagnostics")
+
+
+async def test_one_notification_of_many_changed_fixtures_is_absorbed_whole(
+    pull_session: Session, tmp_path: Path
+) -> None:
+    """A checkout rewrites more fixture files than one sync applies (``SYNC_SLICE``); the one
+    whose new id duplicates the open file's comes last: the open file's diagnostics still show
+    it, every slice being applied without another event or edit."""
+    session = pull_session
+    root, a, b = two_fixtures(tmp_path)
+    evals = root / "skills" / "demo" / "evals"
+    others = [write_json(evals / f"m{i:03}.json", workflow_fixture("demo", [f"m-{i}"])) for i in range(150)]
+    await session.initialize([root])
+    b_uri = session.open(b)
+    assert "duplicate_case_id" not in codes(await session.diagnostics(b_uri))
+
+    for i, path in enumerate(others):
+        write_json(path, workflow_fixture("demo", [f"m-{i}-new"]))
+    write_json(a, workflow_fixture("demo", ["two"]))  # a.json sorts before b.json: b's id is a duplicate
+    session.file_events(*((path, types.FileChangeType.Changed) for path in [*others, a]))
+    await session.diagnostics(b_uri, lambda d: "duplicate_case_id" in codes(d))
+
+
+async def test_first_workspace_pull_reports_progress_and_logs_what_it_read(
+    pull_session: Session, tmp_path: Path
+) -> None:
+    """The pull client's first workspace/diagnostic reads every closed fixture file: it reports
+    work-done progress (begin, a report with a percentage, end) and logs how many files it read
+    in how long; a second one, with nothing to read, reports none."""
+    session = pull_session
+    root, _a, _b = two_fixtures(tmp_path)
+    evals = root / "skills" / "demo" / "evals"
+    for i in range(40):
+        write_json(evals / f"m{i:03}.json", workflow_fixture("demo", [f"m-{i}"]))
+    await session.initialize([root])
+    items, _streamed = await session.workspace_diagnostic()
+    assert len(items) == 42
+
+    def values() -> list[object]:
+        return [value for values in session.client.progress_reports.values() for value in values]
+
+    await wait_until(lambda: any(isinstance(v, types.WorkDoneProgressEnd) for v in values()), "the end")
+    kinds = [type(value).__name__ for value in values()]
+    assert kinds[0] == "WorkDoneProgressBegin" and kinds[-1] == "WorkDoneProgressEnd"
+    assert any(isinstance(v, types.WorkDoneProgressReport) and v.percentage == 100 for v in values())
+    logged = [m.message for m in session.client.log_messages]
+    assert any("42 of 42 closed fixture files read in" in message for message in logged), logged
+
+    tokens = len(session.client.progress_reports)
+    await session.workspace_diagnostic([types.PreviousResultId(uri=i.uri, value=i.result_id) for i in items])
+    assert len(session.client.progress_reports) == tokens

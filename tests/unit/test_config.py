@@ -239,3 +239,30 @@ def test_check_reads_the_project_file(
         'severity = {"duplicate-key" = "off"}\nfiles = {"drafts/**" = "none"}\n'
     )
     assert main(["--check"]) == 0
+
+
+def test_project_configs_look_at_each_directory_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fixture files of many skills share their upper directories: each directory is looked
+    at once (a monorepo's 10,000 skills asked the same levels 10,000 times), with the answer
+    ``find_project_file`` gives for every one of them."""
+    import evalfix_ls.config.project_files as project_files
+
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / ".evalfix.toml").write_text('severity = {id-style = "hint"}\n')
+    (repo / "skills" / "b" / ".evalfix.toml").parent.mkdir(parents=True)
+    (repo / "skills" / "b" / ".evalfix.toml").write_text('severity = {id-style = "error"}\n')
+    directories = [repo / "skills" / name / "evals" for name in ("a", "b", "c")]
+    expected = [find_project_file(d) for d in directories]
+    assert expected[1] == repo / "skills" / "b" / ".evalfix.toml" and expected[0] == repo / ".evalfix.toml"
+    looked: list[Path] = []  # every candidate file name asked about
+    real = project_files._candidate
+
+    def counting(path: Path) -> str | None:
+        looked.append(path)
+        return real(path)
+
+    monkeypatch.setattr(project_files, "_candidate", counting)
+    configs = ProjectConfigs()
+    assert [configs.project_file(d) for d in directories] == expected
+    assert len(looked) == len(set(looked)), "a directory looked at twice"

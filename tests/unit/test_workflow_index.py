@@ -309,3 +309,21 @@ def test_a_file_that_cannot_hold_cases_is_indexed_without_a_parse(
     assert len(parsed) == 2  # one.json and the escaped two.json; not evals.json
     assert index.normalized("skills/a/evals/evals.json") is None
     assert index.earlier_site("skills/a/evals/two.json", "demo:dup") is not None
+
+
+def test_dependents_of_many_files_is_the_union_of_each_ones(tmp_path: Path) -> None:
+    """``dependents_of`` (one pass, for a sync's slice of changed files) answers what asking
+    ``dependents`` for each changed file answered: the later files sharing an id."""
+    files = {f"skills/demo/evals/{name}.json": fixture(*ids) for name, ids in _OVERLAPS.items()}
+    repo = make_repo(tmp_path / "repo", files)
+    index = WorkflowIndex(repo, FileSystemView())
+    assert len(index.files()) == len(files)  # (loaded first: b.json's ids before the edit are known)
+    index.update("skills/demo/evals/b.json", '{"skill": "demo", "cases": [{"id": "q"}]}')  # was "p", "x"
+    changed = ["skills/demo/evals/b.json", "skills/demo/evals/d.json", "skills/demo/evals/a.json"]
+    union = {rel for rel in changed for rel in index.dependents(rel)}
+    assert union == {"skills/demo/evals/c.json", "skills/demo/evals/e.json", "skills/demo/evals/f.json"}
+    assert index.dependents_of(changed) == union
+    assert index.dependents_of(["skills/demo/evals/f.json"]) == set()  # last in batch order
+
+
+_OVERLAPS = {"a": ("x",), "b": ("p", "x"), "c": ("p",), "d": ("y",), "e": ("y", "x"), "f": ("q",)}

@@ -15,8 +15,8 @@ from .parse import parse_settings
 from .project_files import (
     PYPROJECT,
     confined,
-    find_project_file,
     parse_toml,
+    project_file_here,
     project_repository,
     read_project_text,
     tool_evalfix,
@@ -91,10 +91,21 @@ class ProjectConfigs:
         self._loaded: dict[Path | None, Config] = {}
 
     def project_file(self, directory: Path) -> Path | None:
+        """``find_project_file(directory)``, each directory on the way up looked at once."""
         directory = directory.absolute()
-        if directory not in self._found:
-            self._found[directory] = find_project_file(directory)
-        return self._found[directory]
+        below: list[Path] = []  # directories that defer to their parent's answer
+        level = directory
+        while level not in self._found:
+            here, last = project_file_here(level)
+            if here is not None or last:
+                self._found[level] = here
+                break
+            below.append(level)
+            level = level.parent
+        found = self._found[level]
+        for deferring in below:
+            self._found[deferring] = found
+        return found
 
     def load(self, project_file: Path | None) -> Config:
         config = self._loaded.get(project_file)

@@ -88,16 +88,26 @@ def find_project_file(start: Path) -> Path | None:
     if start.is_file():
         start = start.parent
     for directory in (start, *start.parents):
-        candidate = directory / PROJECT_FILE
-        if _candidate(candidate) is not None:
-            return candidate
-        pyproject = directory / PYPROJECT
-        found = _candidate(pyproject)
-        if found == "outside" or found == "file" and _has_tool_table(pyproject):
-            return pyproject
-        if (directory / ".git").exists():
-            return None
+        found, last = project_file_here(directory)
+        if found is not None or last:
+            return found
     return None
+
+
+def project_file_here(directory: Path) -> tuple[Path | None, bool]:
+    """``find_project_file``'s look at one directory: the project file it holds, and whether the
+    search ends here (a file found, or ``.git``). Callers that remember each directory's answer
+    (``ProjectConfigs``) ask a directory's parent once for all its children: the fixture files
+    of 10,000 skills asked ``skills/`` and the root again for each skill (60,000 of the 120,000
+    ``lstat``/``stat`` calls, on the event loop, of the first ``workspace/diagnostic``)."""
+    candidate = directory / PROJECT_FILE
+    if _candidate(candidate) is not None:
+        return candidate, True
+    pyproject = directory / PYPROJECT
+    found = _candidate(pyproject)
+    if found == "outside" or found == "file" and _has_tool_table(pyproject):
+        return pyproject, True
+    return None, (directory / ".git").exists() or directory.parent == directory
 
 
 def _has_tool_table(pyproject: Path) -> bool:

@@ -209,17 +209,32 @@ class WorkflowIndex:
     def dependents(self, rel_path: str) -> list[str]:
         """Files (in batch order) whose duplicate findings may change when ``rel_path`` changed: the
         later files sharing a key with its current or previous (before the last change) ids."""
+        found = self.dependents_of([rel_path])
+        return [rel for rel in self.files() if rel in found] if found else []
+
+    def dependents_of(self, rel_paths: Iterable[str]) -> set[str]:
+        """``dependents`` of every one of ``rel_paths`` in one pass over the files: asked per
+        changed file, a checkout of 5,000 workflow fixtures compared each with all 12,000 files of
+        a monorepo (60 million comparisons under the repository lock)."""
         self._ensure_loaded()
-        entry = self._files.get(rel_path)
-        keys = (entry.key_set if entry else frozenset()) | self._previous_keys.get(rel_path, frozenset())
-        if not keys:
-            return []
-        limit = batch_order_key(rel_path)
-        return [
-            rel
-            for rel in self.files()
-            if batch_order_key(rel) > limit and not keys.isdisjoint(self._files[rel].key_set)
-        ]
+        earliest: dict[str, bytes] = {}  # key -> the batch order of the first changed file holding it
+        for rel_path in rel_paths:
+            entry = self._files.get(rel_path)
+            keys = (entry.key_set if entry else frozenset()) | self._previous_keys.get(rel_path, frozenset())
+            limit = batch_order_key(rel_path) if keys else b""
+            for key in keys:
+                if key not in earliest or limit < earliest[key]:
+                    earliest[key] = limit
+        if not earliest:
+            return set()
+        found = set()
+        for rel, entry in self._files.items():
+            if entry.key_set.isdisjoint(earliest):
+                continue
+            order = batch_order_key(rel)
+            if any(earliest[key] < order for key in entry.key_set if key in earliest):
+                found.add(rel)
+        return found
 
     # -- internals ---------------------------------------------------------------------------
     def _ensure_loaded(self) -> None:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from ...text.pieces import Text
-from ..jsonrpc.encoded import EncodedResult, encoded_off_loop
+from ..jsonrpc.encoded import EncodedResult
 from ..session.documents import Snapshot
 from ..session.workspace_index import FileEvent
 from .edit_log import EditLog
@@ -53,6 +53,7 @@ class DiagnosticsManager:
         self.cache = ResultCache()
         self.runner = JobRunner(server, self.edits, self.cache, self.tasks, on_affected=self._on_affected)
         self.sync = RepoSync(server, self.runner)
+        self.runner.on_sync_pending = self.sync.ensure
         self.push = PushStrategy(server, self.runner)
         self.pull = PullStrategy(server, self.runner)
         # Set once the first workspace/configuration answer (or its failure) is in.
@@ -179,9 +180,7 @@ class DiagnosticsManager:
     async def pull_document(self, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
         return await self.pull.handlers.document(params)
 
-    async def pull_workspace(
-        self, params: types.WorkspaceDiagnosticParams
-    ) -> types.WorkspaceDiagnosticReport:
+    async def pull_workspace(self, params: types.WorkspaceDiagnosticParams) -> EncodedResult:
         return await self.pull.handlers.workspace(params)
 
     # -- lifecycle -------------------------------------------------------------------------------
@@ -204,5 +203,5 @@ def register(server: Host) -> None:
 
     @server.feature(types.WORKSPACE_DIAGNOSTIC)
     async def workspace_diagnostic(ls: Host, params: types.WorkspaceDiagnosticParams) -> EncodedResult:
-        # written as JSON off the event loop (requests.encoded_off_loop)
-        return await encoded_off_loop(await ls.diagnostics.pull_workspace(params))
+        # written as JSON off the event loop (workspace_pull.items_json_off_loop)
+        return await ls.diagnostics.pull_workspace(params)

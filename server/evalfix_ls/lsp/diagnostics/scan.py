@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import uuid
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lsprotocol import types
-
 from ..session.documents import path_to_uri
 from .jobs import SCAN_CHUNK, JobRunner
+from .progress import WorkProgress
 from .push import PushScheduler
 
 if TYPE_CHECKING:
@@ -54,48 +53,27 @@ class WorkspaceScan:
 
     async def _scan_once(self, progress: bool) -> None:
         await self.runner.tasks.wait_for_settings()
+        started = time.perf_counter()
         paths = await self.runner.workspace_files()
         closed = [path for path in paths if self.server.documents.for_path(path) is None]
-        token = await self._begin_progress(len(closed)) if progress else None
+        title = "evalfix-ls: checking fixture files"
+        reporter = await WorkProgress.begin(self.server, len(closed), title) if progress else None
         try:
             for start in range(0, len(closed), SCAN_CHUNK):
                 await self.push.publish_disk(closed[start : start + SCAN_CHUNK])
-                if token is not None:
-                    done = min(start + SCAN_CHUNK, len(closed))
-                    self.server.work_done_progress.report(
-                        token,
-                        types.WorkDoneProgressReport(
-                            message=f"{done}/{len(closed)} files",
-                            percentage=done * 100 // max(1, len(closed)),
-                        ),
-                    )
+                if reporter is not None:
+                    reporter.report(min(start + SCAN_CHUNK, len(closed)))
             # Files that vanished from the workspace (deleted, configuration) lose their diagnostics.
             current = {path_to_uri(path) for path in paths}
             for uri in list(self.push.published):
                 if uri not in current and self.server.documents.get(uri) is None:
                     self.push.clear(uri)
         finally:
-            if token is not None:
-                self.server.work_done_progress.end(
-                    token, types.WorkDoneProgressEnd(message=f"checked {len(closed)} fixture files")
-                )
-
-    async def _begin_progress(self, total: int) -> str | None:
-        if not self.server.client_features.work_done_progress:
-            return None
-        token = f"evalfix-scan-{uuid.uuid4()}"
-        try:
-            await self.server.work_done_progress.create_async(token)
-        except Exception as exc:  # the client refused: scan without progress
-            logger.info("no progress report for the workspace scan: %s", exc)
-            return None
-        self.server.work_done_progress.begin(
-            token,
-            types.WorkDoneProgressBegin(
-                title="evalfix-ls: checking fixture files", message=f"0/{total} files", percentage=0
-            ),
+            if reporter is not None:
+                reporter.end(f"checked {len(closed)} fixture files")
+        logger.info(
+            "workspace scan: %d closed fixture files in %.2f s", len(closed), time.perf_counter() - started
         )
-        return token
 
     async def publish_affected(self, paths: list[Path]) -> None:
         """Push the diagnostics of closed files another file's change may have altered."""

@@ -62,6 +62,14 @@ class EncodedResult:
         return self.json
 
 
+class InOrderResult(EncodedResult):
+    """An answer that must not overtake the notifications queued before it (a small answer
+    otherwise goes first, ``transport.StreamWriter``): the end of a ``workspace/diagnostic`` whose
+    reports went out as partial results, which a client drops once the answer is in."""
+
+    __slots__ = ()
+
+
 def encoded(value: object) -> EncodedResult:
     """``value`` (LSP types, lists, plain data) as pygls would write it; an answer the handler
     already wrote as JSON (``EncodedResult``) as it is."""

@@ -31,7 +31,7 @@ from pygls.protocol import lsp_method
 from pygls.protocol.json_rpc import MsgId, RPCMessage
 
 from . import envelope, trace
-from .encoded import pre_encoded_json
+from .encoded import InOrderResult, pre_encoded_json
 from .pygls_private import HookedProtocol
 from .trace import current_request
 from .transport import SocketWriter, StreamWriter
@@ -297,8 +297,9 @@ class EvalfixProtocol(HookedProtocol, Generic[A]):
             super().write_data(data)
             return
         msg_id = json.dumps(getattr(data, "id", None))
+        overtakes = not isinstance(getattr(data, "result", None), InOrderResult)
         self._write_text(
-            f'{{"id": {msg_id}, "jsonrpc": "2.0", "result": {result}}}', True, self._unless_superseded()
+            f'{{"id": {msg_id}, "jsonrpc": "2.0", "result": {result}}}', overtakes, self._unless_superseded()
         )
 
     def _unless_superseded(self) -> Callable[[], bytes | None] | None:

@@ -24,6 +24,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from ...text.line_index import Encoding
+from ..jsonrpc.encoded import EncodedResult
 from ..jsonrpc.pygls_private import HookedProtocol
 from ..scheduling.request_runner import RequestRunner
 from ..scheduling.supersession import Supersession
@@ -57,9 +58,7 @@ class Diagnostics(Protocol):
     async def pull_document(
         self, params: types.DocumentDiagnosticParams
     ) -> types.DocumentDiagnosticReport: ...
-    async def pull_workspace(
-        self, params: types.WorkspaceDiagnosticParams
-    ) -> types.WorkspaceDiagnosticReport: ...
+    async def pull_workspace(self, params: types.WorkspaceDiagnosticParams) -> EncodedResult: ...
 
 
 class Host(LanguageServer):
