@@ -220,6 +220,9 @@ local function run()
   if spec.lens_marker then
     out.lenses = code_lenses(buf, client)
   end
+  if spec.lenses_only then -- a run tree of the corpus: only what the lenses show
+    return
+  end
   for _, edit in ipairs(spec.edits) do
     apply_edit(buf, edit)
   end

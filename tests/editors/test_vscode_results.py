@@ -126,3 +126,51 @@ def test_the_lens_is_drawn_above_its_case_in_the_workbench(
     gap = drawn["lineBox"]["y"] - (drawn["box"]["y"] + drawn["box"]["height"])
     assert 0 <= gap <= 2 * height, drawn
     assert (shots / "code-lens.png").stat().st_size > 10_000
+
+
+CORPUS_NEWEST = "2026-12-03T08-00-00-000Z"
+CORPUS_COMPARE = "2026-12-02T11-30-00-000Z"
+
+
+@pytest.mark.corpus
+@pytest.mark.timeout(2 * BUILD_TIMEOUT_S + UI_TIMEOUT_S)
+def test_the_corpus_runs_are_drawn_in_the_workbench(
+    packaged: Path,  # noqa: F811 - the imported fixture
+    real_vscode: str,  # noqa: F811 - the imported fixture
+    tmp_path: Path,
+    corpus_dir: Path,
+) -> None:
+    """``../shared/corpus/arc-runs`` (written by arc-skill-eval's own code), copied to tmp_path
+    and opened in the workbench: ``default-world``'s lens from the one-case run of 2026-12-03
+    (3/6, as the corpus README says) drawn above its ``id`` line, and its three failed
+    assertions in the Problems panel with their evidence, and 東京 greeting's from the compare run
+    of 2026-12-02 that answered it (the ✓/✗ hints are in the screenshot). Every case's lens is checked over
+    stdio (tests/lsp/test_run_results.py) and in Neovim (test_neovim_run_results.py)."""
+    workspace = shutil.copytree(corpus_dir / "arc-runs" / "repo", tmp_path / "repo")
+    (workspace / ".git").mkdir(exist_ok=True)
+    settings = {"evalfix.server.path": str(SERVER), "telemetry.telemetryLevel": "off"}
+    (workspace / ".vscode").mkdir()
+    (workspace / ".vscode" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    report_file = tmp_path / "ui.json"
+    shots = OUTPUT / f"ui-corpus-results-{tmp_path.name}"
+    shutil.rmtree(shots, ignore_errors=True)
+    lens = {"text": "3/6 passed · ", "line": '"id": "default-world"'}
+    failed = [f"failed in run {CORPUS_NEWEST}: No such file: `missing-notes.txt`"]
+    args = ["--code-server", str(CODE_SERVER), "--vsix", str(packaged), "--workspace", str(workspace)]
+    args += ["--data", str(tmp_path / "code-server"), "--chromium", real_vscode, "--open", SUITE]
+    args += ["--expect", json.dumps(failed), "--lens", json.dumps(lens)]
+    args += ["--screenshots", str(shots), "--report", str(report_file)]
+    result = run_node_script("run-ui.mjs", args, isolated(tmp_path), UI_TIMEOUT_S)
+    output = f"{result.stdout}\n{result.stderr}"
+    assert report_file.is_file(), output
+    seen = json.loads(report_file.read_text(encoding="utf-8"))
+    print("\nseen:", json.dumps(seen, ensure_ascii=False, indent=1))
+    assert result.returncode == 0, output
+    rows = [row for row in seen["rows"] if f"failed in run {CORPUS_NEWEST}" in row]
+    assert len(rows) == 3, seen["rows"]  # missing-notes.txt, ^nothing$, the judged "FAIL: …"
+    # 東京 greeting's failed judged assertion, from the compare run that answered it (1/2)
+    compare = [row for row in seen["rows"] if f"failed in run {CORPUS_COMPARE} (with_skill)" in row]
+    assert len(compare) == 1 and "[Ln 30, Col 49]" in compare[0], seen["rows"]
+    parts = [part.strip() for part in seen["lens"]["text"].split(" | ")]
+    assert any(part.startswith(lens["text"]) for part in parts), seen["lens"]
+    assert seen["lens"]["line"].strip().startswith(lens["line"]), seen["lens"]
