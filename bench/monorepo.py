@@ -299,66 +299,42 @@ def fmt_share(share: float | None) -> str:
     return "-" if share is None else f"{100 * share:.0f} %"
 
 
-def report(results: list[dict[str, Any]]) -> None:
-    def cell(row: dict[str, Any], mode: str, key: str, fmt: Callable[[Any], str]) -> str:
-        value = (row.get(mode) or {}).get(key)
-        return fmt(value) if value is not None else "-"
+# Per mode, the columns after "skills (files)" and "--check": (header, figure, format).
+COLUMNS: dict[str, list[tuple[str, str, Callable[[Any], str]]]] = {
+    "pull": [
+        ("open→diag", "open_s", fmt_ms),
+        ("ws/symbol", "symbol_s", fmt_ms),
+        ("ws/diagnostic", "workspace_s", fmt_s),
+        ("again", "workspace_again_s", fmt_ms),
+        ("keystroke p50", "keystroke_s", fmt_ms),
+        ("peak RSS", "rss_kib", fmt_mb),
+        ("idle CPU", "idle_cpu", fmt_share),
+    ],
+    "push": [
+        ("open→publish", "open_s", fmt_ms),
+        ("scan complete", "scan_s", fmt_s),
+        ("keystroke p50", "keystroke_s", fmt_ms),
+        ("5,000 events→keystroke", "bulk_keystroke_s", fmt_ms),
+        ("peak RSS", "rss_kib", fmt_mb),
+        ("idle CPU", "idle_cpu", fmt_share),
+    ],
+}
 
-    print_table(
-        [
-            "skills (files)",
-            "--check",
-            "check RSS",
-            "open→diag",
-            "ws/symbol",
-            "ws/diagnostic",
-            "again",
-            "keystroke p50",
-            "peak RSS",
-            "idle CPU",
-        ],
-        [
-            [
-                f"{row['skills']:,} ({row['files']:,})",
-                fmt_s(row["check"]["wall_s"]),
-                fmt_mb(row["check"]["rss_kib"]),
-                cell(row, "pull", "open_s", fmt_ms),
-                cell(row, "pull", "symbol_s", fmt_ms),
-                cell(row, "pull", "workspace_s", fmt_s),
-                cell(row, "pull", "workspace_again_s", fmt_ms),
-                cell(row, "pull", "keystroke_s", fmt_ms),
-                cell(row, "pull", "rss_kib", fmt_mb),
-                cell(row, "pull", "idle_cpu", fmt_share),
-            ]
-            for row in results
-        ],
-    )
-    print()
-    print_table(
-        [
-            "skills (files)",
-            "--check",
-            "open→publish",
-            "scan complete",
-            "keystroke p50",
-            "5,000 events→keystroke",
-            "peak RSS",
-            "idle CPU",
-        ],
-        [
-            [
-                f"{row['skills']:,} ({row['files']:,})",
-                fmt_s(row["check"]["wall_s"]),
-                cell(row, "push", "open_s", fmt_ms),
-                cell(row, "push", "scan_s", fmt_s),
-                cell(row, "push", "keystroke_s", fmt_ms),
-                cell(row, "push", "bulk_keystroke_s", fmt_ms),
-                cell(row, "push", "rss_kib", fmt_mb),
-                cell(row, "push", "idle_cpu", fmt_share),
-            ]
-            for row in results
-        ],
-    )
+
+def report(results: list[dict[str, Any]]) -> None:
+    """One table per mode, each beside ``--check``'s time (the pull table with its RSS too)."""
+    for mode, columns in COLUMNS.items():
+        headers = ["skills (files)", "--check", *(["check RSS"] if mode == "pull" else [])]
+        rows = []
+        for row in results:
+            figures = row.get(mode) or {}
+            cells = [f"{row['skills']:,} ({row['files']:,})", fmt_s(row["check"]["wall_s"])]
+            if mode == "pull":
+                cells.append(fmt_mb(row["check"]["rss_kib"]))
+            cells += [fmt(figures[key]) if figures.get(key) is not None else "-" for _, key, fmt in columns]
+            rows.append(cells)
+        print_table(headers + [header for header, _, _ in columns], rows)
+        print()
 
 
 async def run(sizes: list[int], data: Path, modes: list[str]) -> list[dict[str, Any]]:

@@ -49,6 +49,13 @@ SUITE_TITLE = "evalfix-ls run results in VS Code "
 TESTS = 6
 
 
+def point_at_the_server(workspace: Path) -> None:
+    """The workspace's settings: the project's server, no telemetry."""
+    settings = {"evalfix.server.path": str(SERVER), "telemetry.telemetryLevel": "off"}
+    (workspace / ".vscode").mkdir()
+    (workspace / ".vscode" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+
+
 def results_workspace(tmp_path: Path) -> Path:
     """A repository whose skill has a suite and two runs: the newer holds the first case (one
     assertion failed), the older the second; its settings point at the project's server."""
@@ -59,9 +66,7 @@ def results_workspace(tmp_path: Path) -> Path:
     trees.arc_run(runs / "2026-05-01T00-00-00-000Z", {"2": [(JUDGED, True, "older ok")]})
     failed = (MISSING, False, "No such file: `missing-😀.txt`")
     trees.arc_run(runs / NEWER, {"東京 greeting": [(JUDGED, True, "yes"), failed]})
-    settings = {"evalfix.server.path": str(SERVER), "telemetry.telemetryLevel": "off"}
-    (workspace / ".vscode").mkdir()
-    (workspace / ".vscode" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    point_at_the_server(workspace)
     return workspace
 
 
@@ -148,9 +153,7 @@ def test_the_corpus_runs_are_drawn_in_the_workbench(
     stdio (tests/lsp/test_run_results.py) and in Neovim (test_neovim_run_results.py)."""
     workspace = shutil.copytree(corpus_dir / "arc-runs" / "repo", tmp_path / "repo")
     (workspace / ".git").mkdir(exist_ok=True)
-    settings = {"evalfix.server.path": str(SERVER), "telemetry.telemetryLevel": "off"}
-    (workspace / ".vscode").mkdir()
-    (workspace / ".vscode" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    point_at_the_server(workspace)
     report_file = tmp_path / "ui.json"
     shots = OUTPUT / f"ui-corpus-results-{tmp_path.name}"
     shutil.rmtree(shots, ignore_errors=True)

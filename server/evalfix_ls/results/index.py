@@ -15,7 +15,6 @@ both is rare, and arc's trees are the ones the ``evals.json`` contract is writte
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 from collections.abc import Iterable, Sequence
@@ -23,6 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..workspace.confine import is_inside
+from ..workspace.files import file_stamp
 from . import arc, skill_creator
 from .model import CaseLookup, CaseResult, Run
 from .reading import child_dirs, is_dir
@@ -139,13 +139,13 @@ class SkillResults:
         opened. Bounded: ``SIGNATURE_LIMIT`` entries."""
         stats: list[object] = []
         for base in self.watched:
-            stats.append(_stat(base))
+            stats.append(file_stamp(base))
             children = child_dirs(base, self.repo_root) if base.is_dir() else []
             newest: list[Path] = []
             for name, child in children:
-                stats.append((name, _stat(child)))
+                stats.append((name, file_stamp(child)))
                 inner = child_dirs(child, self.repo_root) if name.startswith("iteration-") else []
-                stats.extend((sub, _stat(path)) for sub, path in inner)
+                stats.extend((sub, file_stamp(path)) for sub, path in inner)
                 newest.extend([child] + [path for _sub, path in inner])
             newest.sort(key=lambda path: _natural(path.name), reverse=True)
             for run in newest[:2]:
@@ -166,11 +166,11 @@ def _walk_stats(top: Path, repo_root: Path, stats: list[object]) -> None:
     pending = [(top, 0)]
     while pending and len(stats) < SIGNATURE_LIMIT:
         folder, depth = pending.pop()
-        stats.extend((str(folder / name), _stat(folder / name)) for name in _WATCHED_FILES)
+        stats.extend((str(folder / name), file_stamp(folder / name)) for name in _WATCHED_FILES)
         if depth < 3:
             for name, child in child_dirs(folder, repo_root):
                 if name != "outputs":
-                    stats.append((name, _stat(child)))
+                    stats.append((name, file_stamp(child)))
                     pending.append((child, depth + 1))
 
 
@@ -247,11 +247,3 @@ class ResultsIndex:
             for skill_dir in skill_dirs:
                 self._skills.pop(skill_dir, None)
             self.generation += 1
-
-
-def _stat(path: Path) -> tuple[int, int]:
-    try:
-        info = os.stat(path)
-    except OSError:
-        return (0, -1)
-    return (info.st_mtime_ns, info.st_size)

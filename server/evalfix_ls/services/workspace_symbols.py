@@ -14,7 +14,7 @@ from ..contracts.detection import EVALS
 from ..js.values import js_id_string
 from ..parser import parse
 from ..workspace.confine import is_inside, resolve_within
-from ..workspace.files import read_file
+from ..workspace.files import file_stamp, read_file
 from .cases import iter_cases
 from .workspace_facts import WorkspaceFacts, skill_of
 
@@ -113,7 +113,7 @@ class SuiteIds:
 
     def ids(self, path: Path, roots: list[Path]) -> tuple[tuple[str, int, int], ...]:
         key = str(path)
-        stamp = _stamp(path)
+        stamp = file_stamp(path)
         known = self._known.get(key)
         if known is not None and known[0] == stamp:
             return known[1]
@@ -130,14 +130,6 @@ class SuiteIds:
 
 
 _SUITE_IDS = SuiteIds()
-
-
-def _stamp(path: Path) -> tuple[int, int]:
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return (0, -1)
-    return (stat.st_mtime_ns, stat.st_size)
 
 
 def _suite_ids_read(path: Path) -> tuple[tuple[str, int, int], ...]:

@@ -61,6 +61,16 @@ class TooLarge(Exception):
     """The file holds more than the limit."""
 
 
+def file_stamp(path: Path) -> tuple[int, int]:
+    """(modification time in ns, size) of ``path``, links followed; ``(0, -1)`` when it cannot
+    be stat'ed: what caches of a file's content compare to know it is unchanged."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return (0, -1)
+    return (info.st_mtime_ns, info.st_size)
+
+
 def file_type(mode: int) -> str:
     return next((what for test, what in _FILE_TYPES if test(mode)), "not a regular file")
 
