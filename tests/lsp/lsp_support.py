@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -403,17 +404,38 @@ class RawClient:
         self.process = process
         self.notifications: list[dict[str, Any]] = []
         self._next_id = 0
+        self._log: Any = None  # the server's standard error, when kept (``server_log``)
 
     @classmethod
-    async def start(cls, *args: str, stderr: int = asyncio.subprocess.DEVNULL) -> RawClient:
+    async def start(cls, *args: str, stderr: int | None = None) -> RawClient:
+        """A server started over stdio; its standard error goes to ``stderr`` when given, else to
+        a temporary file that ``server_log`` reads (an error answer says "details are in its
+        log": a failing test shows them)."""
+        log = tempfile.TemporaryFile() if stderr is None else None  # noqa: SIM115 - closed by close()
         process = await asyncio.create_subprocess_exec(
             *(args or SERVER),
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
-            stderr=stderr,
+            stderr=log if log is not None else stderr,
         )
         started.append(process)  # ended after the test if the test did not end it
-        return cls(process.stdout, process.stdin, process)
+        client = cls(process.stdout, process.stdin, process)
+        client._log = log
+        return client
+
+    def server_log(self, limit: int = 6000) -> str:
+        """The last ``limit`` characters of what the server logged so far: the errors and
+        warnings it sent as ``window/logMessage`` (tracebacks included) and what it wrote to
+        standard error when that was kept."""
+        logged = [
+            message["params"]["message"]
+            for message in self.notifications
+            if message.get("method") == "window/logMessage" and message["params"].get("type", 4) <= 2
+        ]
+        if self._log is not None:
+            self._log.seek(0)
+            logged.append(self._log.read().decode("utf-8", "replace"))
+        return "\n".join(logged)[-limit:]
 
     def send(self, message: dict[str, Any]) -> None:
         body = json.dumps({"jsonrpc": "2.0", **message}).encode()
@@ -485,3 +507,6 @@ class RawClient:
             self.process.kill()
         await self.process.wait()
         self.writer.close()
+        if self._log is not None:
+            self._log.close()
+            self._log = None

@@ -46,7 +46,7 @@ async def probe(root: Path, capabilities: dict[str, Any] = PULL_CAPABILITIES) ->
 
 async def state(client: RawClient) -> dict[str, Any]:
     answer = await client.request("evalfix/test/state", {})
-    assert "result" in answer, answer  # an error answer says why
+    assert "result" in answer, f"{answer}\nthe server's log:\n{client.server_log()}"  # it says why
     return answer["result"]
 
 
