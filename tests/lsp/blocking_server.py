@@ -13,6 +13,8 @@ the event loop and stop when cancelled or outdated (no timing: the test decides 
   features that read only the tree answer meanwhile: ``JobRunner.parsed_for_open``);
 * loading the workflow index of a repository holding a file ``PLANTED_INDEX_BLOCK`` waits the
   same way (an open document's first findings come meanwhile, ``analyzer.run_job``);
+* the walk of a workspace folder holding a file ``PLANTED_WALK_BLOCK`` waits the same way (a
+  suite opened meanwhile is analysed and published: the workspace's work has a worker of its own);
 * ``evalfix/test/blocked`` answers how many requests wait there, how each request worker ended
   (``ok`` or the exception's class name), how many symbols were converted and how many times a
   document-wide handler found a point request running at a checkpoint (``gave way``).
@@ -31,6 +33,7 @@ from evalfix_ls.lsp import server as server_module
 from evalfix_ls.lsp.diagnostics import workspace_pull
 from evalfix_ls.lsp.features import outline
 from evalfix_ls.lsp.scheduling import point_first, request_runner
+from evalfix_ls.lsp.session.workspace_index import WorkspaceIndex
 from evalfix_ls.services import hover as hover_service
 from evalfix_ls.services import outline as outline_service
 
@@ -41,6 +44,8 @@ _state: dict[str, Any] = {
     "waiting": 0,
     "rules waiting": 0,
     "index waiting": 0,
+    "walk waiting": 0,
+    "walks done": 0,
     "outcomes": [],
     "converted": 0,
     "gave way": 0,
@@ -53,6 +58,7 @@ _convert = outline._document_symbol
 _paused = request_runner._paused
 _rules = analysis_module._contract_findings
 _load_from_disk = index_module.WorkflowIndex.load_from_disk
+_discover = WorkspaceIndex.discover
 
 
 def document_symbols(document: Any, *args: Any, **kwargs: Any) -> Any:
@@ -85,6 +91,16 @@ def load_from_disk(self: index_module.WorkflowIndex) -> None:
         _release.wait(BLOCK_AT_MOST)
         _state["index waiting"] -= 1
     _load_from_disk(self)
+
+
+def discover(self: WorkspaceIndex, *args: Any) -> Any:
+    if any((folder / "PLANTED_WALK_BLOCK").exists() for folder in self.folders):
+        _state["walk waiting"] += 1
+        _release.wait(BLOCK_AT_MOST)
+        _state["walk waiting"] -= 1
+    found = _discover(self, *args)
+    _state["walks done"] += 1
+    return found
 
 
 def items_json(items: Any) -> str:
@@ -125,6 +141,7 @@ outline._document_symbol = document_symbol
 request_runner._paused = paused
 analysis_module._contract_findings = contract_findings
 index_module.WorkflowIndex.load_from_disk = load_from_disk  # type: ignore[method-assign]
+WorkspaceIndex.discover = discover  # type: ignore[method-assign]
 _create = server_module.create_server
 
 

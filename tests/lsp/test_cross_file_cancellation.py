@@ -57,6 +57,7 @@ class InProcessHost(Host):
     it up but with no client: the messages to the client are recorded."""
 
     executor: RecordingExecutor
+    background: RecordingExecutor
     diagnostics: DiagnosticsManager
 
     def __init__(self, root: Path, *, pull: bool) -> None:
@@ -69,6 +70,7 @@ class InProcessHost(Host):
         self.client_features = ClientFeatures(pull=pull, diagnostic_refresh=pull, watch_dynamic=True)
         self.encoding = Encoding.UTF16
         self.executor = RecordingExecutor()
+        self.background = self.executor  # one recorder sees the workspace's calls too
         self.loop: asyncio.AbstractEventLoop | None = None
         self.published: dict[str, list[types.PublishDiagnosticsParams]] = {}
         self.refreshes = 0

@@ -19,11 +19,14 @@ PULL = {
 }
 
 
-async def opened(tmp_path: Path, capabilities: dict[str, Any]) -> tuple[RawClient, str]:
-    """The server on a repository whose index load blocks, with ``b.json`` open: it repeats
-    ``a.json``'s id, a duplicate only the index can see."""
+async def opened(
+    tmp_path: Path, capabilities: dict[str, Any], *, plants: tuple[str, ...] = ()
+) -> tuple[RawClient, str]:
+    """The server on a repository whose index load blocks (and what ``plants`` name), with
+    ``b.json`` open: it repeats ``a.json``'s id, a duplicate only the index can see."""
     root, _a, b = two_fixtures(tmp_path)
-    (root / "PLANTED_INDEX_BLOCK").touch()
+    for plant in ("PLANTED_INDEX_BLOCK", *plants):
+        (root / plant).touch()
     write_json(b, workflow_fixture("demo", ["one", "two"]))
     client = await RawClient.start(*BLOCKING_SERVER)
     params = {"processId": None, "capabilities": capabilities, "rootUri": root.as_uri()}
@@ -103,3 +106,42 @@ async def test_a_push_client_gets_a_publish_without_then_one_with_the_cross_file
         assert len(published) >= 2
     finally:
         await client.close()
+
+
+async def test_a_suite_opened_while_the_workspace_walk_and_index_load_hold_is_published(
+    tmp_path: Path,
+) -> None:
+    """The workspace's own work (the scan's walk, the workflow index's load) runs on a worker of
+    its own: when it shared the two analysis workers, a 12,000-file repository held both at
+    start-up (the walk, then the index load opened fixture ``b.json`` asked for), and a suite
+    opened then was published only when they ended (0.95 s; its own analysis took 30 ms)."""
+    client, _uri = await opened(tmp_path, {}, plants=("PLANTED_WALK_BLOCK",))  # the scan's walk waits
+    try:
+        root = tmp_path / "repo"
+        suite = write_json(root / "evals" / "evals.json", UNKNOWN_SETUP_SUITE)
+        text = suite.read_text("utf-8")
+        document = {"uri": suite.as_uri(), "languageId": "json", "version": 1, "text": text}
+        client.notify("textDocument/didOpen", {"textDocument": document})
+        codes = await published_codes(client, suite.as_uri())
+        assert "setup-kind-invalid" in codes, codes
+        held = (await client.request("evalfix/test/blocked", {}))["result"]
+        assert held["walks done"] == 0, held  # published before the walk could end
+        await client.request("evalfix/test/release", {})
+    finally:
+        await client.close()
+
+
+UNKNOWN_SETUP_SUITE = {
+    "skill_name": "demo",
+    "evals": [{"id": "c1", "prompt": "p", "setup": {"kind": "planted"}, "assertions": ["it works"]}],
+}
+
+
+async def published_codes(client: RawClient, uri: str) -> list[str]:
+    """The codes of the first diagnostics published for ``uri`` (requests from the server answered)."""
+    while True:
+        message = await client.receive()
+        if message.get("method") == "textDocument/publishDiagnostics" and message["params"]["uri"] == uri:
+            return [item["code"] for item in message["params"]["diagnostics"]]
+        if "id" in message and "method" in message:
+            client.send({"id": message["id"], "result": None})

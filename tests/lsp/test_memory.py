@@ -209,6 +209,7 @@ async def test_open_edit_close_cycles_reach_a_plateau(tmp_path: Path) -> None:
 
 WORKER_PREFIXES = (
     "evalfix-analysis",
+    "evalfix-background",
     "evalfix-request",
     "evalfix-point",
     "evalfix-encode",
@@ -301,7 +302,7 @@ async def test_every_worker_thread_is_started_with_the_server(tmp_path: Path) ->
     """The worker threads (and the idle collector's) are started before any document (started
     during the first large analysis, their objects kept its pymalloc arenas after close)."""
     from evalfix_ls.lsp.scheduling.request_runner import DOCUMENT_WORKERS, POINT_WORKERS
-    from evalfix_ls.lsp.server import ANALYSIS_WORKERS
+    from evalfix_ls.lsp.server import ANALYSIS_WORKERS, BACKGROUND_WORKERS
 
     client = await probe(make_repo(tmp_path / "repo"))
     try:
@@ -309,6 +310,7 @@ async def test_every_worker_thread_is_started_with_the_server(tmp_path: Path) ->
         started = {prefix: sum(name.startswith(prefix) for name in threads) for prefix in WORKER_PREFIXES}
         assert started == {
             "evalfix-analysis": ANALYSIS_WORKERS,
+            "evalfix-background": BACKGROUND_WORKERS,
             "evalfix-request": DOCUMENT_WORKERS,
             "evalfix-point": POINT_WORKERS,
             "evalfix-encode": 1,

@@ -117,7 +117,7 @@ def register(server: Host) -> None:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: Host, params: types.InitializedParams) -> None:
-        ls.executor.submit(
+        ls.background.submit(
             warm_up, ls.protocol.structure_message, ls.protocol.serialize, ls.protocol.structure_answer
         )
         try:
@@ -133,3 +133,4 @@ def register(server: Host) -> None:
     def shutdown(ls: Host, params: None) -> None:
         ls.diagnostics.cancel_all()
         ls.executor.shutdown(wait=False, cancel_futures=True)
+        ls.background.shutdown(wait=False, cancel_futures=True)

@@ -1,13 +1,15 @@
 """The job runner: builds the analysis ``Job`` of a document or closed file (with the cache key of
-everything its findings depend on), runs jobs in ``server.executor`` and stores their results in
-the result cache. An analysis already running for the same text is shared, and kept when every
-request that waited for it was cancelled.
+everything its findings depend on), runs jobs in ``server.executor`` (open documents) or
+``server.background`` (closed files) and stores their results in the result cache. An analysis
+already running for the same text is shared, and kept when every request that waited for it was
+cancelled.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -147,7 +149,11 @@ class JobRunner:
     # -- running ---------------------------------------------------------------------------------
 
     async def syncing_call(
-        self, affected_of: Callable[[T], Iterable[Path]], fn: Callable[..., T], *args: object
+        self,
+        affected_of: Callable[[T], Iterable[Path]],
+        fn: Callable[..., T],
+        *args: object,
+        executor: ThreadPoolExecutor | None = None,
     ) -> T:
         """``fn(*args)`` on a worker, for a call that applies a repository's queued facts
         (``repo.sync()``); ``affected_of(its result)``, the other files those facts may change,
@@ -157,8 +163,8 @@ class JobRunner:
         already running cannot be stopped, and it takes the queued facts out of the queue, so no
         later call sees them again. Were its result dropped with the cancelled wait, the sibling
         that gained a duplicate id would never be re-checked. A call still waiting for a worker
-        is cancelled (it took nothing)."""
-        call = self.server.executor.submit(fn, *args)
+        is cancelled (it took nothing). ``executor``: the analysis workers unless given."""
+        call = (executor or self.server.executor).submit(fn, *args)
         work = asyncio.wrap_future(call)
         work.add_done_callback(lambda done: self._propagate(affected_of, done))
         try:
@@ -173,8 +179,9 @@ class JobRunner:
         if affected := set(affected_of(done.result())):
             self._on_affected(affected)
 
-    async def _run(self, jobs: list[Job]) -> list[Result]:
-        return await self.syncing_call(_affected_by, _run_jobs, jobs, self.server.documents.for_path)
+    async def _run(self, jobs: list[Job], executor: ThreadPoolExecutor | None = None) -> list[Result]:
+        lookup = self.server.documents.for_path
+        return await self.syncing_call(_affected_by, _run_jobs, jobs, lookup, executor=executor)
 
     async def result_for_open(self, uri: str) -> Result | None:
         """The result for the current text of an open document (cached when nothing it depends
@@ -285,7 +292,7 @@ class JobRunner:
 
     async def _load_index(self, repo: RepoState) -> None:
         try:
-            await asyncio.get_running_loop().run_in_executor(self.server.executor, repo.ensure_index)
+            await asyncio.get_running_loop().run_in_executor(self.server.background, repo.ensure_index)
         finally:
             self._loading.discard(repo.root)
         self.on_sync_pending(repo.root)  # texts queued before the load apply now, in slices
@@ -316,7 +323,7 @@ class JobRunner:
         server = self.server
         loop = asyncio.get_running_loop()
         paths = await loop.run_in_executor(
-            server.executor, server.workspace_index.discover, server.settings.folder_config
+            server.background, server.workspace_index.discover, server.settings.folder_config
         )
         memo = self._workspace_files_memo
         if memo is not None and memo[0] is paths and memo[1] == server.settings.generation:
@@ -340,7 +347,7 @@ class JobRunner:
             else:
                 found[path] = kept
         for start in range(0, len(todo), SCAN_CHUNK):
-            for result in await self._run(todo[start : start + SCAN_CHUNK]):
+            for result in await self._run(todo[start : start + SCAN_CHUNK], self.server.background):
                 # Keep what the reports need, not the text and tree of every closed file.
                 slim = replace(result, text="", analysis=None, memo=None)
                 if result.path is not None:

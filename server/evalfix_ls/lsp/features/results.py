@@ -147,7 +147,7 @@ def start_polling(server: Host) -> None:
         while True:
             await asyncio.sleep(POLL_SECONDS)
             try:
-                if await running.run_in_executor(server.executor, _HUB.poll):
+                if await running.run_in_executor(server.background, _HUB.poll):
                     _HUB.changed()
             except Exception:  # noqa: BLE001 - a poll that failed is tried again next time
                 logger.debug("results poll failed", exc_info=True)

@@ -71,7 +71,8 @@ class Host(LanguageServer):
     settings: Settings
     client_features: ClientFeatures
     encoding: Encoding
-    executor: ThreadPoolExecutor
+    executor: ThreadPoolExecutor  # analyses of open documents
+    background: ThreadPoolExecutor  # the workspace's work: walk, index load, closed files
     loop: asyncio.AbstractEventLoop | None
     diagnostics: Diagnostics
     supersession: Supersession  # which answers were asked again on a newer text
