@@ -37,7 +37,7 @@ from evalfix_ls.lsp.features import inline, outline
 from evalfix_ls.lsp.scheduling import request_runner
 from evalfix_ls.memory import collector, gc_pause
 from evalfix_ls.parser.incremental import shift
-from evalfix_ls.services import fixes
+from evalfix_ls.services import fixes, workspace_symbols
 from evalfix_ls.text import pieces
 
 _run_job = jobs.run_job
@@ -85,6 +85,16 @@ def check_case(*args: Any, **kwargs: Any) -> Any:
 evals_check._check_case = check_case
 
 
+_suites_read = [0]  # evals suites read from disk for their case ids (``workspace_symbols``)
+_suite_ids_read = workspace_symbols._suite_ids_read
+
+
+def suite_ids_read(*args: Any) -> Any:
+    _suites_read[0] += 1
+    return _suite_ids_read(*args)
+
+
+workspace_symbols._suite_ids_read = suite_ids_read
 _nodes_built = [0]  # moved containers whose children were built (``ShiftedNode._materialize``)
 _materialize = shift.ShiftedNode._materialize
 
@@ -256,6 +266,7 @@ def state(ls: Any) -> dict[str, Any]:
         "fixes asked": _fixes_asked[0],
         "result files read": _result_reads(),
         "cases checked": _cases_checked[0],
+        "suites read for symbols": _suites_read[0],
         **frozen_state(),
         "warmed up": _warmed_up[0],
         "threads": sorted(thread.name for thread in threading.enumerate()),

@@ -53,7 +53,7 @@ def workspace_symbols(
     (open buffers included); evals suites are read from ``open_text`` or the disk."""
     out: list[CaseSymbol] = []
     facts_by_repo = tuple(facts_by_repo)
-    roots = [facts.repo_root for facts in facts_by_repo if facts.repo_root is not None]
+    roots = repo_roots(facts_by_repo)
     for facts in facts_by_repo:
         root = facts.repo_root
         if root is None:  # no repository, no workflow index
@@ -73,6 +73,18 @@ def workspace_symbols(
                 if len(out) >= limit:
                     return out, True
     return out, False
+
+
+def repo_roots(facts_by_repo: Iterable[WorkspaceFacts]) -> list[Path]:
+    """The repositories a suite on disk must resolve inside to lend its ids."""
+    return [facts.repo_root for facts in facts_by_repo if facts.repo_root is not None]
+
+
+def read_suite_ids(paths: Iterable[Path], roots: list[Path]) -> None:
+    """Read the case ids of the suites on disk ``paths`` into the cache the requests answer from
+    (each kept while its file keeps its modification time and size)."""
+    for path in paths:
+        _SUITE_IDS.ids(path, roots)
 
 
 def _workflow_ids(facts: WorkspaceFacts, rel_path: str) -> list[tuple[str, int, int]]:

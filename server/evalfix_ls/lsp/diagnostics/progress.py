@@ -12,12 +12,25 @@ from __future__ import annotations
 
 import logging
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from lsprotocol import types
 
 if TYPE_CHECKING:
-    from ..session.host import Host
+    from pygls.progress import Progress
+
+    from ..session.client_features import ClientFeatures
+
+
+class ProgressHost(Protocol):
+    """What a progress report needs of the server (the diagnostics' passes and the features'
+    start-up pass report through it)."""
+
+    @property
+    def client_features(self) -> ClientFeatures: ...
+    @property
+    def work_done_progress(self) -> Progress: ...
+
 
 logger = logging.getLogger(__name__)
 
@@ -25,14 +38,14 @@ logger = logging.getLogger(__name__)
 class WorkProgress:
     """One pass's progress, reported as files are done."""
 
-    def __init__(self, server: Host, token: types.ProgressToken, total: int) -> None:
+    def __init__(self, server: ProgressHost, token: types.ProgressToken, total: int) -> None:
         self.server = server
         self.token = token
         self.total = total
 
     @classmethod
     async def begin(
-        cls, server: Host, total: int, title: str, client_token: types.ProgressToken | None = None
+        cls, server: ProgressHost, total: int, title: str, client_token: types.ProgressToken | None = None
     ) -> WorkProgress | None:
         """Progress for ``total`` files (None: the client takes none)."""
         token = client_token

@@ -14,6 +14,7 @@ from ..scheduling.request_runner import RequestToken
 from ..session.documents import path_to_uri, uri_to_path
 from . import FeatureServer, feature, json_text
 from .context import FeatureContext, WorkspaceContext
+from .symbol_index import SymbolIndex
 
 if TYPE_CHECKING:
     from ...services.outline import Outline, Symbol
@@ -35,11 +36,15 @@ def register(server: FeatureServer) -> None:
     feature(server, types.TEXT_DOCUMENT_FOLDING_RANGE, wait_for_analysis=False)(folding)
     feature(server, types.TEXT_DOCUMENT_SELECTION_RANGE, wait_for_analysis=False, point=True)(selection)
 
+    symbol_index = SymbolIndex(server)
+    server.diagnostics.started_listeners.append(symbol_index.start)
+
     @server.feature(types.WORKSPACE_SYMBOL, types.WorkspaceSymbolOptions(resolve_provider=True))
     async def workspace_symbol(
         ls: FeatureServer, params: types.WorkspaceSymbolParams
     ) -> list[types.WorkspaceSymbol]:
-        ctx = ls.workspace_context()  # on the loop: it reads the workspace index
+        await symbol_index.ready()  # the start-up pass reads what this request would
+        ctx = await ls.prepared_workspace_context()
         lazy = _resolves_ranges(ls)
         # The search parses closed suites: on a request worker, off the loop (see requests.py).
         return await ls.requests.run(RequestToken(), lambda: workspace_symbol_answer(ctx, params.query, lazy))
