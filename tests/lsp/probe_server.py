@@ -23,6 +23,7 @@ from dataclasses import fields
 from typing import Any
 from unittest.mock import patch
 
+import pygls.uris as pygls_uris
 from abc_caches import abc_cache_entries
 
 import evalfix_ls.lsp.diagnostics.jobs as jobs
@@ -95,6 +96,16 @@ def suite_ids_read(*args: Any) -> Any:
 
 
 workspace_symbols._suite_ids_read = suite_ids_read
+_uris_made = [0]  # file URIs computed from paths (``pygls.uris.from_fs_path``)
+_from_fs_path = pygls_uris.from_fs_path
+
+
+def from_fs_path(*args: Any) -> Any:
+    _uris_made[0] += 1
+    return _from_fs_path(*args)
+
+
+pygls_uris.from_fs_path = from_fs_path
 _nodes_built = [0]  # moved containers whose children were built (``ShiftedNode._materialize``)
 _materialize = shift.ShiftedNode._materialize
 
@@ -267,6 +278,7 @@ def state(ls: Any) -> dict[str, Any]:
         "result files read": _result_reads(),
         "cases checked": _cases_checked[0],
         "suites read for symbols": _suites_read[0],
+        "uris made": _uris_made[0],
         **frozen_state(),
         "warmed up": _warmed_up[0],
         "threads": sorted(thread.name for thread in threading.enumerate()),
