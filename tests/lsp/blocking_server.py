@@ -7,7 +7,7 @@ the event loop and stop when cancelled or outdated (no timing: the test decides 
 * ``textDocument/hover`` in a text containing ``PLANTED_HOVER_BLOCK`` waits the same way (a point
   request being answered: document-wide handlers give way meanwhile, ``point_first.PointFirst``);
 * the JSON of a ``workspace/diagnostic`` answer's reports is written
-  (``diagnostics.workspace_pull.items_json``) only after the same release, so a test sees whether
+  (``diagnostics.workspace_pull.answer_parts``) only after the same release, so a test sees whether
   the loop stays free meanwhile;
 * the rules of a text containing ``PLANTED_RULES_BLOCK`` wait the same way, after its parse (the
   features that read only the tree answer meanwhile: ``JobRunner.parsed_for_open``);
@@ -53,7 +53,7 @@ _state: dict[str, Any] = {
 _symbols = outline_service.document_symbols  # imported by the handler when it runs
 _hover = hover_service.hover
 _give_way = point_first.PointFirst.give_way
-_items_json = workspace_pull.items_json
+_answer_parts = workspace_pull.answer_parts
 _convert = outline._document_symbol
 _paused = request_runner._paused
 _rules = analysis_module._contract_findings
@@ -103,11 +103,11 @@ def discover(self: WorkspaceIndex, *args: Any) -> Any:
     return found
 
 
-def items_json(items: Any) -> str:
+def answer_parts(items: Any) -> list[bytes]:
     _state["waiting"] += 1
     _release.wait(BLOCK_AT_MOST)
     _state["waiting"] -= 1
-    return _items_json(items)
+    return _answer_parts(items)
 
 
 def give_way(self: point_first.PointFirst) -> bool:
@@ -134,7 +134,7 @@ def paused(fn: Any) -> Any:
 
 outline_service.document_symbols = document_symbols
 hover_service.hover = hover
-workspace_pull.items_json = items_json
+workspace_pull.answer_parts = answer_parts
 point_first.PointFirst.give_way = give_way  # type: ignore[method-assign]
 point_first.PointFirst.GIVE_WAY_SECONDS = BLOCK_AT_MOST  # a test decides when the hover ends
 outline._document_symbol = document_symbol

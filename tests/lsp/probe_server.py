@@ -35,6 +35,7 @@ from evalfix_ls.lsp import lifecycle
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.lsp.diagnostics.edit_log import EditLog
 from evalfix_ls.lsp.features import inline, outline
+from evalfix_ls.lsp.jsonrpc import transport
 from evalfix_ls.lsp.scheduling import request_runner
 from evalfix_ls.memory import collector, gc_pause
 from evalfix_ls.parser.incremental import shift
@@ -106,6 +107,17 @@ def from_fs_path(*args: Any) -> Any:
 
 
 pygls_uris.from_fs_path = from_fs_path
+_largest_write = [0]  # the largest piece of bytes the stdout writer wrote in one call
+_write = transport.StreamWriter._write
+
+
+def write(self: transport.StreamWriter, data: Any) -> None:
+    pieces = data if isinstance(data, transport.Chunks) else (data,)
+    _largest_write[0] = max(_largest_write[0], *map(len, pieces))
+    _write(self, data)
+
+
+transport.StreamWriter._write = write  # type: ignore[method-assign]
 _nodes_built = [0]  # moved containers whose children were built (``ShiftedNode._materialize``)
 _materialize = shift.ShiftedNode._materialize
 
@@ -279,6 +291,7 @@ def state(ls: Any) -> dict[str, Any]:
         "cases checked": _cases_checked[0],
         "suites read for symbols": _suites_read[0],
         "uris made": _uris_made[0],
+        "largest write": _largest_write[0],
         **frozen_state(),
         "warmed up": _warmed_up[0],
         "threads": sorted(thread.name for thread in threading.enumerate()),

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from lsprotocol import types
 
 from ...contracts.detection import UNKNOWN
-from ..jsonrpc.encoded import EncodedResult, InOrderResult, encoder_pool
+from ..jsonrpc.encoded import EncodedParts, EncodedResult, InOrderResult, encoder_pool
 from ..session.documents import path_to_uri
 from .encoded import encode_items
 from .progress import WorkProgress
@@ -41,23 +41,28 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 STREAM_BATCH = 512  # closed files per batch: a first request's reports flow every ~0.4 s
+ANSWER_SLICE = 512  # reports per piece of a whole answer
 PROGRESS_MIN_FILES = 32  # a pass analysing fewer files (an edit's re-checks) shows no progress
 PROGRESS_TITLE = "evalfix-ls: checking fixture files"
 
 
 class WorkspaceItem(NamedTuple):
-    """One file's report; ``diagnostics`` None: unchanged against the client's previous id."""
+    """One file's report; ``diagnostics`` None: unchanged against the client's previous id.
+    ``written``: the report's JSON once written (its diagnostics are then dropped, ``written``)."""
 
     uri: str
     result_id: str
     version: int | None
     diagnostics: Sequence[types.Diagnostic] | None
+    written: str | None = None
 
 
 def item_json(item: WorkspaceItem) -> str:
     """The report as JSON (the fields pygls writes for the lsprotocol report, in another order):
     one ``json.dumps`` of a small dict per report (three calls for the fields cost twice as much
     at 12,000 unchanged reports)."""
+    if item.written is not None:
+        return item.written
     fields = {"uri": item.uri, "resultId": item.result_id, "version": item.version}
     if item.diagnostics is None:
         fields["kind"] = "unchanged"
@@ -71,6 +76,35 @@ def items_json(items: Sequence[WorkspaceItem]) -> str:
 
 async def items_json_off_loop(items: Sequence[WorkspaceItem]) -> str:
     return await asyncio.get_running_loop().run_in_executor(encoder_pool()[0], items_json, items)
+
+
+def _written(items: Sequence[WorkspaceItem]) -> list[WorkspaceItem]:
+    """Full reports with their JSON written and their diagnostics dropped: a first request over
+    12,000 files held every report's ``Diagnostic`` objects (~60 MB) until the answer was written,
+    though most are not kept (``disk_results``' budget)."""
+    return [
+        item._replace(diagnostics=(), written=item_json(item)) if item.diagnostics else item for item in items
+    ]
+
+
+async def written_off_loop(items: Sequence[WorkspaceItem]) -> list[WorkspaceItem]:
+    return await asyncio.get_running_loop().run_in_executor(encoder_pool()[0], _written, items)
+
+
+def answer_parts(items: Sequence[WorkspaceItem]) -> list[bytes]:
+    """The answer ``{"items": [...]}`` in UTF-8 pieces of ``ANSWER_SLICE`` reports each (sent as
+    they are, ``jsonrpc.encoded.EncodedParts``)."""
+    parts = [b'{"items": [']
+    for at in range(0, len(items), ANSWER_SLICE):
+        separator = ", " if at else ""
+        parts.append((separator + ", ".join(map(item_json, items[at : at + ANSWER_SLICE]))).encode("utf-8"))
+    parts.append(b"]}")
+    return parts
+
+
+async def answer_off_loop(items: Sequence[WorkspaceItem]) -> EncodedParts:
+    parts = await asyncio.get_running_loop().run_in_executor(encoder_pool()[0], answer_parts, items)
+    return EncodedParts(parts)
 
 
 class ProgressItems:
@@ -135,7 +169,7 @@ class WorkspacePull:
                 if stream is not None and (stream.sent or stream.pending):
                     await stream.flush()
                     return InOrderResult('{"items": []}')  # after the partial results
-                return EncodedResult(f'{{"items": {await items_json_off_loop(items)}}}')
+                return await answer_off_loop(items)
             await changed.wait()  # nothing new: hold the request until something changes
 
     async def _items(
@@ -217,6 +251,8 @@ class WorkspacePull:
         """Each result's report (once per file) and ``extra`` onto ``items``, streamed if asked."""
         fresh = [self._item(result, previous) for result in results if result.uri not in seen]
         fresh += extra
+        if any(item.diagnostics for item in fresh):
+            fresh = await written_off_loop(fresh)
         seen.update(item.uri for item in fresh)
         items += fresh
         if stream is not None:

@@ -31,10 +31,10 @@ from pygls.protocol import lsp_method
 from pygls.protocol.json_rpc import MsgId, RPCMessage
 
 from . import envelope, trace
-from .encoded import InOrderResult, pre_encoded_json
+from .encoded import EncodedParts, InOrderResult, pre_encoded_json
 from .pygls_private import HookedProtocol
 from .trace import current_request
-from .transport import SocketWriter, StreamWriter
+from .transport import Chunks, Payload, SocketWriter, StreamWriter
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -292,6 +292,15 @@ class EvalfixProtocol(HookedProtocol, Generic[A]):
             return
         if trace.enabled() and hasattr(data, "id"):
             trace.mark("answered", getattr(data, "id", None), error=getattr(data, "error", None) is not None)
+        parts = getattr(data, "result", None)
+        if isinstance(parts, EncodedParts) and self.writer is not None:
+            msg_id = json.dumps(getattr(data, "id", None))
+            prefix = f'{{"id": {msg_id}, "jsonrpc": "2.0", "result": '.encode()
+            self._write_payload(
+                self._framed_parts([prefix, *parts.parts, b"}"]), True, self._unless_superseded()
+            )
+            parts.parts = []  # written: the pieces live on in the writer's queue only
+            return
         result = _encoded_result(data)
         if result is None or self.writer is None:
             super().write_data(data)
@@ -324,20 +333,32 @@ class EvalfixProtocol(HookedProtocol, Generic[A]):
         header = f"Content-Length: {len(body)}\r\n{content_type}\r\n\r\n".encode("ascii")
         return header + body if self.writes_headers else body
 
+    def _framed_parts(self, parts: list[bytes]) -> Payload:
+        """``_framed`` for a body in UTF-8 pieces, left in pieces (``transport.Chunks``)."""
+        length = sum(map(len, parts))
+        content_type = f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}"
+        header = f"Content-Length: {length}\r\n{content_type}\r\n\r\n".encode("ascii")
+        pieces = [header, *parts] if self.writes_headers else parts
+        return Chunks(pieces) if isinstance(self.writer, StreamWriter | SocketWriter) else b"".join(pieces)
+
     def _write_text(
         self, text: str, response: bool, instead: Callable[[], bytes | None] | None = None
     ) -> None:
         """One message already written as JSON, framed (``response``: it may overtake queued
         notifications, see ``transport.StreamWriter``; ``instead``: asked by the writer when it
         takes the message, what to write in its place, if anything)."""
-        payload = self._framed(text)
+        self._write_payload(self._framed(text), response, instead)
+
+    def _write_payload(
+        self, payload: Payload, response: bool, instead: Callable[[], bytes | None] | None = None
+    ) -> None:
         try:
             if isinstance(self.writer, StreamWriter):
                 self.writer.write(payload, response=response, on_take=instead)
             elif isinstance(self.writer, SocketWriter):
                 self.writer.write(payload, response=response)
-            elif self.writer is not None:
-                self.writer.write(payload)
+            elif self.writer is not None:  # pygls' writers: one ``bytes``
+                self.writer.write(b"".join(payload) if isinstance(payload, Chunks) else payload)
         except Exception as error:  # noqa: BLE001 - as pygls: logged and reported, never raised
             logger.exception("Error sending data")
             self.report_write_error(error)

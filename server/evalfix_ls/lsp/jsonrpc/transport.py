@@ -51,8 +51,18 @@ STALL_SECONDS = 0.5  # a body that stops arriving for this long is checked for a
 LOST_GRACE_SECONDS = 1.0  # after the client stopped reading: what it already sent is still read
 
 
+class Chunks(tuple[bytes, ...]):
+    """One framed message in pieces, written one after the other: a 39 MB ``workspace/diagnostic``
+    answer (12,000 files) is never joined into one ``bytes`` (each copy of it was another 39 MB
+    at the server's peak). ``len`` is its size in bytes, as for ``bytes``."""
+
+    def __len__(self) -> int:
+        return sum(map(bytes.__len__, self))
+
+
+Payload = bytes | Chunks
 OnTake = Callable[[], bytes | None]  # see ``StreamWriter``
-Queued = tuple[bytes, OnTake | None]
+Queued = tuple[Payload, OnTake | None]
 
 
 class StreamWriter:
@@ -94,7 +104,7 @@ class StreamWriter:
         self._thread = threading.Thread(target=self._drain, name="evalfix-stdout", daemon=True)
         self._thread.start()
 
-    def write(self, data: bytes, *, response: bool = False, on_take: OnTake | None = None) -> None:
+    def write(self, data: Payload, *, response: bool = False, on_take: OnTake | None = None) -> None:
         with self._ready:
             if self.lost or self._closing:
                 return
@@ -125,7 +135,7 @@ class StreamWriter:
                 self._on_lost()
                 return
 
-    def _next_message(self) -> bytes | None:
+    def _next_message(self) -> Payload | None:
         """The next message to write (an urgent one first); None once closing with none left."""
         taken = None
         while taken is None:
@@ -147,9 +157,10 @@ class StreamWriter:
         queued = self._queued
         return not self._urgent and bool(queued) and len(queued[0][0]) > self.URGENT_BYTES
 
-    def _write(self, data: bytes) -> None:
+    def _write(self, data: Payload) -> None:
         try:
-            self._stream.write(data)
+            for piece in data if isinstance(data, Chunks) else (data,):
+                self._stream.write(piece)
             self._stream.flush()
         except (OSError, ValueError):  # broken pipe, closed stream
             with self._ready:
@@ -167,10 +178,10 @@ class SocketWriter:
     def __init__(self, writer: asyncio.StreamWriter) -> None:
         self._writer = writer
 
-    def write(self, data: bytes, *, response: bool = False) -> None:
+    def write(self, data: Payload, *, response: bool = False) -> None:
         """``response`` changes nothing: asyncio buffers the bytes, the loop never blocks on them."""
         if not self._writer.is_closing():
-            self._writer.write(data)
+            self._writer.writelines(data if isinstance(data, Chunks) else (data,))
 
     def close(self) -> None:
         self._writer.close()
