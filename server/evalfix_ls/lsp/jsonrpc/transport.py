@@ -20,7 +20,7 @@ import logging
 import os
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, BinaryIO, Protocol
 
 from .framing import Body, Event, Framer, Rejected, Skipped
@@ -56,8 +56,15 @@ class Chunks(tuple[bytes, ...]):
     answer (12,000 files) is never joined into one ``bytes`` (each copy of it was another 39 MB
     at the server's peak). ``len`` is its size in bytes, as for ``bytes``."""
 
+    size: int
+
+    def __new__(cls, pieces: Iterable[bytes]) -> Chunks:
+        chunks = super().__new__(cls, pieces)
+        chunks.size = sum(map(bytes.__len__, chunks))
+        return chunks
+
     def __len__(self) -> int:
-        return sum(map(bytes.__len__, self))
+        return self.size
 
 
 Payload = bytes | Chunks
