@@ -34,6 +34,7 @@ import os
 import shutil
 import subprocess
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -244,11 +245,14 @@ class Editor:
         return await self.symbols()
 
     async def workspace_diagnostics(self, files: int) -> tuple[float, float]:
-        """All reports, then again with their result ids (every report unchanged)."""
-        elapsed, answer = await timed(
-            self.client.request("workspace/diagnostic", {"previousResultIds": []}, timeout=TIMEOUT_S)
-        )
-        items = answer.result["items"]
+        """All reports, with a partial result token as VS Code sends one (its reports come as
+        ``$/progress``); then again with their result ids and no token (every report unchanged:
+        a request with a token would be held until something changes, as VS Code wants)."""
+        token = str(uuid.uuid4())
+        params = {"identifier": "evalfix-ls", "previousResultIds": [], "partialResultToken": token}
+        elapsed, answer = await timed(self.client.request("workspace/diagnostic", params, timeout=TIMEOUT_S))
+        partial = [item for value in self.client.partial_results.pop(token, []) for item in value["items"]]
+        items = answer.result["items"] + partial
         if len({item["uri"] for item in items}) < files:
             raise AssertionError(f"workspace/diagnostic reported {len(items)} of {files} files")
         previous = [{"uri": item["uri"], "value": item["resultId"]} for item in items if item.get("resultId")]

@@ -87,6 +87,7 @@ class LspClient:
         self.spawned_at = 0.0
         self.log = ClientLog()
         self.published: dict[str, list[Published]] = {}
+        self.partial_results: dict[str, list[Any]] = {}  # ``$/progress`` values by token
         self._next_id = 0
         self._pending: dict[int, tuple[asyncio.Future[Response], float]] = {}
         self._publish_event = asyncio.Event()
@@ -275,6 +276,9 @@ class LspClient:
             item = Published(received_at, params.get("version"), list(params.get("diagnostics") or []))
             self.published.setdefault(params.get("uri", ""), []).append(item)
             self._publish_event.set()
+        elif method == "$/progress":
+            params = message.get("params") or {}
+            self.partial_results.setdefault(str(params.get("token")), []).append(params.get("value"))
         elif method == "window/logMessage":
             self.log.log_messages = [
                 *self.log.log_messages[-19:],

@@ -266,9 +266,12 @@ class WorkspacePull:
         if any(item.diagnostics for item in fresh):
             fresh = await written_off_loop(fresh)
         seen.update(item.uri for item in fresh)
+        start = len(items)
         items += fresh
         if stream is not None:
             await stream.offer(fresh)
+            if stream.sent:  # sent as partial results: only their ids are needed any more
+                items[start:] = [item._replace(diagnostics=None, written=None) for item in fresh]
 
     def _item(self, result: Result, previous: dict[str, str]) -> WorkspaceItem:
         result_id = self.cache.result_id(result.uri, result.fingerprint)
