@@ -118,6 +118,16 @@ def write(self: transport.StreamWriter, data: Any) -> None:
 
 
 transport.StreamWriter._write = write  # type: ignore[method-assign]
+_closed_keys = [0]  # closed files' result keys looked up (``JobRunner.disk_key``)
+_disk_key = jobs.JobRunner.disk_key
+
+
+def disk_key(self: jobs.JobRunner, path: Any) -> Any:
+    _closed_keys[0] += 1
+    return _disk_key(self, path)
+
+
+jobs.JobRunner.disk_key = disk_key  # type: ignore[method-assign]
 _nodes_built = [0]  # moved containers whose children were built (``ShiftedNode._materialize``)
 _materialize = shift.ShiftedNode._materialize
 
@@ -292,6 +302,7 @@ def state(ls: Any) -> dict[str, Any]:
         "suites read for symbols": _suites_read[0],
         "uris made": _uris_made[0],
         "largest write": _largest_write[0],
+        "closed keys": _closed_keys[0],
         **frozen_state(),
         "warmed up": _warmed_up[0],
         "threads": sorted(thread.name for thread in threading.enumerate()),

@@ -94,3 +94,34 @@ async def test_a_large_workspace_answer_is_written_in_pieces(tmp_path: Path) -> 
         assert (await state(client))["largest write"] < size / 2, size
     finally:
         await client.close()
+
+
+async def test_closed_files_are_not_worked_out_again_while_nothing_they_depend_on_changed(
+    tmp_path: Path,
+) -> None:
+    """VS Code holds a ``workspace/diagnostic`` that every keystroke wakes: its closed files'
+    items (12,000 in a monorepo) were worked out again each time. They are reused while nothing
+    they depend on changed, and worked out again once a closed file changes on disk."""
+    root = make_repo(tmp_path / "repo")
+    paths = [write_json(root / f"skills/s{n}/evals/evals.json", suite(2)) for n in range(5)]
+    client = await probe(root)
+    try:
+        first = by_uri(await client.request("workspace/diagnostic", {"previousResultIds": []}))
+        previous = [{"uri": uri, "value": item["resultId"]} for uri, item in first.items()]
+        again = {"previousResultIds": previous}
+        assert {
+            item["kind"] for item in by_uri(await client.request("workspace/diagnostic", again)).values()
+        } == {"unchanged"}
+        checked = (await state(client))["closed keys"]
+        third = by_uri(await client.request("workspace/diagnostic", again))
+        assert {item["kind"] for item in third.values()} == {"unchanged"}
+        assert (await state(client))["closed keys"] == checked  # reused: no key looked up
+
+        write_json(paths[2], suite(3))  # one more case: one more finding
+        client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": paths[2].as_uri(), "type": 2}]})
+        fourth = by_uri(await client.request("workspace/diagnostic", again))
+        assert fourth[paths[2].as_uri()]["kind"] == "full"
+        assert len(fourth[paths[2].as_uri()]["items"]) > len(first[paths[2].as_uri()]["items"])
+        assert {item["kind"] for uri, item in fourth.items() if uri != paths[2].as_uri()} == {"unchanged"}
+    finally:
+        await client.close()

@@ -52,6 +52,7 @@ class DiskResults:
         self._kept: dict[Path, Result] = {}  # least recently used first
         self._seen: dict[Path, _Seen] = {}
         self._held = 0  # diagnostics in ``_kept``
+        self.version = 0  # bumped whenever a digest is stored or forgotten
 
     def __len__(self) -> int:
         return len(self._kept)
@@ -78,6 +79,7 @@ class DiskResults:
         assert result.path is not None
         path = result.path
         self._seen[path] = _Seen(result.key, digest(result.fingerprint))
+        self.version += 1
         self._drop(path)
         size = len(result.diagnostics)
         if size > self.budget:
@@ -93,6 +95,7 @@ class DiskResults:
         for path in paths:
             held = self._drop(path) or held
             held = self._seen.pop(path, None) is not None or held
+        self.version += held
         return held
 
     def _drop(self, path: Path) -> bool:

@@ -355,6 +355,11 @@ class JobRunner:
                 self.cache.store_disk(slim)
         return [found[path] for path in paths if path in found]
 
+    def disk_key_base(self) -> tuple[int, ...]:
+        """The part of every result's key that no repository decides (the settings' generation,
+        the expiry epoch of an unwatched workspace)."""
+        return self._key(None, False)
+
     def disk_key(self, path: Path) -> tuple[int, ...]:
         """The key a closed file's result must have to be its answer, found without building its
         ``Job`` (a job per file made a ``workspace/diagnostic`` that found nothing new cost as

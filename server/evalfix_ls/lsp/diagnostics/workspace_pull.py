@@ -166,6 +166,8 @@ class WorkspacePull:
         self.cache = runner.cache
         self._reported: set[str] = set()  # uris in the last answer
         self._last_answer: dict[str, str] = {}
+        # (what they depend on, the closed files' items) when every one of them was "unchanged"
+        self._closed_memo: tuple[tuple[object, ...], list[WorkspaceItem]] | None = None
 
     async def answer(self, params: types.WorkspaceDiagnosticParams) -> EncodedResult:
         await self.runner.tasks.wait_for_settings()
@@ -192,6 +194,50 @@ class WorkspacePull:
         items: list[WorkspaceItem] = []
         seen: set[str] = set()
         await self._add(items, seen, await self._open_results(set(paths)), previous, stream)
+        stamp = self._closed_stamp(closed, previous)
+        memo = self._closed_memo
+        if memo is not None and memo[0] == stamp:
+            await self._add(items, seen, [], previous, stream, memo[1])
+        else:
+            start = len(items)
+            await self._add_closed(items, seen, closed, previous, stream, work_done_token)
+            answered = items[start:]
+            unchanged = all(item.diagnostics is None and item.written is None for item in answered)
+            # Kept only when the pass changed nothing it depends on and holds no report's JSON.
+            keep = unchanged and self._closed_stamp(closed, previous) == stamp
+            self._closed_memo = (stamp, answered) if keep else None
+        # Files reported before that are gone (deleted, excluded) are reported once, empty.
+        gone = [WorkspaceItem(uri, self.cache.result_id(uri, ()), None, ()) for uri in self._reported - seen]
+        await self._add(items, seen, [], previous, stream, gone)
+        self._reported = seen - {item.uri for item in gone}
+        return items
+
+    def _closed_stamp(self, closed: list[Path], previous: dict[str, str]) -> tuple[object, ...]:
+        """Everything the closed files' items depend on: which files are closed, the keys of
+        their results (settings, each repository's generations, the expiry epoch of an
+        unwatched workspace), what is known of their findings (``DiskResults.version``) and the
+        ids the client has for them. VS Code holds a ``workspace/diagnostic`` that every
+        keystroke wakes: with this unchanged, its 12,000 closed items are not worked out again
+        (~50 ms of the loop per keystroke)."""
+        return (
+            closed,
+            self.runner.disk_key_base(),
+            self.server.workspace_index.generations(),
+            self.cache.disk.version,
+            tuple(previous.get(path_to_uri(path)) for path in closed),
+        )
+
+    async def _add_closed(
+        self,
+        items: list[WorkspaceItem],
+        seen: set[str],
+        closed: list[Path],
+        previous: dict[str, str],
+        stream: Stream | None,
+        work_done_token: types.ProgressToken | None,
+    ) -> None:
+        """The closed files' reports onto ``items``: unchanged ones from the digests, the others
+        from the cache or analysed, in batches (with progress when there are many to analyse)."""
         started = time.perf_counter()
         todo = sum(1 for path in closed if not self.runner.disk_current(path))
         progress = None
@@ -218,11 +264,6 @@ class WorkspacePull:
                 len(closed),
                 elapsed,
             )
-        # Files reported before that are gone (deleted, excluded) are reported once, empty.
-        gone = [WorkspaceItem(uri, self.cache.result_id(uri, ()), None, ()) for uri in self._reported - seen]
-        await self._add(items, seen, [], previous, stream, gone)
-        self._reported = seen - {item.uri for item in gone}
-        return items
 
     def _unchanged_closed(
         self, closed: list[Path], previous: dict[str, str]
@@ -271,7 +312,10 @@ class WorkspacePull:
         if stream is not None:
             await stream.offer(fresh)
             if stream.sent:  # sent as partial results: only their ids are needed any more
-                items[start:] = [item._replace(diagnostics=None, written=None) for item in fresh]
+                items[start:] = [
+                    item if item.diagnostics is None else item._replace(diagnostics=(), written=None)
+                    for item in fresh
+                ]
 
     def _item(self, result: Result, previous: dict[str, str]) -> WorkspaceItem:
         result_id = self.cache.result_id(result.uri, result.fingerprint)

@@ -395,6 +395,11 @@ class WorkspaceIndex:
             return queued
         return True
 
+    def generations(self) -> tuple[tuple[int, int], ...]:
+        """Each known repository's file-system and index generations (what closed files'
+        findings depend on besides their own text and the settings)."""
+        return tuple((repo.fs_generation, repo.index_generation) for repo in self._repos.values())
+
     def _repos_containing(self, path: Path) -> Iterator[RepoState]:
         """The repositories ``path`` lies in, or that lie in ``path`` (a folder event). Compared
         as strings (as ``folder_for``): ``root in path.parents`` built a ``Path`` per level, a
