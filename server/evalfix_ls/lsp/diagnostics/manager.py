@@ -14,10 +14,11 @@ All methods run on the event loop; analyses run in ``server.executor`` (see ``wo
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from ...analysis import Analysis
     from ..session.host import Host
 
+T = TypeVar("T")
 logger = logging.getLogger(__name__)
 # Diagnostics of another source joined to a document's own (run results: features/results.py):
 # ``(uri, result)`` → (a key that changes when they do, each diagnostic's JSON).
@@ -188,6 +190,11 @@ class DiagnosticsManager:
     def cancel_all(self) -> None:
         self.tasks.cancel_all()
         self.pull.cancel()
+
+    def spawn(self, coro: Coroutine[Any, Any, T], name: str) -> asyncio.Task[T]:
+        """A background task of another family, cancelled with the diagnostics' own at shutdown
+        (its failure logged, never lost)."""
+        return self.tasks.spawn(coro, name)
 
 
 def register(server: Host) -> None:

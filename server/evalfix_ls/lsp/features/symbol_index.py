@@ -38,7 +38,7 @@ class SymbolIndex:
         """Begin the pass (on ``initialized``), for a client that asks for workspace symbols."""
         if self.server.client_features.supports("workspace", "symbol") is None:
             return
-        self._pass = asyncio.get_running_loop().create_task(self._read_all(), name="index the case ids")
+        self._pass = self.server.diagnostics.spawn(self._read_all(), "index the case ids")
 
     async def ready(self) -> None:
         """Once the start-up pass (if one runs) has ended, however it ended."""
@@ -47,14 +47,6 @@ class SymbolIndex:
             await asyncio.wait([running])
 
     async def _read_all(self) -> None:
-        try:
-            await self._read_all_logged()
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # the requests read what they need themselves: logged, not fatal
-            logger.exception("indexing the workspace's case ids failed")
-
-    async def _read_all_logged(self) -> None:
         from ...services.workspace_symbols import read_suite_ids, repo_roots
 
         started = time.perf_counter()

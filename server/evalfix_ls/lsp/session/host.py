@@ -15,10 +15,10 @@ types. Feature handlers need none of it: they work on a ``FeatureContext`` (see
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -32,6 +32,8 @@ from .client_features import ClientFeatures
 from .documents import DocumentStore
 from .settings import Settings
 from .workspace_index import FileEvent, WorkspaceIndex
+
+T = TypeVar("T")
 
 
 class Diagnostics(Protocol):
@@ -55,6 +57,7 @@ class Diagnostics(Protocol):
     def everything_changed(self) -> None: ...
     def files_changed(self, events: list[FileEvent]) -> None: ...
     def cancel_all(self) -> None: ...
+    def spawn(self, coro: Coroutine[Any, Any, T], name: str) -> asyncio.Task[T]: ...
     async def pull_document(
         self, params: types.DocumentDiagnosticParams
     ) -> types.DocumentDiagnosticReport: ...
