@@ -19,8 +19,10 @@
   initialized, shutdown), ``warm_up`` (what ``initialized`` prepares off the loop).
 
 Threads: the event loop (every message handler, every store); stdin's reader and stdout's writer
-(``jsonrpc/transport``); the encoding thread (``jsonrpc/encoded``); two analysis workers
-(``server.ANALYSIS_WORKERS``); two document-wide and two point request workers
+(``jsonrpc/transport``); the encoding thread (``jsonrpc/encoded``); two analysis workers for
+open documents (``server.ANALYSIS_WORKERS``) and one for the workspace's own work — the walk, the
+workflow index load, closed files, the case ids' start-up pass (``server.BACKGROUND_WORKERS``);
+two document-wide and two point request workers
 (``scheduling/request_runner``); pygls' pool of four for its thread handlers; the idle collector
 (``memory/collector``). ``EvalfixServer.worker_pools`` lists the pools, and
 ``collector.start_threads_and_freeze`` starts them all before the first document.
