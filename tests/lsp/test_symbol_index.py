@@ -12,7 +12,7 @@ from typing import Any
 
 from lsp_support import RawClient, make_repo, write_json
 from test_index_deferred import BLOCKING_SERVER
-from test_memory import PULL_CAPABILITIES, logged, probe, state
+from test_memory import PROBE_SERVER, PULL_CAPABILITIES, logged, probe, state
 
 SYMBOL_CLIENT = {**PULL_CAPABILITIES, "workspace": {**PULL_CAPABILITIES["workspace"], "symbol": {}}}
 SUITES = 12
@@ -92,5 +92,30 @@ async def test_the_walk_a_request_needs_keeps_the_event_loop_free(tmp_path: Path
         await client.request("evalfix/test/release", {})
         answer = await client.next_response()
         assert answer["id"] == "symbols" and len(answer["result"]) == SUITES * 3, json.dumps(answer)[:300]
+    finally:
+        await client.close()
+
+
+async def test_a_client_that_never_accepts_the_progress_token_still_gets_its_symbols(tmp_path: Path) -> None:
+    """The pass asks the client to create a progress token first; a client that never answers that
+    request (or answers its server's requests one at a time, after its own) held the pass, and
+    with it every ``workspace/symbol``, for good."""
+    root = skills(make_repo(tmp_path / "repo"))
+    capabilities = {**SYMBOL_CLIENT, "window": {"workDoneProgress": True}}
+    client = await RawClient.start(*PROBE_SERVER)
+    try:
+        params = {"processId": None, "capabilities": capabilities, "rootUri": root.as_uri()}
+        assert "result" in await client.request("initialize", params)
+        client.notify("initialized", {})
+        while True:  # until the pass asks for its token (never answered)
+            message = await client.receive()
+            if message.get("method") == "window/workDoneProgress/create":
+                break
+            if "method" in message and "id" in message:
+                client.send({"id": message["id"], "result": None})
+        client.send({"id": "symbols", "method": "workspace/symbol", "params": {"query": "case-7-2"}})
+        answer = await client.next_response()
+        assert answer["id"] == "symbols", answer
+        assert [symbol["name"] for symbol in answer["result"]] == ["case-7-2"]
     finally:
         await client.close()

@@ -285,7 +285,11 @@ class JobRunner:
         its open documents checked again with the cross-file rules: a new key (the index
         generation) and the strategy's publish or refresh."""
         repo, _ = self._repo_for(path)
-        if repo is None or repo.index_loaded or repo.root in self._loading:
+        if repo is None or repo.root in self._loading:
+            return
+        if repo.index_loaded:  # loaded meanwhile by another caller (the case ids' start-up pass)
+            self.on_sync_pending(repo.root)
+            self.index_outdated(repo)  # the deferred result is checked again, with the index
             return
         self._loading.add(repo.root)
         self.tasks.spawn(self._load_index(repo), "load the workflow index")

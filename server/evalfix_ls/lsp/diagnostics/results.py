@@ -32,6 +32,7 @@ class ResultCache:
         self.case_caches: dict[str, CaseCache] = {}
         self._result_ids: dict[str, tuple[Digest, str]] = {}
         self._id_counter = itertools.count(1)
+        self.closes = 0  # documents closed so far (``closed``)
         self._changed = asyncio.Event()
 
     def opened(self, uri: str) -> None:
@@ -42,6 +43,7 @@ class ResultCache:
         self.late.pop(uri, None)
 
     def closed(self, uri: str) -> None:
+        self.closes += 1  # (its result id goes: reports of closed files worked out before are stale)
         pop_and_shrink(self.open, uri)
         pop_and_shrink(self.late, uri)
         pop_and_shrink(self.case_caches, uri)

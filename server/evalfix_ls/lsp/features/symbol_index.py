@@ -7,7 +7,13 @@ At 10,000 skills the first ``workspace/symbol`` did all of it on demand (~3 s, p
 event loop); a request asked while the pass runs now waits for it instead of reading the same
 files again on another worker. Only for clients that declare ``workspace.symbol``: a client that
 never asks pays nothing. Later changes need no pass: suites are read again when their stamp
-changed (``services.workspace_symbols.SuiteIds``), the index follows file events.
+changed (``services.workspace_symbols.SuiteIds``), the index follows file events. The ids read
+are dropped with the other document caches when the last document closes (the arenas of issue
+19): a request after that reads the suites again on demand.
+
+The progress report waits at most ``PROGRESS_WAIT_SECONDS`` for the client to accept its token: a
+client that answers server requests late (or one at a time, behind its own ``workspace/symbol``)
+must not hold the pass, which that request waits for.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ logger = logging.getLogger(__name__)
 SLICE = 256  # suites read per call on the background worker (other work interleaves between)
 TITLE = "evalfix-ls: indexing case ids"
 LOGGED = "workspace symbols indexed"  # the log line's start (bench.monorepo waits for it)
+PROGRESS_WAIT_SECONDS = 1.0
 
 
 class SymbolIndex:
@@ -52,7 +59,12 @@ class SymbolIndex:
         started = time.perf_counter()
         ctx = await self.server.prepared_workspace_context()
         suites, roots = ctx.evals_suites, repo_roots(ctx.facts)
-        progress = await WorkProgress.begin(self.server, len(suites), TITLE)
+        try:
+            progress = await asyncio.wait_for(
+                WorkProgress.begin(self.server, len(suites), TITLE), PROGRESS_WAIT_SECONDS
+            )
+        except asyncio.TimeoutError:  # (not ``TimeoutError`` before Python 3.11)  # noqa: UP041
+            progress = None
         loop = asyncio.get_running_loop()
         try:
             for at in range(0, len(suites), SLICE):
