@@ -37,6 +37,7 @@ from evalfix_ls.lsp.diagnostics.edit_log import EditLog
 from evalfix_ls.lsp.features import inline, outline
 from evalfix_ls.lsp.jsonrpc import transport
 from evalfix_ls.lsp.scheduling import request_runner
+from evalfix_ls.lsp.session.documents import path_to_uri
 from evalfix_ls.memory import collector, gc_pause
 from evalfix_ls.parser.incremental import shift
 from evalfix_ls.services import fixes, workspace_symbols
@@ -303,6 +304,7 @@ def state(ls: Any) -> dict[str, Any]:
         "uris made": _uris_made[0],
         "largest write": _largest_write[0],
         "closed keys": _closed_keys[0],
+        "uris remembered": path_to_uri.cache_info().currsize,
         **frozen_state(),
         "warmed up": _warmed_up[0],
         "threads": sorted(thread.name for thread in threading.enumerate()),

@@ -355,6 +355,8 @@ async def test_closing_the_last_document_empties_the_caches_of_its_contents(tmp_
             assert "result" in await client.request(
                 "textDocument/diagnostic", {"textDocument": {"uri": path.as_uri()}}
             )
+        write_json(root / "skills" / "closed" / "evals" / "evals.json", REGEX_SUITE)
+        assert "result" in await client.request("workspace/diagnostic", {"previousResultIds": []})
         client.notify("textDocument/didClose", {"textDocument": {"uri": first.as_uri()}})
         one_open = await state(client)
         assert one_open["regex verdicts"] > 0, one_open
@@ -362,6 +364,7 @@ async def test_closing_the_last_document_empties_the_caches_of_its_contents(tmp_
         client.notify("textDocument/didClose", {"textDocument": {"uri": second.as_uri()}})
         none_open = await state(client)
         assert none_open["regex verdicts"] == 0, none_open
+        assert one_open["uris remembered"] > 0 and none_open["uris remembered"] == 0, none_open
         # and the closed documents' cyclic garbage was collected then, before the next message
         assert none_open["collections at close"] == 1, none_open
     finally:

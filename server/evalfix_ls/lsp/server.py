@@ -39,7 +39,7 @@ from .scheduling.point_first import PointFirst
 from .scheduling.request_runner import RequestRunner
 from .scheduling.supersession import Asked, Supersession
 from .session.client_features import ClientFeatures
-from .session.documents import DocumentStore, Snapshot, UnknownDocument
+from .session.documents import DocumentStore, Snapshot, UnknownDocument, path_to_uri
 from .session.host import Host
 from .session.other_files import uri_and_lines
 from .session.settings import Settings
@@ -148,6 +148,7 @@ class EvalfixServer(Host):
             from ..services.document_caches import forget_document_caches  # (imported at warm-up)
 
             forget_document_caches()
+            path_to_uri.cache_clear()  # (links of a large suite filled it during its analyses)
         collector.after_document_closed(last=last)  # what the document held is freed: the clean-up follows
 
     # -- for feature modules (hover, completion, symbols …): one store, one analysis --------------
