@@ -15,6 +15,7 @@ import json
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import results_trees as trees
@@ -96,6 +97,32 @@ def test_run_results_in_vscode(
     assert result.returncode == 0, output
 
 
+def seen_in_workbench(
+    vsix: Path,
+    chromium: str,
+    workspace: Path,
+    tmp_path: Path,
+    shots: Path,
+    expected: list[str],
+    lens: dict[str, str],
+) -> dict[str, Any]:
+    """The .vsix installed in code-server, ``SUITE`` of ``workspace`` opened in chromium, and what
+    ``run-ui.mjs`` saw there (the Problems rows expected, the lens drawn; screenshots in ``shots``)."""
+    report_file = tmp_path / "ui.json"
+    shutil.rmtree(shots, ignore_errors=True)
+    args = ["--code-server", str(CODE_SERVER), "--vsix", str(vsix), "--workspace", str(workspace)]
+    args += ["--data", str(tmp_path / "code-server"), "--chromium", chromium, "--open", SUITE]
+    args += ["--expect", json.dumps(expected), "--lens", json.dumps(lens)]
+    args += ["--screenshots", str(shots), "--report", str(report_file)]
+    result = run_node_script("run-ui.mjs", args, isolated(tmp_path), UI_TIMEOUT_S)
+    output = f"{result.stdout}\n{result.stderr}"
+    assert report_file.is_file(), output
+    seen: dict[str, Any] = json.loads(report_file.read_text(encoding="utf-8"))
+    print("\nseen:", json.dumps(seen, ensure_ascii=False, indent=1))
+    assert result.returncode == 0, output
+    return seen
+
+
 @pytest.mark.timeout(2 * BUILD_TIMEOUT_S + UI_TIMEOUT_S)
 def test_the_lens_is_drawn_above_its_case_in_the_workbench(
     packaged: Path,  # noqa: F811 - the imported fixture
@@ -105,20 +132,9 @@ def test_the_lens_is_drawn_above_its_case_in_the_workbench(
     """The universal .vsix installed in code-server, the suite opened in chromium: the failed
     assertion in the Problems panel, and the first case's lens drawn just above its `id` line."""
     workspace = results_workspace(tmp_path)
-    report_file = tmp_path / "ui.json"
     shots = OUTPUT / f"ui-results-{tmp_path.name}"
-    shutil.rmtree(shots, ignore_errors=True)
     lens = {"text": "1/2 passed · 41 s · 12.3k tokens · $0.12 · ", "line": '"id": "東京 greeting"'}
-    args = ["--code-server", str(CODE_SERVER), "--vsix", str(packaged), "--workspace", str(workspace)]
-    args += ["--data", str(tmp_path / "code-server"), "--chromium", real_vscode, "--open", SUITE]
-    args += ["--expect", json.dumps([FAILED]), "--lens", json.dumps(lens)]
-    args += ["--screenshots", str(shots), "--report", str(report_file)]
-    result = run_node_script("run-ui.mjs", args, isolated(tmp_path), UI_TIMEOUT_S)
-    output = f"{result.stdout}\n{result.stderr}"
-    assert report_file.is_file(), output
-    seen = json.loads(report_file.read_text(encoding="utf-8"))
-    print("\nseen:", json.dumps(seen, ensure_ascii=False, indent=1))
-    assert result.returncode == 0, output
+    seen = seen_in_workbench(packaged, real_vscode, workspace, tmp_path, shots, [FAILED], lens)
     # The MISSING assertion's object opens on line 9, column 9 of the suite json.dumps wrote.
     assert any(FAILED in row and "[Ln 9, Col 9]" in row for row in seen["rows"]), seen["rows"]
     drawn = seen["lens"]
@@ -154,21 +170,10 @@ def test_the_corpus_runs_are_drawn_in_the_workbench(
     workspace = shutil.copytree(corpus_dir / "arc-runs" / "repo", tmp_path / "repo")
     (workspace / ".git").mkdir(exist_ok=True)
     point_at_the_server(workspace)
-    report_file = tmp_path / "ui.json"
     shots = OUTPUT / f"ui-corpus-results-{tmp_path.name}"
-    shutil.rmtree(shots, ignore_errors=True)
     lens = {"text": "3/6 passed · ", "line": '"id": "default-world"'}
     failed = [f"failed in run {CORPUS_NEWEST}: No such file: `missing-notes.txt`"]
-    args = ["--code-server", str(CODE_SERVER), "--vsix", str(packaged), "--workspace", str(workspace)]
-    args += ["--data", str(tmp_path / "code-server"), "--chromium", real_vscode, "--open", SUITE]
-    args += ["--expect", json.dumps(failed), "--lens", json.dumps(lens)]
-    args += ["--screenshots", str(shots), "--report", str(report_file)]
-    result = run_node_script("run-ui.mjs", args, isolated(tmp_path), UI_TIMEOUT_S)
-    output = f"{result.stdout}\n{result.stderr}"
-    assert report_file.is_file(), output
-    seen = json.loads(report_file.read_text(encoding="utf-8"))
-    print("\nseen:", json.dumps(seen, ensure_ascii=False, indent=1))
-    assert result.returncode == 0, output
+    seen = seen_in_workbench(packaged, real_vscode, workspace, tmp_path, shots, failed, lens)
     rows = [row for row in seen["rows"] if f"failed in run {CORPUS_NEWEST}" in row]
     assert len(rows) == 3, seen["rows"]  # missing-notes.txt, ^nothing$, the judged "FAIL: …"
     # 東京 greeting's failed judged assertion, from the compare run that answered it (1/2)
