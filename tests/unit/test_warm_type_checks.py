@@ -39,3 +39,35 @@ def test_waiting_for_a_running_analysis_records_no_abc_entry_after_the_warm_up()
         [sys.executable, "-c", SCRIPT, str(LSP_TESTS)], capture_output=True, text=True, timeout=60, check=True
     )
     assert out.stdout.strip() == "[]", out.stdout
+
+
+HASHING_SCRIPT = """
+import gc, sys
+
+from evalfix_ls.contracts.workflow.index import text_digest
+from evalfix_ls.lsp.warm_up import prepare_hashing
+
+if sys.argv[1] == "warm":
+    prepare_hashing()
+gc.disable()
+before = sys.getallocatedblocks()
+digest = text_digest("a fixture's text")
+print(sys.getallocatedblocks() - before)
+"""
+
+
+def test_the_first_digest_of_the_index_after_the_warm_up_keeps_nothing_but_itself() -> None:
+    """``blake2b`` interns the names of its ten parameters at its first call with keywords."""
+
+    def kept(mode: str) -> int:
+        run = subprocess.run(
+            [sys.executable, "-c", HASHING_SCRIPT, mode],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        return int(run.stdout)
+
+    assert kept("warm") <= 2  # the digest (and its frame's leftovers)
+    assert kept("cold") >= 10  # what the warm-up spares: the check can tell the two apart

@@ -15,7 +15,7 @@ from .features.file_moves import announce_to_every_client
 from .session.client_features import ClientFeatures
 from .session.documents import uri_to_path
 from .session.workspace_events import fetch_configuration, register_dynamic_capabilities
-from .warm_up import prepare_codecs, prepare_editing_messages, prepare_type_checks
+from .warm_up import prepare_codecs, prepare_editing_messages, prepare_hashing, prepare_type_checks
 
 if TYPE_CHECKING:
     from .session.host import Host
@@ -58,6 +58,7 @@ def warm_up(
     prepare_editing_messages(structure, serialize, structure_answer)
     prepare_type_checks()
     prepare_codecs()
+    prepare_hashing()
 
 
 def prepare_folders(ls: Host) -> None:

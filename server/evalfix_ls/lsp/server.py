@@ -19,8 +19,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cattrs import Converter
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
+from pygls.protocol import default_converter
 
 from .. import __version__
 from ..memory import collector
@@ -30,6 +32,7 @@ from ..text.pieces import Text
 from .diagnostics.manager import DiagnosticsManager
 from .features.context import FeatureContext, WorkspaceContext, document_view
 from .features.quick_trees import QuickTrees
+from .jsonrpc.converter_caches import keep_dispatch_caches
 from .jsonrpc.encoded import encoder_pool
 from .jsonrpc.log import forward_logs_to_client
 from .jsonrpc.protocol import EvalfixProtocol
@@ -69,6 +72,11 @@ PYGLS_WORKERS = 4  # pygls runs thread handlers here (stdin has its own reader t
 SWITCH_INTERVAL_SECONDS = 0.0005
 
 
+def _converter() -> Converter:
+    """pygls' converter, keeping its dispatch caches (``jsonrpc.converter_caches``)."""
+    return keep_dispatch_caches(default_converter())  # type: ignore[no-untyped-call]
+
+
 class EvalfixServer(Host):
     protocol: EvalfixProtocol[Asked]
 
@@ -78,6 +86,7 @@ class EvalfixServer(Host):
             __version__,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             protocol_cls=EvalfixProtocol,
+            converter_factory=_converter,
             max_workers=PYGLS_WORKERS,
         )
         self.documents = DocumentStore()

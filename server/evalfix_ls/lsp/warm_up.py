@@ -70,19 +70,64 @@ ERROR_ANSWER = types.ResponseErrorMessage(
 )
 
 
+_START = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=1))
+_DIAGNOSTIC = types.Diagnostic(
+    range=_START,
+    message="",
+    severity=types.DiagnosticSeverity.Error,
+    code="c",
+    code_description=types.CodeDescription(href="file:///warm-up"),
+    source="evalfix-ls",
+    tags=[types.DiagnosticTag.Unnecessary],
+    related_information=[
+        types.DiagnosticRelatedInformation(
+            location=types.Location(uri=_URI, range=_START),
+            message="",
+        )
+    ],
+    data={"a": [1]},
+)
+
+# What the server sends on its own, whenever it happens to (a warning logged, a scan's progress, a
+# refresh, a push client's diagnostics): serialized once here, so cattrs builds their hooks now
+# and not during the analysis that first sends one (the census found the log message's and the
+# refresh's hooks in a closed document's arenas).
+SERVER_MESSAGES = (
+    types.LogMessageNotification(params=types.LogMessageParams(type=types.MessageType.Warning, message="")),
+    types.ShowMessageNotification(params=types.ShowMessageParams(type=types.MessageType.Error, message="")),
+    types.WorkDoneProgressCreateRequest(id=0, params=types.WorkDoneProgressCreateParams(token="t")),
+    *(
+        types.ProgressNotification(params=types.ProgressParams(token="t", value=value))
+        for value in (
+            types.WorkDoneProgressBegin(title="", cancellable=False, message="", percentage=0),
+            types.WorkDoneProgressReport(message="", percentage=0),
+            types.WorkDoneProgressEnd(message=""),
+        )
+    ),
+    types.DiagnosticRefreshRequest(id=0),
+    types.CodeLensRefreshRequest(id=0),
+    types.InlayHintRefreshRequest(id=0),
+    types.PublishDiagnosticsNotification(
+        params=types.PublishDiagnosticsParams(uri=_URI, diagnostics=[_DIAGNOSTIC], version=1)
+    ),
+)
+
+
 def prepare_editing_messages(
     structure: Callable[[dict[str, Any]], object],
     serialize: Callable[[object], object],
     structure_answer: Callable[[str, dict[str, Any]], object],
 ) -> None:
-    """Structure each editing message and each answer to a server request once, and serialize an
-    error answer once (``structure``, ``serialize`` and ``structure_answer``: the protocol's);
-    nothing is dispatched or written."""
+    """Structure each editing message and each answer to a server request once; serialize an
+    error answer and each message the server sends on its own once (``structure``, ``serialize``
+    and ``structure_answer``: the protocol's); nothing is dispatched or written."""
     for message in EDITING_MESSAGES:
         _classify(structure(message))
     for method in SERVER_REQUESTS:
         _classify(structure_answer(method, {"jsonrpc": "2.0", "id": 0, "result": None}))
     serialize(ERROR_ANSWER)
+    for sent in SERVER_MESSAGES:
+        serialize(sent)
 
 
 def _classify(message: object) -> None:
@@ -135,3 +180,12 @@ _CODECS = ("utf-16-le", "utf-16-be", "utf-16")
 def prepare_codecs() -> None:
     for name in _CODECS:
         codecs.lookup(name)
+
+
+def prepare_hashing() -> None:
+    """Digest a text as the workflow index does: the first ``blake2b`` call with keywords
+    interns the names of all its parameters for good (ten strings), and made while the index of
+    the first document's repository loaded, they held one of its arenas after close."""
+    from ..contracts.workflow.index import text_digest
+
+    text_digest("")

@@ -28,7 +28,6 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Container
 from dataclasses import dataclass
-from functools import lru_cache
 
 from .incremental.shift import unshifted
 from .layout import line_and_indent, line_indent
@@ -334,7 +333,18 @@ def _starts_line_at(text: str, offset: int, column: int, *, deeper_ok: bool) -> 
     return line + indent == offset and (indent == column or (deeper_ok and indent < column))
 
 
-@lru_cache(maxsize=16)
+def _compile_name_line(column: int) -> re.Pattern[str]:
+    return re.compile(rf'[\r\n][ \t]{{0,{column}}}"')
+
+
+# Compiled once, with the module: ``re`` keeps every pattern it compiles in a cache of its own, and
+# a pattern first compiled for a column met during a large analysis stayed there after the
+# document was closed, holding one of that analysis' pymalloc arenas (issue 33, the arena census).
+_NAME_LINES = tuple(_compile_name_line(column) for column in range(33))
+
+
 def _name_line(column: int) -> re.Pattern[str]:
     """A line whose first token is a name (a string), indented no deeper than ``column``."""
-    return re.compile(rf'[\r\n][ \t]{{0,{column}}}"')
+    if column < len(_NAME_LINES):
+        return _NAME_LINES[column]
+    return _compile_name_line(column)  # deeper than any real suite: left to re's cache

@@ -245,7 +245,7 @@ class WorkflowIndex:
         return _read_text(self.repo_root, rel_path)
 
     def _store(self, rel_path: str, text: str | None, *, keep_parsed: bool = False) -> None:
-        digest = _digest(text)
+        digest = text_digest(text)
         old = self._files.get(rel_path)
         if old is not None and old.digest == digest:
             return
@@ -327,7 +327,7 @@ def index_file(repo_root: Path, rel_path: str, *, keep_normalized: bool = True) 
     can build an index's entries in parallel; without ``keep_normalized`` the entry carries only
     the ids (what ``earlier_site`` reads), which is cheap to send between processes."""
     text = _read_text(repo_root, rel_path)
-    entry = _index_text(rel_path, text, _digest(text), quick=True)
+    entry = _index_text(rel_path, text, text_digest(text), quick=True)
     return entry if keep_normalized else replace(entry, normalized=None)
 
 
@@ -338,7 +338,8 @@ def _read_text(repo_root: Path, rel_path: str) -> str | None:
     return file_text.text
 
 
-def _digest(text: str | None) -> bytes:
+def text_digest(text: str | None) -> bytes:
+    """What the index compares a fixture's text by (``None``: unreadable)."""
     digest = hashlib.blake2b((text or "").encode("utf-8", "surrogatepass"), digest_size=16).digest()
     return (b"\x01" if text is not None else b"\x00") + digest
 

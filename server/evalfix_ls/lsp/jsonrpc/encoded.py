@@ -108,4 +108,6 @@ def lsp_converter() -> Converter:
     writes them (pygls' own converter extends it only for its message envelopes)."""
     from lsprotocol.converters import get_converter
 
-    return get_converter()
+    from .converter_caches import keep_dispatch_caches
+
+    return keep_dispatch_caches(get_converter())
