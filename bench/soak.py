@@ -22,7 +22,8 @@ Then (unless ``--no-hostile``) a second, fresh server goes through the hostile p
 closed, one after another; its RSS idle after all of them is compared with its RSS fresh (≤ 1.5×).
 
 Run: ``python -m bench.soak`` (about half an hour here) or ``python -m bench.soak --operations
-2000`` (a few minutes). The server is the checkout's ``evalfix_ls`` importable by the interpreter
+2000`` (a few minutes); ``--hostile-only`` runs the hostile phase alone (about a minute).
+The server is the checkout's ``evalfix_ls`` importable by the interpreter
 that runs the benchmark.
 """
 
@@ -203,17 +204,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample-every", type=int, default=500)
     parser.add_argument("--push", action="store_true", help="a push client (default: pull, as VS Code)")
     parser.add_argument("--no-hostile", action="store_true", help="skip the hostile phase")
+    parser.add_argument("--hostile-only", action="store_true", help="only the hostile phase (about a minute)")
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument("--svg", type=Path, default=None, help="where to write the plot")
     args = parser.parse_args(argv)
     warm_up = min(WARM_UP_OPERATIONS, args.operations // 2)
     print(describe_machine(), flush=True)
     with tempfile.TemporaryDirectory(prefix="evalfix-soak-") as tmp:
-        samples = asyncio.run(run_week(Path(tmp) / "week", args))
+        samples = [] if args.hostile_only else asyncio.run(run_week(Path(tmp) / "week", args))
         hostile = None if args.no_hostile else asyncio.run(run_hostile(Path(tmp) / "hostile", args))
-    print()
-    table(samples)
-    print("\n" + "\n".join(verdicts(samples, warm_up)))
+    if samples:
+        print()
+        table(samples)
+        print("\n" + "\n".join(verdicts(samples, warm_up)))
     if hostile is not None:
         ratio = hostile["end_kib"] / hostile["fresh_kib"]
         print(
@@ -222,10 +225,12 @@ def main(argv: list[str] | None = None) -> int:
         )
     machine = describe_machine()
     results = save_results("soak", {"samples": samples, "hostile": hostile, "machine": machine})
-    picture = args.svg or results.with_suffix(".svg")
-    plot(samples, picture, warm_up, f"{'push' if args.push else 'pull'} client; {machine}")
     print(machine)
-    print(f"\nresults: {results}\nplot: {picture}")
+    print(f"\nresults: {results}")
+    if samples:
+        picture = args.svg or results.with_suffix(".svg")
+        plot(samples, picture, warm_up, f"{'push' if args.push else 'pull'} client; {machine}")
+        print(f"plot: {picture}")
     return 0
 
 
