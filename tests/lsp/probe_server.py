@@ -34,6 +34,7 @@ from evalfix_ls.js import regex
 from evalfix_ls.lsp import lifecycle
 from evalfix_ls.lsp import server as server_module
 from evalfix_ls.lsp.diagnostics.edit_log import EditLog
+from evalfix_ls.lsp.diagnostics.encoded import KeptDiagnostics
 from evalfix_ls.lsp.features import inline, outline
 from evalfix_ls.lsp.jsonrpc import transport
 from evalfix_ls.lsp.scheduling import request_runner
@@ -276,6 +277,11 @@ def state(ls: Any) -> dict[str, Any]:
         "configs": len(ls.settings._configs),
         "repositories": len(ls.workspace_index._repos),
         "disk results": len(diagnostics.cache.disk),
+        # kept closed results whose diagnostics are objects, not their JSON (``kept_form``)
+        "disk results as objects": sum(
+            not isinstance(kept.diagnostics, KeptDiagnostics)
+            for kept in diagnostics.cache.disk._kept.values()
+        ),
         "caseless": len(ls.workspace_index._caseless),
     }
     return {

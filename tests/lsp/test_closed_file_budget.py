@@ -39,6 +39,7 @@ async def test_a_closed_file_above_the_budget_is_answered_not_kept(tmp_path: Pat
         held = await state(client)
         # Before issue 33 both were kept (2), the big one with every diagnostic.
         assert held["caches"]["disk results"] == 1
+        assert held["caches"]["disk results as objects"] == 0  # kept as the JSON the reports write
 
         previous = [{"uri": uri, "value": item["resultId"]} for uri, item in first.items()]
         second = by_uri(await client.request("workspace/diagnostic", {"previousResultIds": previous}))

@@ -183,8 +183,8 @@ async def test_a_cancelled_workspace_pull_still_refreshes_the_sibling(tmp_path: 
             pull = asyncio.ensure_future(
                 host.diagnostics.pull_workspace(types.WorkspaceDiagnosticParams(previous_result_ids=[]))
             )
-            await until(lambda: host.executor.running("_run_jobs"), "c's analysis to start")
-            [((jobs, _lookup), analyzing)] = host.executor.running("_run_jobs")
+            await until(lambda: host.executor.running("_run_closed"), "c's analysis to start")
+            [((jobs, _lookup), analyzing)] = host.executor.running("_run_closed")
             assert [job.path.name for job in jobs] == ["c.json"]
             host.replace(a_uri, '"one"', '"two"')
             pull.cancel()  # the client's $/cancelRequest

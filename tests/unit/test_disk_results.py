@@ -7,7 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from evalfix_ls.lsp.diagnostics.disk_results import DiskResults, digest
+from lsprotocol import types
+
+from evalfix_ls.lsp.diagnostics.convert import digest, fingerprint
+from evalfix_ls.lsp.diagnostics.disk_results import DiskResults, kept_form
+from evalfix_ls.lsp.diagnostics.encoded import KeptDiagnostics, encode_items
 from evalfix_ls.lsp.diagnostics.worker import Result
 
 KEY = (1, 2, 3)
@@ -46,3 +50,31 @@ def test_a_stale_result_is_not_answered_and_forget_drops_both() -> None:
     assert cache.forget([Path("/a")]) is True
     assert cache.digest_of(Path("/a"), (1,)) is None and cache.held_diagnostics == 0
     assert cache.forget([Path("/a")]) is False
+
+
+def _diagnostic(line: int, message: str) -> types.Diagnostic:
+    where = types.Range(types.Position(line, 2), types.Position(line, 9))
+    return types.Diagnostic(
+        range=where,
+        message=message,
+        severity=types.DiagnosticSeverity.Error,
+        code="seeded-source-missing",
+        source="evalfix-ls",
+        data={"fix": ["a", 1]},
+    )
+
+
+def test_a_closed_file_keeps_its_diagnostics_as_the_json_the_reports_write() -> None:
+    diagnostics = [_diagnostic(3, "missing 😀 source"), _diagnostic(9, "「漢字」 regex")]
+    prints = fingerprint(diagnostics)
+    full = Result("file:///a", Path("/a"), None, KEY, "text", "evals", diagnostics, prints)
+    kept = kept_form(full)
+    assert isinstance(kept.diagnostics, KeptDiagnostics) and len(kept.diagnostics) == 2
+    assert kept.diagnostics.json.decode("utf-8") == encode_items(diagnostics)[1]
+    assert encode_items(kept.diagnostics)[1] == encode_items(diagnostics)[1]  # written as it is
+    assert list(kept.diagnostics) == diagnostics  # read back as objects when asked
+    assert kept.fingerprint == () and kept.text == ""
+    assert kept.findings_digest() == full.findings_digest() == digest(prints)
+    cache = DiskResults(budget=10)
+    cache.store(kept)
+    assert cache.held_diagnostics == 2 and cache.digest_of(Path("/a"), KEY) == digest(prints)

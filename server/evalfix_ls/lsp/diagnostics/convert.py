@@ -306,6 +306,13 @@ DiagnosticPrint = tuple[
     tuple[tuple[str, int, int, str], ...],
 ]  # fmt: skip
 Fingerprint = tuple[DiagnosticPrint, ...]
+Digest = tuple[int, int]  # (how many diagnostics, hash of their fingerprint)
+
+
+def digest(fingerprint: Fingerprint) -> Digest:
+    """A fingerprint in two ints: result ids and "already pushed" are decided on it, so no table
+    keeps a fingerprint (a tuple per diagnostic) for a file nobody has open."""
+    return (len(fingerprint), hash(fingerprint))
 
 
 def fingerprint(

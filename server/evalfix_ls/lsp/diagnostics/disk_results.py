@@ -17,10 +17,11 @@ result evicted and then needed in full (a new client, a file that changed) is an
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .convert import Fingerprint
+from .convert import Digest
+from .encoded import KeptDiagnostics
 from .worker import Result
 
 # Diagnostics of closed files kept with their text and ranges: about 14 allocated blocks each (a
@@ -29,19 +30,29 @@ from .worker import Result
 # usual repository fits (a noisy 2 MB suite has 1,300-2,400).
 DIAGNOSTICS_BUDGET = 20_000
 
-Digest = tuple[int, int]  # (how many diagnostics, hash of their fingerprint)
-
-
-def digest(fingerprint: Fingerprint) -> Digest:
-    """A fingerprint in two ints: result ids and "already pushed" are decided on it, so no table
-    keeps a fingerprint (a tuple per diagnostic) for a file nobody has open."""
-    return (len(fingerprint), hash(fingerprint))
-
 
 @dataclass(frozen=True, slots=True)
 class _Seen:
     key: tuple[int, ...]
     digest: Digest
+
+
+def kept_form(result: Result) -> Result:
+    """What a closed file's result keeps: its diagnostics as their JSON (``KeptDiagnostics``, what
+    the reports write) and the digest of its findings; not its text, tree, memo, ``Diagnostic``
+    objects or fingerprint. Objects, a diagnostic cost 1-1.5 KB with its fingerprint entry, and
+    the budget's 20,000 of them were the largest part of what a 12,000-file workspace kept after
+    its first ``workspace/diagnostic`` (issue 30); as JSON, a few hundred bytes."""
+    return replace(
+        result,
+        text="",
+        analysis=None,
+        memo=None,
+        parts=None,
+        diagnostics=KeptDiagnostics.of(result.diagnostics, result.parts),
+        fingerprint=(),
+        findings=result.findings_digest(),
+    )
 
 
 class DiskResults:
@@ -78,7 +89,7 @@ class DiskResults:
     def store(self, result: Result) -> None:
         assert result.path is not None
         path = result.path
-        self._seen[path] = _Seen(result.key, digest(result.fingerprint))
+        self._seen[path] = _Seen(result.key, result.findings_digest())
         self.version += 1
         self._drop(path)
         size = len(result.diagnostics)

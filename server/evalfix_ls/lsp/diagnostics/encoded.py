@@ -19,7 +19,7 @@ import asyncio
 import json
 import threading
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, overload
 
 import attrs
 from lsprotocol import types
@@ -136,6 +136,40 @@ class EncodedDocuments:
         return list(self._last)
 
 
+class KeptDiagnostics(Sequence[types.Diagnostic]):
+    """A closed file's diagnostics kept as the JSON array the reports write (UTF-8), a few hundred
+    bytes a diagnostic instead of its objects (``disk_results.kept_form``). Encoding writes the
+    JSON as it is; anything else that reads the diagnostics gets objects decoded for it."""
+
+    __slots__ = ("json", "_count")
+
+    def __init__(self, json_text: bytes, count: int) -> None:
+        self.json = json_text
+        self._count = count
+
+    @classmethod
+    def of(
+        cls, diagnostics: Sequence[types.Diagnostic], parts: Sequence[ReportPart] | None
+    ) -> KeptDiagnostics:
+        if isinstance(diagnostics, KeptDiagnostics):
+            return diagnostics
+        text = encode_parts(parts, {})[1] if parts is not None else encode_items(diagnostics)[1]
+        return cls(text.encode("utf-8"), len(diagnostics))
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> types.Diagnostic: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[types.Diagnostic]: ...
+    def __getitem__(self, index: int | slice) -> types.Diagnostic | Sequence[types.Diagnostic]:
+        return self.decoded()[index]
+
+    def decoded(self) -> list[types.Diagnostic]:
+        return lsp_converter().structure(json.loads(self.json), list[types.Diagnostic])
+
+
 # What a report leaves for the next: each diagnostic's JSON and the length of its range's JSON
 # in it (0: not written by hand, no range first), by the diagnostic's identity.
 Known = dict[int, tuple[str, int]]
@@ -151,6 +185,8 @@ def encode_items(
     A diagnostic of ``known`` is not encoded again; one moved by lines (``convert.lines_moved``:
     a copy of one of ``before`` with a new range, every other field the same object) costs its
     range only, the rest of its JSON taken from the one it was copied from."""
+    if isinstance(diagnostics, KeptDiagnostics):  # a closed file's: written once already
+        return {}, diagnostics.json.decode("utf-8")
     known = known or {}
     out: Known = {}
     missing = [d for d in diagnostics if id(d) not in known]

@@ -20,7 +20,8 @@ from ...workspace.view import relative_posix
 from ..session.documents import Snapshot, path_to_uri
 from ..session.other_files import OpenLookup
 from ..session.workspace_index import RepoState, unwatched_epoch
-from .disk_results import Digest
+from .convert import Digest
+from .disk_results import kept_form
 from .edit_log import EditLog, Since
 from .results import ResultCache
 from .tasks import BackgroundTasks
@@ -350,13 +351,16 @@ class JobRunner:
                 todo.append(self.job(path_to_uri(path), path, None))
             else:
                 found[path] = kept
+        lookup = self.server.documents.for_path
+        background = self.server.background
         for start in range(0, len(todo), SCAN_CHUNK):
-            for result in await self._run(todo[start : start + SCAN_CHUNK], self.server.background):
-                # Keep what the reports need, not the text and tree of every closed file.
-                slim = replace(result, text="", analysis=None, memo=None)
-                if result.path is not None:
-                    found[result.path] = slim
-                self.cache.store_disk(slim)
+            chunk = todo[start : start + SCAN_CHUNK]
+            for kept in await self.syncing_call(
+                _affected_by, _run_closed, chunk, lookup, executor=background
+            ):
+                if kept.path is not None:
+                    found[kept.path] = kept
+                self.cache.store_disk(kept)
         return [found[path] for path in paths if path in found]
 
     def disk_key_base(self) -> tuple[int, ...]:
@@ -405,6 +409,12 @@ def _handing_over(
 
 def _run_jobs(jobs: list[Job], lookup: OpenLookup) -> list[Result]:
     return [run_job(job, lookup) for job in jobs]
+
+
+def _run_closed(jobs: list[Job], lookup: OpenLookup) -> list[Result]:
+    """Closed files' results in the form they are kept (``disk_results.kept_form``), made on the
+    worker: what the reports need, not the text, tree and objects of every closed file."""
+    return [kept_form(run_job(job, lookup)) for job in jobs]
 
 
 def _affected_by(results: list[Result]) -> set[Path]:

@@ -17,8 +17,7 @@ from lsprotocol import types
 
 from ...memory.tables import pop_and_shrink
 from ..session.documents import Snapshot, path_to_uri
-from .convert import Fingerprint
-from .disk_results import Digest, digest
+from .convert import Digest, digest
 from .encoded import EncodedDocuments, EncodedPublishParams, joined
 
 if TYPE_CHECKING:
@@ -89,7 +88,7 @@ class PushScheduler:
                     uri,
                     result.diagnostics,
                     result.version,
-                    fingerprint=result.fingerprint,
+                    findings=result.findings_digest(),
                     parts=result.parts,
                     extra=extra,
                 )
@@ -124,10 +123,10 @@ class PushScheduler:
     def publish(
         self,
         uri: str,
-        diagnostics: list[types.Diagnostic],
+        diagnostics: Sequence[types.Diagnostic],
         version: int | None,
         *,
-        fingerprint: Fingerprint,
+        findings: Digest,
         parts: list[ReportPart] | None = None,
         extra: Sequence[str] = (),
     ) -> None:
@@ -135,11 +134,11 @@ class PushScheduler:
         self.server.text_document_publish_diagnostics(
             EncodedPublishParams(uri=uri, diagnostics=diagnostics, version=version, diagnostics_json=items)
         )
-        self.published[uri] = digest(fingerprint)
+        self.published[uri] = findings
 
     def clear(self, uri: str) -> None:
         """Publish no diagnostics for ``uri`` and forget that it had any."""
-        self.publish(uri, [], None, fingerprint=())
+        self.publish(uri, [], None, findings=digest(()))
         del self.published[uri]
         self._encoded.forget(uri)
 
@@ -153,8 +152,8 @@ class PushScheduler:
         for result in await self.runner.disk_results_for(paths):
             if self.server.documents.get(result.uri) is not None:
                 continue  # opened meanwhile: the buffer's pipeline owns it
-            if not self._pushed(result.uri, digest(result.fingerprint)):
-                self.publish(result.uri, result.diagnostics, None, fingerprint=result.fingerprint)
+            if not self._pushed(result.uri, result.findings_digest()):
+                self.publish(result.uri, result.diagnostics, None, findings=result.findings_digest())
                 self._encoded.forget(result.uri)  # a closed file's JSON is not reused often enough
 
     def _pushed(self, uri: str, findings: Digest) -> bool:

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...memory.tables import pop_and_shrink
-from .convert import Fingerprint
-from .disk_results import Digest, DiskResults, digest
+from .convert import Digest, Fingerprint, digest
+from .disk_results import DiskResults
 from .worker import Result
 
 if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at start-up

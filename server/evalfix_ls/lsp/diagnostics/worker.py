@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,7 +23,7 @@ from ...text.line_index import Encoding, LineIndex
 from ..session.documents import NO_EDIT, Edit, Snapshot
 from ..session.other_files import OpenLookup, uri_and_lines
 from ..session.workspace_index import RepoState
-from .convert import DiagnosticMemo, Fingerprint, Reuse, fingerprint
+from .convert import DiagnosticMemo, Digest, Fingerprint, Reuse, digest, fingerprint
 
 if TYPE_CHECKING:  # the analysis core is imported by the first analysis, not at start-up
     from ...analysis import Analysis
@@ -74,7 +74,7 @@ class Result:
     key: tuple[int, ...]
     text: str
     kind: str
-    diagnostics: list[types.Diagnostic]
+    diagnostics: Sequence[types.Diagnostic]  # a list, or a closed file's ``KeptDiagnostics``
     fingerprint: Fingerprint
     analysis: Analysis | None = None  # the core's (tree, findings, workflow) for other features
     affected: set[Path] = field(default_factory=set)  # other fixture files to re-check
@@ -84,6 +84,12 @@ class Result:
     parts: list[ReportPart] | None = None
     # Computed before the repository's workflow index was loaded: no cross-file finding yet.
     index_deferred: bool = False
+    # The digest of the findings once ``fingerprint`` was dropped (``disk_results.kept_form``).
+    findings: Digest | None = None
+
+    def findings_digest(self) -> Digest:
+        """What result ids and "already pushed" are decided on (``convert.digest``)."""
+        return self.findings if self.findings is not None else digest(self.fingerprint)
 
     def is_for(self, snapshot: Snapshot | None) -> bool:
         """Computed from this very text (a version number alone can be reused)."""

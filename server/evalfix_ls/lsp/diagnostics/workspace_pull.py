@@ -320,6 +320,6 @@ class WorkspacePull:
                 ]
 
     def _item(self, result: Result, previous: dict[str, str]) -> WorkspaceItem:
-        result_id = self.cache.result_id(result.uri, result.fingerprint)
+        result_id = self.cache.result_id_of(result.uri, result.findings_digest())
         unchanged = previous.get(result.uri) == result_id
         return WorkspaceItem(result.uri, result_id, result.version, None if unchanged else result.diagnostics)
