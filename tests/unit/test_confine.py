@@ -130,3 +130,17 @@ def test_reads_stop_at_the_limit(tmp_path: Path) -> None:
     with pytest.raises(files.TooLarge):
         files.read_regular(big, 1024)
     assert files.read_regular(big, 4096) == b" " * 2048
+
+
+def test_the_view_keeps_one_string_for_a_path_that_needs_no_resolving(tmp_path: Path) -> None:
+    """A fixture's seeded sources are asked once per suite and remembered: at 10,000 skills,
+    30,000 of them; a second, equal string per path was ~4 MB of a monorepo server (issue 30)."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    view = FileSystemView()
+    plain = os.path.join(str(tmp_path), "skills", "a", "evals", "files", "repo-1")
+    assert view.resolve(plain, tmp_path) is plain
+    through_link = os.path.join(str(tmp_path), "link", "x")
+    assert view.resolve(through_link, tmp_path) == os.path.join(str(tmp_path), "real", "x")
+    unnormal = os.path.join(str(tmp_path), "skills", ".", "b")
+    assert view.resolve(unnormal, tmp_path) == os.path.join(str(tmp_path), "skills", "b")

@@ -55,7 +55,10 @@ class FileSystemView:
         without looking outside it), else None: the path leaves the repository."""
         key = (os.fspath(root), os.fspath(path))
         if key not in self._resolved:
-            self._resolved[key] = resolve_within(path, root)
+            resolved = resolve_within(path, root)
+            # Usually the path as given (no link on the way, already normal): then the given
+            # string is kept, not an equal copy (30,000 seeded sources at 10,000 skills: ~4 MB).
+            self._resolved[key] = key[1] if resolved == key[1] else resolved
         return self._resolved[key]
 
     def leaves(self, path: str | Path, root: str | Path | None) -> bool:
