@@ -71,6 +71,7 @@ def test_a_closed_file_keeps_its_diagnostics_as_the_json_the_reports_write() -> 
     kept = kept_form(full)
     assert isinstance(kept.diagnostics, KeptDiagnostics) and len(kept.diagnostics) == 2
     assert kept.diagnostics.json.decode("utf-8") == encode_items(diagnostics)[1]
+    assert len(kept.diagnostics.compressed) < len(kept.diagnostics.json)  # held compressed
     assert encode_items(kept.diagnostics)[1] == encode_items(diagnostics)[1]  # written as it is
     assert list(kept.diagnostics) == diagnostics  # read back as objects when asked
     assert kept.fingerprint == () and kept.text == ""

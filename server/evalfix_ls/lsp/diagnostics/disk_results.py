@@ -24,10 +24,10 @@ from .convert import Digest
 from .encoded import KeptDiagnostics
 from .worker import Result
 
-# Diagnostics of closed files kept with their text and ranges: about 14 allocated blocks each (a
-# Diagnostic with its Range, Positions, data and fingerprint entry; the soak server held 11,491 of
-# them in ~160,000 blocks above a fresh server's), 1-1.5 KB, so ~30 MB at most; every suite of a
-# usual repository fits (a noisy 2 MB suite has 1,300-2,400).
+# Diagnostics of closed files kept: as objects they were about 14 allocated blocks each (a
+# Diagnostic with its Range, Positions, data and fingerprint entry), 1-1.5 KB, so up to ~30 MB;
+# now as compressed JSON (``kept_form``), ~80 bytes each. Every suite of a usual repository fits
+# (a noisy 2 MB suite has 1,300-2,400).
 DIAGNOSTICS_BUDGET = 20_000
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import zlib
 from collections.abc import Sequence
 from typing import Protocol, overload
 
@@ -137,14 +138,16 @@ class EncodedDocuments:
 
 
 class KeptDiagnostics(Sequence[types.Diagnostic]):
-    """A closed file's diagnostics kept as the JSON array the reports write (UTF-8), a few hundred
-    bytes a diagnostic instead of its objects (``disk_results.kept_form``). Encoding writes the
-    JSON as it is; anything else that reads the diagnostics gets objects decoded for it."""
+    """A closed file's diagnostics kept as the JSON array the reports write, compressed (zlib,
+    fastest level: about 5x on a suite's findings, 15 µs for 3 KB), instead of their objects
+    (``disk_results.kept_form``): at 12,000 files the objects were ~25 MB of the server, the JSON
+    8 MB, compressed 1.6 MB. Encoding writes the JSON as it is; anything else that reads the
+    diagnostics gets objects decoded for it."""
 
-    __slots__ = ("json", "_count")
+    __slots__ = ("compressed", "_count")
 
     def __init__(self, json_text: bytes, count: int) -> None:
-        self.json = json_text
+        self.compressed = zlib.compress(json_text, 1)
         self._count = count
 
     @classmethod
@@ -155,6 +158,11 @@ class KeptDiagnostics(Sequence[types.Diagnostic]):
             return diagnostics
         text = encode_parts(parts, {})[1] if parts is not None else encode_items(diagnostics)[1]
         return cls(text.encode("utf-8"), len(diagnostics))
+
+    @property
+    def json(self) -> bytes:
+        """The JSON array (UTF-8)."""
+        return zlib.decompress(self.compressed)
 
     def __len__(self) -> int:
         return self._count

@@ -18,10 +18,11 @@ held back, so that an answer with nothing new can still be parked instead of sen
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -43,6 +44,13 @@ logger = logging.getLogger(__name__)
 STREAM_BATCH = 512  # closed files per batch: a first request's reports flow every ~0.4 s
 PROGRESS_MIN_FILES = 32  # a pass analysing fewer files (an edit's re-checks) shows no progress
 PROGRESS_TITLE = "evalfix-ls: checking fixture files"
+
+
+def _ids_digest(ids: Iterable[str | None]) -> bytes:
+    """The client's result ids, in order, as a digest: the stamp kept them as a tuple, the
+    12,000 strings of a request held for as long as the memo (~1.8 MB at 10,000 skills)."""
+    joined = "\x00".join("\x01" if result_id is None else result_id for result_id in ids)
+    return hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 class WorkspaceItem(NamedTuple):
@@ -226,7 +234,7 @@ class WorkspacePull:
             self.server.workspace_index.generations(),
             self.cache.disk.version,
             self.cache.closes,
-            tuple(previous.get(path_to_uri(path)) for path in closed),
+            _ids_digest(previous.get(path_to_uri(path)) for path in closed),
         )
 
     async def _add_closed(
