@@ -28,7 +28,10 @@ def test_large_files_with_and_without_case_arrays(tmp_path: Path, monkeypatch) -
     monkeypatch.setattr(workflow_index, "parse", lambda text: parsed.append(len(text)) or real_parse(text))
     index = WorkflowIndex(tmp_path, FileSystemView())
     index.load_from_disk()
-    assert index.normalized("skills/s/evals/evals.json") is None
-    assert len(index.normalized("skills/s/evals/cases.json").cases) == 2000
     assert parsed == [len(fixture.read_text())]  # the suite was never parsed with positions
+    assert index.normalized("skills/s/evals/evals.json") is None
+    assert len(index.case_summaries("skills/s/evals/cases.json")) == 2000
+    # A file on disk keeps no tree: asked for, it is read and normalized again (the suite never).
+    assert len(index.normalized("skills/s/evals/cases.json").cases) == 2000
+    assert parsed == [len(fixture.read_text())] * 2
     assert "s:f1999" in index.earlier_ids("skills/s/evals/zz.json")

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from ..contracts.workflow.index import WorkflowIndex
+from ..contracts.workflow.index import CaseSummary, WorkflowIndex
 from ..workspace.confine import is_inside
 from ..workspace.view import FileSystemView
 from ..workspace.walk import SKIPPED_DIRS, walk_directories
@@ -77,17 +77,16 @@ class WorkspaceFacts:
         files = self._index.files()
         return files if skill is None else [f for f in files if skill_of(f) == skill]
 
+    def _case_summaries(self, rel_path: str) -> tuple[CaseSummary, ...]:
+        return self._index.case_summaries(rel_path) if self._index is not None else ()
+
     def case_ids(self, rel_path: str) -> list[str]:
         """The normalized case ids of one workflow fixture file, in file order."""
-        normalized = self._index.normalized(rel_path) if self._index is not None else None
-        return [case.id for case in normalized.cases] if normalized is not None else []
+        return [case.id for case in self._case_summaries(rel_path)]
 
     def id_sites(self, rel_path: str, case_id: str) -> list[tuple[int, int]]:
         """(start, end) offsets, in that file's text, of each case id equal to ``case_id``."""
-        normalized = self._index.normalized(rel_path) if self._index is not None else None
-        if normalized is None:
-            return []
-        return [(c.id_anchor.start, c.id_anchor.end) for c in normalized.cases if c.id == case_id]
+        return [(case.id_start, case.id_end) for case in self._case_summaries(rel_path) if case.id == case_id]
 
     def coverage_tags(self, exclude_file: str | None = None) -> list[TagUse]:
         """Every coverage tag in use in the workflow fixtures, most used first (then by name).
@@ -97,9 +96,8 @@ class WorkspaceFacts:
         for rel_path in self.workflow_files():
             if rel_path == exclude_file:
                 continue
-            normalized = self._index.normalized(rel_path) if self._index is not None else None
-            for case in normalized.cases if normalized is not None else ():
-                for tag in {located.value for located in case.coverage_tags}:
+            for case in self._case_summaries(rel_path):
+                for tag in set(case.tags):
                     counts[tag] += 1
                     example.setdefault(tag, rel_path)
         ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))

@@ -89,10 +89,8 @@ def read_suite_ids(paths: Iterable[Path], roots: list[Path]) -> None:
 
 def _workflow_ids(facts: WorkspaceFacts, rel_path: str) -> list[tuple[str, int, int]]:
     index = facts.workflow_index
-    normalized = index.normalized(rel_path) if index is not None else None
-    if normalized is None:
-        return []
-    return [(c.id, c.id_anchor.start, c.id_anchor.end) for c in normalized.cases if c.id]
+    cases = index.case_summaries(rel_path) if index is not None else ()
+    return [(case.id, case.id_start, case.id_end) for case in cases if case.id]
 
 
 def _suite_ids_on_disk_within(path: Path, roots: list[Path]) -> tuple[tuple[str, int, int], ...]:

@@ -6,8 +6,10 @@ reports each ``skill:id`` seen before as ``duplicate_case_id`` on the later case
 for one file, evalfix-ls must know the ids of every fixture file that sorts before it. This index
 holds them, for the batch mode (disk only) and the language server (open buffers over the disk).
 
-Per file it keeps the text digest and the normalized file, so re-indexing an unchanged text costs a
-hash. It is not thread-safe: the language server updates it on its main loop.
+Per file it keeps the text digest, the ids with their anchors and each case's coverage tags, so
+re-indexing an unchanged text costs a hash; the normalized file (a parse tree and its cases) only
+for editor buffers, and for files on disk it is normalized again when asked (``normalized``). It is
+not thread-safe: the language server updates it on its main loop.
 """
 
 from __future__ import annotations
@@ -48,6 +50,17 @@ class IdSite:
 
 
 @dataclass(frozen=True, slots=True)
+class CaseSummary:
+    """What the workspace's features read of one case of every fixture: its normalized id with
+    the id's anchor, and its coverage tags (workspace symbols, id references, tag completion)."""
+
+    id: str
+    id_start: int
+    id_end: int
+    tags: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class IndexedFile:
     rel_path: str
     digest: bytes
@@ -55,6 +68,9 @@ class IndexedFile:
     keys: tuple[tuple[str, IdSite], ...]  # in case order; empty when the reference would throw
     parsed: bool = True  # False: the text is not JSON
     canonical: bool = False  # declares spec-first.workflow-eval-fixtures.v1
+    cases: tuple[CaseSummary, ...] = ()  # every normalized case, in order
+    # ``normalized`` was let go (a file on disk): ``WorkflowIndex.normalized`` reads it again.
+    normalized_dropped: bool = False
 
     @property
     def key_set(self) -> frozenset[str]:
@@ -99,6 +115,8 @@ class WorkflowIndex:
         self.walk = walk  # forced by configuration; else the normalizer's presence decides
         self._files: dict[str, IndexedFile] = {}
         self._overlays: set[str] = set()  # files whose text came from update() (editor buffers)
+        # Files on disk normalized again when asked (``normalized``), the most recent last.
+        self._renormalized: dict[str, tuple[bytes, NormalizedFile | None]] = {}
         self._previous_keys: dict[str, frozenset[str]] = {}  # keys before the last change
         self._loaded = False
         self._order: list[str] | None = None
@@ -183,9 +201,30 @@ class WorkflowIndex:
         return self._order
 
     def normalized(self, rel_path: str) -> NormalizedFile | None:
+        """The file normalized: kept for editor buffers; for a file on disk read and normalized
+        again (the last few kept), as the index keeps only ``case_summaries`` of those — the
+        trees of 2,000 fixtures with cases were ~20 MB of a 12,000-file repository's server
+        (issue 30). Asked for one skill's files at a time (readiness)."""
         self._ensure_loaded()
         entry = self._files.get(rel_path)
-        return entry.normalized if entry is not None else None
+        if entry is None or not entry.normalized_dropped:
+            return entry.normalized if entry is not None else None
+        kept = self._renormalized.get(rel_path)
+        if kept is not None and kept[0] == entry.digest:
+            return kept[1]
+        text = self._read(rel_path)
+        normalized = _index_text(rel_path, text, entry.digest).normalized
+        self._renormalized.pop(rel_path, None)
+        self._renormalized[rel_path] = (entry.digest, normalized)
+        while len(self._renormalized) > RENORMALIZED_KEPT:
+            del self._renormalized[next(iter(self._renormalized))]
+        return normalized
+
+    def case_summaries(self, rel_path: str) -> tuple[CaseSummary, ...]:
+        """Each case's id, id anchor and coverage tags, in order (none for an unknown file)."""
+        self._ensure_loaded()
+        entry = self._files.get(rel_path)
+        return entry.cases if entry is not None else ()
 
     def earlier_sites(self, rel_path: str) -> dict[str, IdSite]:
         """``skill:id`` → first occurrence, for every key first registered by a file that sorts
@@ -252,6 +291,8 @@ class WorkflowIndex:
         entry = _index_text(rel_path, text, digest, quick=not keep_parsed)
         if keep_parsed and not entry.parsed and old is not None and old.parsed:
             return
+        if not keep_parsed and entry.normalized is not None:  # a file on disk: see ``normalized``
+            entry = replace(entry, normalized=None, normalized_dropped=True)
         self._files[rel_path] = entry
         self._previous_keys[rel_path] = old.key_set if old is not None else frozenset()
         self._invalidate()
@@ -279,6 +320,8 @@ class WorkflowIndex:
             self._first = first
         return self._first
 
+
+RENORMALIZED_KEPT = 32  # files on disk normalized again and kept (``WorkflowIndex.normalized``)
 
 # Below this size a file is simply parsed; above it, a file that has no case array at all (a
 # 10 MB evals.json suite under skills/x/evals/, which the reference's walk also reads) is
@@ -376,10 +419,14 @@ def _index_text(rel_path: str, text: str | None, digest: bytes, *, quick: bool =
         return IndexedFile(rel_path, digest, None, ())
     normalized = normalize_file(tree.root, rel_path)
     canonical = declared_schema(tree.root) == CANONICAL_SCHEMA
+    cases = tuple(
+        CaseSummary(case.id, case.id_anchor.start, case.id_anchor.end, tuple(case.tag_values))
+        for case in normalized.cases
+    )
     if normalized.unreadable is not None:
-        return IndexedFile(rel_path, digest, normalized, (), canonical=canonical)
+        return IndexedFile(rel_path, digest, normalized, (), canonical=canonical, cases=cases)
     keys = tuple(
         (case.key, IdSite(rel_path, case.index, case.id_anchor.start, case.id_anchor.end))
         for case in normalized.cases
     )
-    return IndexedFile(rel_path, digest, normalized, keys, canonical=canonical)
+    return IndexedFile(rel_path, digest, normalized, keys, canonical=canonical, cases=cases)
