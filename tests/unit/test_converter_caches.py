@@ -8,6 +8,7 @@ arena census of the hostile phase, ``bench/tools/arena_census.py``)."""
 from __future__ import annotations
 
 import gc
+from typing import Union
 
 import pytest
 from cattrs import Converter
@@ -43,6 +44,13 @@ def test_a_hook_registered_later_still_applies() -> None:
     assert converter.unstructure(types.Position(1, 2)) == {"line": 1, "character": 2}
     converter.register_unstructure_hook(types.Position, lambda position: [position.line, position.character])
     assert converter.unstructure(types.Position(1, 2)) == [1, 2]
+
+
+def test_a_union_hook_registered_later_still_applies() -> None:
+    converter = _server_converter()
+    assert converter.structure("5", Union[int, str]) == "5"  # noqa: UP007 - the type cattrs is given
+    converter.register_structure_hook(Union[int, str], lambda value, _type: f"<{value}>")  # noqa: UP007
+    assert converter.structure("5", Union[int, str]) == "<5>"  # noqa: UP007
 
 
 def _generated_hooks() -> set[int]:

@@ -62,7 +62,9 @@ class KeptCache:
 
     def cache_clear(self) -> None:
         registered = _registrations(self._dispatch)
-        if registered != self._registered:
+        # An emptied direct dispatch: ``clear_cache`` (a union hook registered, say), not a
+        # direct registration, which adds to it first.
+        if registered != self._registered or not self._dispatch._direct_dispatch:
             self._registered = registered
             self._cached.cache_clear()
 
