@@ -77,3 +77,21 @@ def test_a_fixture_on_disk_keeps_its_case_summaries_and_is_normalized_again_when
     index.update(rel, buffer)
     assert len(parses) == 3
     assert len(index.normalized(rel).cases) == 1 and len(parses) == 3  # a buffer's is kept
+
+
+def test_only_the_last_few_files_normalized_again_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evalfix_ls.contracts.workflow import index as workflow_index
+    from evalfix_ls.contracts.workflow.index import WorkflowIndex
+    from evalfix_ls.workspace.view import FileSystemView
+
+    fixture = {"skill": "demo", "cases": [{"id": "a", "input": "x"}]}
+    first, second = (written(tmp_path, f"skills/demo/evals/{name}.json", fixture) for name in ("a", "b"))
+    index = WorkflowIndex(tmp_path, FileSystemView())
+    index.load_from_disk()
+    monkeypatch.setattr(workflow_index, "RENORMALIZED_KEPT", 1)
+    kept = index.normalized(first)
+    assert index.normalized(first) is kept
+    index.normalized(second)  # pushes the first out
+    assert index.normalized(first) is not kept

@@ -14,11 +14,13 @@ not thread-safe: the language server updates it on its main loop.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
 import stat
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -116,7 +118,7 @@ class WorkflowIndex:
         self._files: dict[str, IndexedFile] = {}
         self._overlays: set[str] = set()  # files whose text came from update() (editor buffers)
         # Files on disk normalized again when asked (``normalized``), the most recent last.
-        self._renormalized: dict[str, tuple[bytes, NormalizedFile | None]] = {}
+        self._renormalized: OrderedDict[str, tuple[bytes, NormalizedFile | None]] = OrderedDict()
         self._previous_keys: dict[str, frozenset[str]] = {}  # keys before the last change
         self._loaded = False
         self._order: list[str] | None = None
@@ -214,10 +216,12 @@ class WorkflowIndex:
             return kept[1]
         text = self._read(rel_path)
         normalized = _index_text(rel_path, text, entry.digest).normalized
-        self._renormalized.pop(rel_path, None)
+        # Asked from request workers too: single C calls, no iteration over the table.
         self._renormalized[rel_path] = (entry.digest, normalized)
+        self._renormalized.move_to_end(rel_path)
         while len(self._renormalized) > RENORMALIZED_KEPT:
-            del self._renormalized[next(iter(self._renormalized))]
+            with contextlib.suppress(KeyError):  # emptied by another caller meanwhile
+                self._renormalized.popitem(last=False)
         return normalized
 
     def case_summaries(self, rel_path: str) -> tuple[CaseSummary, ...]:

@@ -154,8 +154,6 @@ class KeptDiagnostics(Sequence[types.Diagnostic]):
     def of(
         cls, diagnostics: Sequence[types.Diagnostic], parts: Sequence[ReportPart] | None
     ) -> KeptDiagnostics:
-        if isinstance(diagnostics, KeptDiagnostics):
-            return diagnostics
         text = encode_parts(parts, {})[1] if parts is not None else encode_items(diagnostics)[1]
         return cls(text.encode("utf-8"), len(diagnostics))
 
