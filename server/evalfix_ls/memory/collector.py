@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, wait
 
 from .gc_pause import unpaused, unpaused_now
+from .pool_trim import trim_empty_pools, trimmer
 
 IDLE_SECONDS = 1.0  # no job for this long: the idle clean-up runs once
 # At most this many frozen objects: a full collection costs ~0.1-0.3 s (more: a document is open).
@@ -53,6 +54,7 @@ def start_threads_and_freeze(pools: Iterable[WorkerPool] = ()) -> None:
     is on again. Called before any worker thread exists (``_one_malloc_arena``); the workers of
     ``pools`` and the idle thread are started here (``_start_workers``)."""
     _one_malloc_arena()
+    trimmer()  # its probes are made now, among start-up's objects, not in a document's arenas
     _thread_state_built()
     _start_workers(pools)
     _idle.start()
@@ -250,8 +252,11 @@ def _one_malloc_arena() -> None:
 
 
 def _trim() -> None:
+    """Give free memory back: glibc's (``malloc_trim``), then the pages of pymalloc's empty pools
+    in the arenas a few live blocks keep (``pool_trim``)."""
     if _MALLOC_TRIM is not None:
         _MALLOC_TRIM(0)
+    trim_empty_pools()
 
 
 _MALLOC_TRIM = _malloc_trim()

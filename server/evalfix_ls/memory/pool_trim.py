@@ -1,0 +1,349 @@
+"""Give the pages of CPython's empty pymalloc pools back to the system (``trim_empty_pools``).
+
+pymalloc carves its 1 MiB arenas into 16 KiB pools and returns an arena to the system only when
+every one of its pools is empty. After a large document is closed, the live heap is back to its
+size before the open, but a few small objects made meanwhile (a cache entry, a fact about a path,
+a thread's state) keep each of the arenas its analyses filled: the process kept 1.8x its fresh
+RSS after the soak benchmark's hostile texts, and 1.5x over the week, with the live heap flat.
+``malloc_trim`` does for glibc's heap what this does for pymalloc's arenas: the empty pools of the
+arenas that stay are told to the kernel with ``madvise(MADV_DONTNEED)``, all but the page holding
+each pool's header, which pymalloc reads to keep its list of empty pools.
+
+An empty pool's body is read again only when pymalloc reuses the pool for the size class it last
+held (it follows the old free list through the body). The pool's size class in its header is set
+to "none" first (``DUMMY_SIZE_IDX``, what pymalloc writes into a pool it has never used), so a
+reused pool is always initialized afresh, and a zeroed body is never read.
+
+Where the structures are: pymalloc's table of arenas is found once, by its address in the
+interpreter's static data, and accepted only if it places every probe block (small ``bytes`` this
+module allocates and keeps) in the arena its pool's header names, with the size class its size
+gives. Anything else (another allocator, debug hooks, another layout) leaves the trim off.
+
+Safety: a pool must not be taken into use between the moment it is seen empty and the moment its
+pages go. pymalloc takes empty pools from the arenas with the fewest of them first; the trim
+leaves alone the arenas holding the first ``MARGIN_POOLS`` empty pools in that order (its own few
+allocations come from there), and runs while no other thread can take the interpreter lock: no
+call in it releases the lock (reads through ``ctypes`` objects, ``madvise`` through ``PyDLL``),
+the collector is off, and the switch interval is raised after one hand-over of the lock, so no
+waiting thread asks for it (``_exclusive``); past ``BUDGET_SECONDS`` it stops where it is.
+"""
+
+from __future__ import annotations
+
+import array
+import contextlib
+import ctypes
+import gc
+import os
+import platform
+import struct
+import sys
+import threading
+import time
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+POOL_SIZE = 1 << 14  # POOL_BITS 14: CPython 3.10+ on 64-bit platforms (USE_LARGE_POOLS)
+ARENA_SIZE = 1 << 20  # ARENA_BITS 20 (USE_LARGE_ARENAS)
+DUMMY_SIZE_IDX = 0xFFFF  # the size class pymalloc gives a pool it has not used yet
+# union {block *_padding; uint count} ref, freeblock, nextpool, prevpool, arenaindex, szidx,
+# nextoffset, maxnextoffset
+POOL_HEADER = struct.Struct("<I4xQQQIIII")
+SZIDX_OFFSET = 36
+# address, pool_address, nfreepools, ntotalpools, freepools, nextarena, prevarena
+ARENA_OBJECT = struct.Struct("<QQIIQQQ")
+MADV_DONTNEED = 4
+MARGIN_POOLS = 128  # empty pools left to pymalloc's next allocations (the trim's own included)
+SWITCH_INTERVAL_SECONDS = 0.5  # while the trim runs: no waiting thread asks for the lock sooner
+BUDGET_SECONDS = 0.1  # the trim stops here, well inside the raised switch interval
+PROBE_SIZES = tuple(range(1, 480, 7))  # bytes lengths: every pymalloc size class, several pools
+SETUP_ATTEMPTS = 3
+MAX_ARENAS = 2_730  # beyond this pymalloc's table is an mmapped chunk whose usable size is loose
+
+
+@dataclass(frozen=True)
+class TrimReport:
+    """What one trim did: empty pools given back, arenas looked at, arenas left as margin."""
+
+    pools: int
+    arenas: int
+    skipped_arenas: int
+    complete: bool
+
+
+@dataclass(frozen=True)
+class _Mapping:
+    start: int
+    end: int
+    writable: bool
+    path: str
+
+
+def _mappings() -> list[_Mapping]:
+    found = []
+    with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+        for line in maps:
+            parts = line.split(maxsplit=5)
+            start, end = (int(x, 16) for x in parts[0].split("-"))
+            path = parts[5].strip() if len(parts) == 6 else ""
+            found.append(_Mapping(start, end, parts[1].startswith("rw"), path))
+    return found
+
+
+class _Readable:
+    """The writable mappings of the process, to check an address before it is read through."""
+
+    def __init__(self, mappings: list[_Mapping]) -> None:
+        spans = sorted((m.start, m.end) for m in mappings if m.writable)
+        self._starts = [start for start, _ in spans]
+        self._ends = [end for _, end in spans]
+
+    def holds(self, address: int, length: int) -> bool:
+        index = bisect_right(self._starts, address) - 1
+        return index >= 0 and address + length <= self._ends[index]
+
+
+def _static_data(mappings: list[_Mapping]) -> list[_Mapping]:
+    """The interpreter's writable data (.data, and .bss: the anonymous mapping right after it),
+    where pymalloc keeps its pointer to the table of arenas."""
+    images = {os.path.realpath(sys.executable)}
+    images.update(m.path for m in mappings if "libpython" in os.path.basename(m.path))
+    found: list[_Mapping] = []
+    for before, mapping in zip([None, *mappings], mappings, strict=False):
+        if not mapping.writable:
+            continue
+        follows_image = before is not None and before.path in images and before.end == mapping.start
+        bss = not mapping.path and follows_image
+        if mapping.path in images or bss:
+            found.append(mapping)
+    return found
+
+
+def _supported() -> bool:
+    return (
+        sys.platform.startswith("linux")
+        and platform.python_implementation() == "CPython"
+        and sys.version_info >= (3, 10)
+        and sys.maxsize > 2**32
+        and os.environ.get("PYTHONMALLOC", "pymalloc") == "pymalloc"
+        and not sys.flags.dev_mode
+        and not hasattr(sys, "gettotalrefcount")  # a debug build: its allocator adds headers
+        and os.environ.get("EVALFIX_LS_POOL_TRIM", "1") != "0"
+        and sys.byteorder == "little"
+    )
+
+
+def _read(address: int, length: int) -> bytes:
+    return ctypes.string_at(address, length)  # PYFUNCTYPE: keeps the interpreter lock
+
+
+class _Probes:
+    """Small bytes objects kept for the process's life: pymalloc blocks whose pool and size class
+    are known, to recognise pymalloc's table of arenas and to check it again before each trim."""
+
+    def __init__(self) -> None:
+        self._objects = [os.urandom(size) for size in PROBE_SIZES]
+        self.expected: list[tuple[int, int]] = []  # (pool address, arena index)
+
+    def read_pools(self, readable: _Readable) -> None:
+        """Each probe's pool and arena, from its pool's header (which must name the probe's size)."""
+        expected = []
+        for probe in self._objects:
+            pool = id(probe) & ~(POOL_SIZE - 1)
+            if not readable.holds(pool, POOL_HEADER.size):
+                raise LookupError("a probe's pool is not in a writable mapping")
+            header = POOL_HEADER.unpack(_read(pool, POOL_HEADER.size))
+            count, arena_index, size_class = header[0], header[4], header[5]
+            if count == 0 or size_class != (sys.getsizeof(probe) - 1) >> 4:
+                raise LookupError("a probe's pool header does not match its size")
+            expected.append((pool, arena_index))
+        self.expected = expected
+
+    def placed_by(self, table: int, readable: _Readable) -> bool:
+        for pool, arena_index in self.expected:
+            entry = table + arena_index * ARENA_OBJECT.size
+            if not readable.holds(entry, ARENA_OBJECT.size):
+                return False
+            address, _, free, total, _, _, _ = ARENA_OBJECT.unpack(_read(entry, ARENA_OBJECT.size))
+            if not (address <= pool < address + ARENA_SIZE and address % 4096 == 0):
+                return False
+            if total not in (ARENA_SIZE // POOL_SIZE, ARENA_SIZE // POOL_SIZE - 1) or free > total:
+                return False
+        return True
+
+
+def _table_pointer(probes: _Probes, mappings: list[_Mapping], readable: _Readable) -> int:
+    """The address of pymalloc's static pointer to its table of arenas: the one word of the
+    interpreter's static data that, read as the table, places every probe right."""
+    found = []
+    for mapping in _static_data(mappings):
+        words = array.array("Q", _read(mapping.start, mapping.end - mapping.start))
+        for index, word in enumerate(words):
+            if word % 16 or not readable.holds(word, ARENA_OBJECT.size):
+                continue
+            if probes.placed_by(word, readable):
+                found.append(mapping.start + index * 8)
+    if len(found) != 1:
+        raise LookupError(f"{len(found)} candidates for pymalloc's table of arenas")
+    return found[0]
+
+
+def _libc(loader: Callable[[str], ctypes.CDLL]) -> ctypes.CDLL:
+    return loader("libc.so.6")
+
+
+class PoolTrimmer:
+    """pymalloc's arenas, found once; ``trim`` gives back the pages of their empty pools."""
+
+    def __init__(self) -> None:
+        libc = _libc(ctypes.PyDLL)  # PyDLL: its calls keep the interpreter lock
+        self._usable_size = libc.malloc_usable_size
+        self._usable_size.restype = ctypes.c_size_t
+        self._usable_size.argtypes = (ctypes.c_void_p,)
+        self._madvise = libc.madvise
+        self._madvise.restype = ctypes.c_int
+        self._madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+        self._page = os.sysconf("SC_PAGE_SIZE")
+        self._lock = threading.Lock()
+        self._probes = _Probes()  # before the mappings are read: their pools are in them
+        self._pointer = self._find_pointer()
+
+    def _find_pointer(self) -> int:
+        """Look for the table while no other thread runs (it must not move meanwhile); another
+        thread may have added an arena since the mappings were read: read them again then."""
+        for attempt in range(SETUP_ATTEMPTS):
+            mappings = _mappings()  # a file read lets other threads run: outside the exclusive part
+            readable = _Readable(mappings)
+            with _exclusive():
+                try:
+                    self._probes.read_pools(readable)
+                    return _table_pointer(self._probes, mappings, readable)
+                except LookupError:
+                    if attempt == SETUP_ATTEMPTS - 1:
+                        raise
+        raise AssertionError("unreachable")
+
+    def _table(self, readable: _Readable) -> tuple[int, int] | None:
+        """The table's address and length now (pymalloc reallocates it as arenas are added), if
+        the probes still find themselves in it."""
+        table = ctypes.c_uint64.from_address(self._pointer).value
+        if not table or not self._probes.placed_by(table, readable):
+            return None
+        count = self._usable_size(table) // ARENA_OBJECT.size
+        return (table, count) if 0 < count <= MAX_ARENAS else None
+
+    def trim(self) -> TrimReport:
+        """Give back the empty pools' pages. Nothing is done (``complete`` false) when the table
+        is not where the process's mappings, read just before, say it can be."""
+        with self._lock:
+            readable = _Readable(_mappings())
+            with _exclusive():
+                found = self._table(readable)
+                if found is None:
+                    return TrimReport(0, 0, 0, complete=False)
+                return self._trim_table(*found)
+
+    def _trim_table(self, table: int, count: int) -> TrimReport:
+        arenas = _arenas_with_empty_pools(table, _read(table, count * ARENA_OBJECT.size), count)
+        kept = _margin(arenas)
+        deadline = time.monotonic() + BUDGET_SECONDS
+        pools = 0
+        for free, index, address, first in arenas[kept:]:
+            if time.monotonic() > deadline:
+                return TrimReport(pools, len(arenas), kept, complete=False)
+            pools += self._trim_arena(index, address, first, free)
+        return TrimReport(pools, len(arenas), kept, complete=True)
+
+    def _trim_arena(self, index: int, address: int, pool: int, free: int) -> int:
+        trimmed = 0
+        body = POOL_SIZE - self._page
+        while pool and trimmed < free:
+            if pool % POOL_SIZE or not address <= pool < address + ARENA_SIZE:
+                break
+            count, _, next_pool, _, arena_index, _, _, _ = POOL_HEADER.unpack(_read(pool, POOL_HEADER.size))
+            if count != 0 or arena_index != index:
+                break
+            ctypes.c_uint32.from_address(pool + SZIDX_OFFSET).value = DUMMY_SIZE_IDX
+            if self._madvise(pool + self._page, body, MADV_DONTNEED) == 0:
+                trimmed += 1
+            pool = next_pool
+        return trimmed
+
+
+def _arenas_with_empty_pools(table: int, raw: bytes, count: int) -> list[tuple[int, int, int, int]]:
+    """(empty pools, index, address, first empty pool) of each arena on pymalloc's list of arenas
+    with empty pools (``usable_arenas``), in its order: the order in which pymalloc takes pools.
+    The list's head is its one entry with no predecessor."""
+    entries = {}
+    head = None
+    for index in range(count):
+        entry = ARENA_OBJECT.unpack_from(raw, index * ARENA_OBJECT.size)
+        address, _, free, _, first, following, previous = entry
+        if address and free:
+            entries[table + index * ARENA_OBJECT.size] = (free, index, address, first, following)
+            if previous == 0:
+                head = table + index * ARENA_OBJECT.size
+    ordered: list[tuple[int, int, int, int]] = []
+    while head in entries and len(ordered) < len(entries):
+        free, index, address, first, head = entries[head]
+        ordered.append((free, index, address, first))
+    return ordered
+
+
+def _margin(arenas: list[tuple[int, int, int, int]]) -> int:
+    """How many of the first arenas to leave alone: those holding the first ``MARGIN_POOLS``
+    empty pools, where the trim's own allocations and anything else's would take pools from."""
+    total = 0
+    for position, (free, *_) in enumerate(arenas):
+        if total >= MARGIN_POOLS:
+            return position
+        total += free
+    return len(arenas)
+
+
+@contextlib.contextmanager
+def _exclusive() -> Iterator[None]:
+    """No other thread takes the interpreter lock until the block ends. A waiting thread asks the
+    holder to let go after the switch interval, unless the lock changed hands meanwhile; so the
+    interval is raised, and the lock handed over once (``sleep(0)``): every thread that waited
+    since before the change has seen a hand-over and waits again with the raised interval."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
+    try:
+        time.sleep(0)
+        collecting = gc.isenabled()
+        gc.disable()  # a collection could run finalizers, and they could take empty pools
+        try:
+            yield
+        finally:
+            if collecting:
+                gc.enable()
+    finally:
+        sys.setswitchinterval(interval)
+
+
+_trimmer: PoolTrimmer | None = None
+_unavailable = False
+_setup_lock = threading.Lock()
+
+
+def trimmer() -> PoolTrimmer | None:
+    """The process's trimmer, found at the first call; None where the interpreter is not one this
+    module knows (the reason is not kept: the trim is an optimization)."""
+    global _trimmer, _unavailable
+    with _setup_lock:
+        if _trimmer is None and not _unavailable:
+            if not _supported():
+                _unavailable = True
+            else:
+                try:
+                    _trimmer = PoolTrimmer()
+                except (LookupError, OSError, AttributeError, ValueError):
+                    _unavailable = True
+        return _trimmer
+
+
+def trim_empty_pools() -> TrimReport | None:
+    found = trimmer()
+    return found.trim() if found is not None else None

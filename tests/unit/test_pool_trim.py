@@ -1,0 +1,216 @@
+"""The pages of pymalloc's empty pools go back to the system (``memory/pool_trim.py``, issue 33):
+RSS falls after a trim where a few live blocks keep arenas, the interpreter goes on allocating in
+the trimmed pools, and the trim leaves alone what pymalloc may take while it runs.
+
+The measurements run in a fresh interpreter each (``_run``): RSS of the pytest process says little,
+and a broken trim there would corrupt the test process instead of failing one test."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from evalfix_ls.memory import pool_trim
+
+SERVER = Path(__file__).resolve().parents[2] / "server"
+pytestmark = pytest.mark.skipif(not pool_trim._supported(), reason="pymalloc on 64-bit Linux CPython only")
+
+_PRELUDE = """
+import gc, json, sys
+sys.path.insert(0, {server!r})
+from evalfix_ls.memory import pool_trim
+
+def rss_mb():
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS"):
+                return int(line.split()[1]) / 1024
+
+def fill(count):
+    # three small blocks per item, in several size classes
+    return [(str(i) * 3, [i], {{"k": i}}) for i in range(count)]
+
+trimmer = pool_trim.trimmer()
+"""
+
+
+def _run(body: str, env: dict[str, str] | None = None) -> dict[str, object]:
+    script = _PRELUDE.format(server=str(SERVER)) + textwrap.dedent(body)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def test_a_trim_gives_back_the_empty_pools_that_live_blocks_kept():
+    figures = _run("""
+        items = fill(400_000)
+        kept = items[::2_000]  # one item in 2,000 stays: every arena keeps a few used pools
+        del items
+        gc.collect()
+        freed = rss_mb()
+        report = trimmer.trim()
+        print(json.dumps({"freed": freed, "trimmed": rss_mb(), "pools": report.pools,
+                          "complete": report.complete, "kept": len(kept)}))
+    """)
+    assert figures["complete"] and figures["pools"] > 1_000
+    # the 400,000 items took about 100 MB; most of it was in pools now empty
+    assert figures["trimmed"] < 0.6 * figures["freed"], figures
+
+
+def test_the_trimmed_pools_are_used_again_with_their_contents_intact():
+    figures = _run("""
+        kept = fill(300_000)[::1_000]
+        gc.collect()
+        first = trimmer.trim()
+        again = fill(300_000)  # the same size classes, in the pools just trimmed
+        intact = all(a == (str(i) * 3, [i], {"k": i}) for i, a in enumerate(again))
+        intact = intact and all(k[1][0] == k[2]["k"] for k in kept)
+        del again
+        gc.collect()
+        second = trimmer.trim()
+        print(json.dumps({"intact": intact, "first": first.pools, "second": second.pools}))
+    """)
+    assert figures["intact"]
+    assert figures["first"] > 100 and figures["second"] > 100
+
+
+def test_every_pool_given_back_is_marked_unused_so_pymalloc_initializes_it_again():
+    """Reused with its old size class, a pool's free list would be followed through its zeroed
+    body: each trimmed pool's size class is reset to pymalloc's "never used"."""
+    figures = _run("""
+        import ctypes
+        kept = fill(200_000)[::1_000]
+        gc.collect()
+        table, count = trimmer._table(pool_trim._Readable(pool_trim._mappings()))
+        raw = pool_trim._read(table, count * pool_trim.ARENA_OBJECT.size)
+        arenas = pool_trim._arenas_with_empty_pools(table, raw, count)
+        report = trimmer.trim()
+        marked = unmarked = 0
+        for free, index, address, first in arenas[pool_trim._margin(arenas):]:
+            pool = first
+            while pool:
+                header = pool_trim.POOL_HEADER.unpack(pool_trim._read(pool, pool_trim.POOL_HEADER.size))
+                if header[0] != 0:
+                    break
+                if header[5] == pool_trim.DUMMY_SIZE_IDX:
+                    marked += 1
+                else:
+                    unmarked += 1
+                pool = header[2]
+        print(json.dumps({"marked": marked, "unmarked": unmarked, "pools": report.pools}))
+    """)
+    assert figures["marked"] >= figures["pools"] > 100
+    assert figures["unmarked"] == 0
+
+
+def test_the_trim_stays_off_where_blocks_are_not_pymallocs():
+    """With the system allocator there are no pools: the table is not found, nothing is touched."""
+    figures = _run(
+        """
+        try:
+            pool_trim.PoolTrimmer()
+            found = True
+        except LookupError:
+            found = False
+        print(json.dumps({"supported": pool_trim._supported(), "trimmer": trimmer is not None, "found": found,
+                          "trim": pool_trim.trim_empty_pools()}))
+        """,
+        env={"PYTHONMALLOC": "malloc"},
+    )
+    assert figures == {"supported": False, "trimmer": False, "found": False, "trim": None}
+
+
+def test_the_trim_can_be_switched_off():
+    figures = _run(
+        'print(json.dumps({"trimmer": trimmer is not None}))',
+        env={"EVALFIX_LS_POOL_TRIM": "0"},
+    )
+    assert figures == {"trimmer": False}
+
+
+def test_no_other_thread_runs_inside_the_exclusive_part():
+    """A busy thread would take the interpreter lock within a switch interval (5 ms): inside
+    ``_exclusive`` it does not, for many intervals."""
+    steps = [0]
+    stop = threading.Event()
+
+    def busy() -> None:
+        while not stop.is_set():
+            steps[0] += 1
+
+    worker = threading.Thread(target=busy, daemon=True)
+    worker.start()
+    try:
+        while steps[0] == 0:
+            time.sleep(0.001)
+        spin = 10 * sys.getswitchinterval()  # ten times what the busy thread would wait
+        with pool_trim._exclusive():
+            seen = steps[0]
+            spin_until = time.monotonic() + spin
+            while time.monotonic() < spin_until:
+                pass
+            assert steps[0] == seen
+        assert sys.getswitchinterval() < pool_trim.SWITCH_INTERVAL_SECONDS  # restored
+    finally:
+        stop.set()
+        worker.join()
+
+
+def _arena_table(entries: list[tuple[int, int, int, int | None, int | None]]) -> tuple[int, bytes]:
+    """A table of arena objects at a made-up address: (address, free pools, first pool, index of
+    the next arena, index of the previous one) per entry, None for no link."""
+    base = 0x10_0000
+    raw = b""
+    for address, free, first, following, previous in entries:
+        link = [0 if i is None else base + i * pool_trim.ARENA_OBJECT.size for i in (following, previous)]
+        raw += pool_trim.ARENA_OBJECT.pack(address, address, free, 64, first, *link)
+    return base, raw
+
+
+def test_arenas_come_in_pymallocs_order_of_use_not_by_address_or_count():
+    # usable list: 2 -> 0 -> 3; entry 1 has no empty pool, entry 4 is an unused arena object
+    table, raw = _arena_table(
+        [
+            (0x200000, 9, 0x204000, 3, 2),
+            (0x300000, 0, 0, None, None),
+            (0x400000, 5, 0x404000, 0, None),
+            (0x500000, 2, 0x504000, None, 0),
+            (0, 0, 0, None, None),
+        ]
+    )
+    order = pool_trim._arenas_with_empty_pools(table, raw, 5)
+    assert [index for _, index, _, _ in order] == [2, 0, 3]
+    assert order[0] == (5, 2, 0x400000, 0x404000)
+
+
+def test_the_margin_leaves_the_arenas_pymalloc_takes_pools_from_first(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(pool_trim, "MARGIN_POOLS", 10)
+    arenas = [(free, i, 0, 0) for i, free in enumerate([3, 4, 2, 30, 40])]
+    assert pool_trim._margin(arenas) == 4  # 3 + 4 + 2 < 10: the fourth arena is kept too
+    assert pool_trim._margin(arenas[:2]) == 2
+    assert pool_trim._margin([(12, 0, 0, 0), (1, 1, 0, 0)]) == 1
+
+
+def test_a_trim_in_this_process_reports_what_it_did():
+    found = pool_trim.trimmer()
+    assert found is not None
+    kept = [[i] for i in range(200_000)][::1_000]
+    report = found.trim()
+    assert report.complete and report.arenas >= report.skipped_arenas
+    assert ctypes.c_uint64.from_address(found._pointer).value != 0 and kept
