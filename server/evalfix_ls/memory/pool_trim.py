@@ -99,6 +99,11 @@ class _Readable:
         self._starts = [start for start, _ in spans]
         self._ends = [end for _, end in spans]
 
+    def megabytes(self) -> set[int]:
+        """Every MiB (address >> 20) a writable mapping touches."""
+        spans = zip(self._starts, self._ends, strict=True)
+        return {mb for start, end in spans for mb in range(start >> 20, ((end - 1) >> 20) + 1)}
+
     def holds(self, address: int, length: int) -> bool:
         index = bisect_right(self._starts, address) - 1
         return index >= 0 and address + length <= self._ends[index]
@@ -177,12 +182,17 @@ def _table_pointer(probes: _Probes, mappings: list[_Mapping], readable: _Readabl
     """The address of pymalloc's static pointer to its table of arenas: the one word of the
     interpreter's static data that, read as the table, places every probe right."""
     found = []
-    for mapping in _static_data(mappings):
+    static = _static_data(mappings)
+    # the table is malloc'd: not in a file's mapping nor in the static data scanned (a set
+    # lookup per word: the scan reads ~200,000 words, most of them pointers into the latter)
+    heap = _Readable([m for m in mappings if not m.path.startswith("/") and m not in static])
+    megabytes = heap.megabytes()
+    for mapping in static:
         words = array.array("Q", _read(mapping.start, mapping.end - mapping.start))
         for index, word in enumerate(words):
-            if word % 16 or not readable.holds(word, ARENA_OBJECT.size):
+            if word & 15 or word >> 20 not in megabytes:
                 continue
-            if probes.placed_by(word, readable):
+            if readable.holds(word, ARENA_OBJECT.size) and probes.placed_by(word, readable):
                 found.append(mapping.start + index * 8)
     if len(found) != 1:
         raise LookupError(f"{len(found)} candidates for pymalloc's table of arenas")
