@@ -39,7 +39,7 @@ from evalfix_ls.lsp.features import inline, outline
 from evalfix_ls.lsp.jsonrpc import transport
 from evalfix_ls.lsp.scheduling import request_runner
 from evalfix_ls.lsp.session.documents import path_to_uri
-from evalfix_ls.memory import collector, gc_pause
+from evalfix_ls.memory import collector, gc_pause, pool_trim
 from evalfix_ls.parser.incremental import shift
 from evalfix_ls.services import fixes, workspace_symbols
 from evalfix_ls.text import pieces
@@ -321,6 +321,7 @@ def state(ls: Any) -> dict[str, Any]:
         "regex verdicts": regex.cached_verdicts(),
         "table bytes": table_bytes(ls),
         "collections at close": collector.close_collections(),
+        "pool trims": pool_trim.trims()[0],
     }
 
 

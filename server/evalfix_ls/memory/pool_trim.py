@@ -216,6 +216,9 @@ class PoolTrimmer:
         self._madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
         self._page = os.sysconf("SC_PAGE_SIZE")
         self._lock = threading.Lock()
+        # trims run, pools given back in all: counted in place (an int object made during the
+        # trim could take an empty pool it is giving back)
+        self.counts = array.array("q", [0, 0])
         self._probes = _Probes()  # before the mappings are read: their pools are in them
         self._pointer = self._find_pointer()
 
@@ -252,7 +255,10 @@ class PoolTrimmer:
                 found = self._table(readable)
                 if found is None:
                     return TrimReport(0, 0, 0, complete=False)
-                return self._trim_table(*found)
+                report = self._trim_table(*found)
+            self.counts[0] += 1
+            self.counts[1] += report.pools
+            return report
 
     def _trim_table(self, table: int, count: int) -> TrimReport:
         arenas = _arenas_with_empty_pools(table, _read(table, count * ARENA_OBJECT.size), count)
@@ -352,6 +358,12 @@ def trimmer() -> PoolTrimmer | None:
                 except (LookupError, OSError, AttributeError, ValueError):
                     _unavailable = True
         return _trimmer
+
+
+def trims() -> tuple[int, int]:
+    """How many trims ran in this process, and how many pools they gave back (for tests)."""
+    found = _trimmer
+    return (found.counts[0], found.counts[1]) if found is not None else (0, 0)
 
 
 def trim_empty_pools() -> TrimReport | None:
