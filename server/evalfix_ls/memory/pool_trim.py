@@ -136,6 +136,7 @@ def _supported() -> bool:
         and not hasattr(sys, "gettotalrefcount")  # a debug build: its allocator adds headers
         and os.environ.get("EVALFIX_LS_POOL_TRIM", "1") != "0"
         and sys.byteorder == "little"
+        and os.sysconf("SC_PAGE_SIZE") == 4096  # a pool is four pages: three go back
     )
 
 
