@@ -50,7 +50,15 @@ from bench.soak_workspace import build_workspace, hostile_texts
 SETTLE_SECONDS = 1.5  # idle before a sample: the server's idle clean-up runs after 1 s of quiet
 WARM_UP_OPERATIONS = 2_000
 MEASURES = ("RSS (MB)", "open fds", "threads", "asyncio tasks")
-ALLOCATOR = ("allocated blocks", "malloc in use", "malloc free", "malloc mmapped")
+ALLOCATOR = (
+    "allocated blocks",
+    "malloc in use",
+    "malloc free",
+    "malloc mmapped",
+    "pymalloc arenas",
+    "used pools",
+    "empty pools",
+)
 
 
 def proc_status(pid: int) -> dict[str, int]:

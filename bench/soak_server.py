@@ -31,7 +31,37 @@ def _state(ls: Any) -> dict[str, int]:
         # that grows while these stay flat is memory kept by the allocators, not by the server.
         "allocated blocks": sys.getallocatedblocks(),
         **_mallinfo(),
+        **_pools(),
     }
+
+
+def _pools() -> dict[str, int]:
+    """pymalloc's arenas and their pools, used and empty (carved, on an arena's list of empty
+    pools): after a trim an empty pool keeps one resident page (its header), a used one up to
+    four. Read from the table ``memory/pool_trim`` finds, while no other thread runs."""
+    from evalfix_ls.memory import pool_trim
+
+    found = pool_trim.trimmer()
+    if found is None:
+        return {}
+    readable = pool_trim._Readable(pool_trim._mappings())
+    with pool_trim._exclusive():
+        table = found._table(readable)
+        if table is None:
+            return {}
+        raw = pool_trim._read(table[0], table[1] * pool_trim.ARENA_OBJECT.size)
+    arenas = used = empty = 0
+    for index in range(table[1]):
+        entry = pool_trim.ARENA_OBJECT.unpack_from(raw, index * pool_trim.ARENA_OBJECT.size)
+        address, pool_address, free, total = entry[:4]
+        if not address:
+            continue
+        first_pool = -(-address // pool_trim.POOL_SIZE) * pool_trim.POOL_SIZE
+        carved = (pool_address - first_pool) // pool_trim.POOL_SIZE
+        arenas += 1
+        used += total - free
+        empty += free - (total - carved)
+    return {"pymalloc arenas": arenas, "used pools": used, "empty pools": empty}
 
 
 class _MallInfo2(ctypes.Structure):
