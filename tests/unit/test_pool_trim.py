@@ -214,3 +214,19 @@ def test_a_trim_in_this_process_reports_what_it_did():
     report = found.trim()
     assert report.complete and report.arenas >= report.skipped_arenas
     assert ctypes.c_uint64.from_address(found._pointer).value != 0 and kept
+
+
+def test_a_trim_asked_while_another_runs_returns_at_once_without_trimming():
+    found = pool_trim.trimmer()
+    assert found is not None
+    reports: list[pool_trim.TrimReport] = []
+    before = pool_trim.trims()
+    with found._lock:  # another thread's trim, as far as this one can tell
+        asking = threading.Thread(target=lambda: reports.append(found.trim()), daemon=True)
+        asking.start()
+        asking.join(timeout=30)  # a bound for a broken lock only: the answer comes at once
+        answered = not asking.is_alive()
+    asking.join()
+    assert answered
+    assert reports == [pool_trim.TrimReport(0, 0, 0, complete=False)]
+    assert pool_trim.trims() == before

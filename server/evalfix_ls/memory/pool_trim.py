@@ -248,9 +248,12 @@ class PoolTrimmer:
         return (table, count) if 0 < count <= MAX_ARENAS else None
 
     def trim(self) -> TrimReport:
-        """Give back the empty pools' pages. Nothing is done (``complete`` false) when the table
-        is not where the process's mappings, read just before, say it can be."""
-        with self._lock:
+        """Give back the empty pools' pages. Nothing is done (``complete`` false) when another
+        thread is trimming, or when the table is not where the process's mappings, read just
+        before, say it can be."""
+        if not self._lock.acquire(blocking=False):  # another thread is trimming: no wait for it
+            return TrimReport(0, 0, 0, complete=False)
+        try:
             readable = _Readable(_mappings())
             with _exclusive():
                 found = self._table(readable)
@@ -260,6 +263,8 @@ class PoolTrimmer:
             self.counts[0] += 1
             self.counts[1] += report.pools
             return report
+        finally:
+            self._lock.release()
 
     def _trim_table(self, table: int, count: int) -> TrimReport:
         arenas = _arenas_with_empty_pools(table, _read(table, count * ARENA_OBJECT.size), count)
