@@ -58,6 +58,7 @@ ALLOCATOR = (
     "pymalloc arenas",
     "used pools",
     "empty pools",
+    "trailing empty",
 )
 
 

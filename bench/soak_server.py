@@ -50,18 +50,34 @@ def _pools() -> dict[str, int]:
         if table is None:
             return {}
         raw = pool_trim._read(table[0], table[1] * pool_trim.ARENA_OBJECT.size)
-    arenas = used = empty = 0
-    for index in range(table[1]):
-        entry = pool_trim.ARENA_OBJECT.unpack_from(raw, index * pool_trim.ARENA_OBJECT.size)
-        address, pool_address, free, total = entry[:4]
-        if not address:
-            continue
-        first_pool = -(-address // pool_trim.POOL_SIZE) * pool_trim.POOL_SIZE
-        carved = (pool_address - first_pool) // pool_trim.POOL_SIZE
-        arenas += 1
-        used += total - free
-        empty += free - (total - carved)
-    return {"pymalloc arenas": arenas, "used pools": used, "empty pools": empty}
+        arenas = used = empty = trailing = 0
+        for index in range(table[1]):
+            entry = pool_trim.ARENA_OBJECT.unpack_from(raw, index * pool_trim.ARENA_OBJECT.size)
+            address, pool_address, free, total, first_empty = entry[:5]
+            if not address:
+                continue
+            first_pool = -(-address // pool_trim.POOL_SIZE) * pool_trim.POOL_SIZE
+            carved = (pool_address - first_pool) // pool_trim.POOL_SIZE
+            arenas += 1
+            used += total - free
+            empty += free - (total - carved)
+            trailing += _trailing_empty(first_empty, pool_address, free)
+    return {"pymalloc arenas": arenas, "used pools": used, "empty pools": empty, "trailing empty": trailing}
+
+
+def _trailing_empty(first_empty: int, pool_address: int, free: int) -> int:
+    """How many of an arena's empty pools lie right below its carving frontier, in one run."""
+    from evalfix_ls.memory import pool_trim
+
+    empty = set()
+    pool = first_empty
+    while pool and len(empty) < free:
+        empty.add(pool)
+        pool = pool_trim.POOL_HEADER.unpack(pool_trim._read(pool, pool_trim.POOL_HEADER.size))[2]
+    run = 0
+    while pool_address - (run + 1) * pool_trim.POOL_SIZE in empty:
+        run += 1
+    return run
 
 
 class _MallInfo2(ctypes.Structure):
