@@ -230,3 +230,15 @@ def test_a_trim_asked_while_another_runs_returns_at_once_without_trimming():
     assert answered
     assert reports == [pool_trim.TrimReport(0, 0, 0, complete=False)]
     assert pool_trim.trims() == before
+
+
+def test_a_table_whose_list_has_no_single_head_is_left_alone():
+    """Two arenas with empty pools and no predecessor is not a list pymalloc keeps (a stale or
+    misread table): nothing is walked, nothing trimmed."""
+    table, raw = _arena_table(
+        [
+            (0x200000, 9, 0x204000, None, None),
+            (0x400000, 5, 0x404000, None, None),
+        ]
+    )
+    assert pool_trim._arenas_with_empty_pools(table, raw, 2) == []

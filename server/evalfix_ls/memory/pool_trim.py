@@ -56,7 +56,8 @@ ARENA_OBJECT = struct.Struct("<QQIIQQQ")
 MADV_DONTNEED = 4
 MARGIN_POOLS = 128  # empty pools left to pymalloc's next allocations (the trim's own included)
 SWITCH_INTERVAL_SECONDS = 0.5  # while the trim runs: no waiting thread asks for the lock sooner
-BUDGET_SECONDS = 0.1  # the trim stops here, well inside the raised switch interval
+HANDOVER_SECONDS = 0.05  # the lock let go this long first (at least ten old switch intervals)
+BUDGET_SECONDS = 0.1  # the trim's own bound once it holds the lock
 PROBE_SIZES = tuple(range(1, 480, 7))  # bytes lengths: every pymalloc size class, several pools
 SETUP_ATTEMPTS = 3
 MAX_ARENAS = 2_730  # beyond this pymalloc's table is an mmapped chunk whose usable size is loose
@@ -137,7 +138,19 @@ def _supported() -> bool:
         and os.environ.get("EVALFIX_LS_POOL_TRIM", "1") != "0"
         and sys.byteorder == "little"
         and os.sysconf("SC_PAGE_SIZE") == 4096  # a pool is four pages: three go back
+        and _glibc_allocates()
     )
+
+
+def _glibc_allocates() -> bool:
+    """glibc's ``malloc`` is the one the process calls (no allocator preloaded in its place):
+    ``malloc_usable_size`` measures pymalloc's table from glibc's chunk header."""
+    try:
+        process, libc = ctypes.CDLL(None), ctypes.CDLL("libc.so.6")
+        address = ctypes.cast(process.malloc, ctypes.c_void_p).value
+        return address is not None and address == ctypes.cast(libc.malloc, ctypes.c_void_p).value
+    except (OSError, AttributeError):
+        return False
 
 
 def _read(address: int, length: int) -> bytes:
@@ -245,7 +258,8 @@ class PoolTrimmer:
         if not table or not self._probes.placed_by(table, readable):
             return None
         count = self._usable_size(table) // ARENA_OBJECT.size
-        return (table, count) if 0 < count <= MAX_ARENAS else None
+        doubled_from_16 = count >= 16 and count & (count - 1) == 0 and count % 16 == 0
+        return (table, count) if doubled_from_16 and count <= MAX_ARENAS else None
 
     def trim(self) -> TrimReport:
         """Give back the empty pools' pages. Nothing is done (``complete`` false) when another
@@ -255,32 +269,37 @@ class PoolTrimmer:
             return TrimReport(0, 0, 0, complete=False)
         try:
             readable = _Readable(_mappings())
-            with _exclusive():
+            with _exclusive() as deadline:
                 found = self._table(readable)
                 if found is None:
                     return TrimReport(0, 0, 0, complete=False)
-                report = self._trim_table(*found)
+                report = self._trim_table(*found, min(deadline, time.monotonic() + BUDGET_SECONDS))
             self.counts[0] += 1
             self.counts[1] += report.pools
             return report
         finally:
             self._lock.release()
 
-    def _trim_table(self, table: int, count: int) -> TrimReport:
+    def _trim_table(self, table: int, count: int, deadline: float) -> TrimReport:
         arenas = _arenas_with_empty_pools(table, _read(table, count * ARENA_OBJECT.size), count)
         kept = _margin(arenas)
-        deadline = time.monotonic() + BUDGET_SECONDS
         pools = 0
         for free, index, address, first in arenas[kept:]:
-            if time.monotonic() > deadline:
+            trimmed, complete = self._trim_arena(index, address, first, free, deadline)
+            pools += trimmed
+            if not complete:
                 return TrimReport(pools, len(arenas), kept, complete=False)
-            pools += self._trim_arena(index, address, first, free)
         return TrimReport(pools, len(arenas), kept, complete=True)
 
-    def _trim_arena(self, index: int, address: int, pool: int, free: int) -> int:
+    def _trim_arena(
+        self, index: int, address: int, pool: int, free: int, deadline: float
+    ) -> tuple[int, bool]:
+        """The arena's empty pools given back, and whether the deadline let the walk finish."""
         trimmed = 0
         body = POOL_SIZE - self._page
         while pool and trimmed < free:
+            if time.monotonic() > deadline:  # checked before each pool is touched
+                return trimmed, False
             if pool % POOL_SIZE or not address <= pool < address + ARENA_SIZE:
                 break
             count, _, next_pool, _, arena_index, _, _, _ = POOL_HEADER.unpack(_read(pool, POOL_HEADER.size))
@@ -290,22 +309,25 @@ class PoolTrimmer:
             if self._madvise(pool + self._page, body, MADV_DONTNEED) == 0:
                 trimmed += 1
             pool = next_pool
-        return trimmed
+        return trimmed, True
 
 
 def _arenas_with_empty_pools(table: int, raw: bytes, count: int) -> list[tuple[int, int, int, int]]:
     """(empty pools, index, address, first empty pool) of each arena on pymalloc's list of arenas
     with empty pools (``usable_arenas``), in its order: the order in which pymalloc takes pools.
-    The list's head is its one entry with no predecessor."""
+    The list's head is its one entry with no predecessor; with none or several, nothing."""
     entries = {}
-    head = None
+    heads = []
     for index in range(count):
         entry = ARENA_OBJECT.unpack_from(raw, index * ARENA_OBJECT.size)
         address, _, free, _, first, following, previous = entry
         if address and free:
             entries[table + index * ARENA_OBJECT.size] = (free, index, address, first, following)
             if previous == 0:
-                head = table + index * ARENA_OBJECT.size
+                heads.append(table + index * ARENA_OBJECT.size)
+    if len(heads) != 1:  # not a list pymalloc would keep: trim nothing
+        return []
+    head = heads[0]
     ordered: list[tuple[int, int, int, int]] = []
     while head in entries and len(ordered) < len(entries):
         free, index, address, first, head = entries[head]
@@ -325,19 +347,24 @@ def _margin(arenas: list[tuple[int, int, int, int]]) -> int:
 
 
 @contextlib.contextmanager
-def _exclusive() -> Iterator[None]:
-    """No other thread takes the interpreter lock until the block ends. A waiting thread asks the
-    holder to let go after the switch interval, unless the lock changed hands meanwhile; so the
-    interval is raised, and the lock handed over once (``sleep(0)``): every thread that waited
-    since before the change has seen a hand-over and waits again with the raised interval."""
+def _exclusive() -> Iterator[float]:
+    """No other thread takes the interpreter lock until the block ends, or before the deadline it
+    yields. A thread waiting for the lock asks the holder to let go when its wait times out
+    (after the switch interval) unless the lock changed hands since the wait began, and it reads
+    the interval when a wait begins. So: raise the interval; let go of the lock for longer than
+    any wait begun with the old interval can last (``HANDOVER_SECONDS``: a wait signalled while
+    this thread takes the lock back would otherwise still time out and ask); take it back. Every
+    wait still running then began after the raise and times out no sooner than
+    ``SWITCH_INTERVAL_SECONDS`` after it: the work inside stops at half of that (the deadline)."""
     interval = sys.getswitchinterval()
     sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
+    raised = time.monotonic()
     try:
-        time.sleep(0)
+        time.sleep(max(HANDOVER_SECONDS, 10 * interval))
         collecting = gc.isenabled()
         gc.disable()  # a collection could run finalizers, and they could take empty pools
         try:
-            yield
+            yield raised + SWITCH_INTERVAL_SECONDS / 2
         finally:
             if collecting:
                 gc.enable()
