@@ -102,7 +102,7 @@ def after_document_closed(*, last: bool) -> None:
     if last:
         with unpaused_now() as quiet:
             if quiet and gc.get_freeze_count() <= FULL_COLLECTION_LIMIT:
-                collect_frozen()
+                collect_frozen(give_back_pools=False)  # the idle pass does, off the loop thread
                 _idle.closed_and_collected()
     _idle.job_done()
 
@@ -198,7 +198,7 @@ class _IdleCollector:
                 return
 
 
-def collect_frozen() -> None:
+def collect_frozen(*, give_back_pools: bool = True) -> None:
     """Collect everything, frozen objects included, then freeze the survivors again, and give
     the freed memory back to the system. The caller knows no job is running (a job's half-built
     objects are not garbage, but collecting them would cost what the pause saves).
@@ -212,7 +212,7 @@ def collect_frozen() -> None:
     gc.unfreeze()
     gc.collect()
     gc.freeze()
-    _trim()
+    _trim(give_back_pools=give_back_pools)
 
 
 def _libc() -> ctypes.CDLL | None:
@@ -251,12 +251,15 @@ def _one_malloc_arena() -> None:
         _MALLOPT(M_ARENA_MAX, 1)
 
 
-def _trim() -> None:
+def _trim(*, give_back_pools: bool = True) -> None:
     """Give free memory back: glibc's (``malloc_trim``), then the pages of pymalloc's empty pools
-    in the arenas a few live blocks keep (``pool_trim``)."""
+    in the arenas a few live blocks keep (``pool_trim``). The latter lets go of the interpreter
+    lock for 50 ms first: the collection at the last close, on the loop thread, leaves it to the
+    idle pass that follows a second later."""
     if _MALLOC_TRIM is not None:
         _MALLOC_TRIM(0)
-    trim_empty_pools()
+    if give_back_pools:
+        trim_empty_pools()
 
 
 _MALLOC_TRIM = _malloc_trim()
