@@ -24,8 +24,10 @@ pages go. pymalloc takes empty pools from the arenas with the fewest of them fir
 leaves alone the arenas holding the first ``MARGIN_POOLS`` empty pools in that order (its own few
 allocations come from there), and runs while no other thread can take the interpreter lock: no
 call in it releases the lock (reads through ``ctypes`` objects, ``madvise`` through ``PyDLL``),
-the collector is off, and the switch interval is raised after one hand-over of the lock, so no
-waiting thread asks for it (``_exclusive``); past ``BUDGET_SECONDS`` it stops where it is.
+the collector is off, and the switch interval is raised, then the lock let go long enough for
+every wait begun with the old interval to end, so no waiting thread asks for it (``_exclusive``);
+past ``BUDGET_SECONDS``, or half the raised interval, it stops where it is. The server runs it on
+its idle collector's thread only (no signal handler runs there).
 """
 
 from __future__ import annotations
