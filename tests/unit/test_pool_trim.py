@@ -242,3 +242,25 @@ def test_a_table_whose_list_has_no_single_head_is_left_alone():
         ]
     )
     assert pool_trim._arenas_with_empty_pools(table, raw, 2) == []
+
+
+def test_the_lock_is_let_go_before_the_exclusive_part_only_when_another_thread_exists():
+    """Alone (the server's start-up, before its workers), no thread can be waiting: the table is
+    found without the 50 ms hand-over. With another thread, the hand-over happens."""
+    figures = _run("""
+        import threading, time
+        slept = []
+        real_sleep = time.sleep
+        time.sleep = lambda seconds: (slept.append(seconds), real_sleep(seconds))[1]
+        with pool_trim._exclusive():
+            pass
+        alone = list(slept)
+        other = threading.Thread(target=real_sleep, args=(0.5,))
+        other.start()
+        with pool_trim._exclusive():
+            pass
+        other.join()
+        print(json.dumps({"alone": alone, "with another": slept[len(alone):]}))
+    """)
+    assert figures["alone"] == []
+    assert figures["with another"] == [pool_trim.HANDOVER_SECONDS]

@@ -362,7 +362,8 @@ def _exclusive() -> Iterator[float]:
     sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
     raised = time.monotonic()
     try:
-        time.sleep(max(HANDOVER_SECONDS, 10 * interval))
+        if threading.active_count() > 1:  # alone (start-up, before the workers): nobody waits
+            time.sleep(max(HANDOVER_SECONDS, 10 * interval))
         collecting = gc.isenabled()
         gc.disable()  # a collection could run finalizers, and they could take empty pools
         try:
