@@ -43,7 +43,7 @@ import sys
 import threading
 import time
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 POOL_SIZE = 1 << 14  # POOL_BITS 14: CPython 3.10+ on 64-bit platforms (USE_LARGE_POOLS)
@@ -215,15 +215,11 @@ def _table_pointer(probes: _Probes, mappings: list[_Mapping], readable: _Readabl
     return found[0]
 
 
-def _libc(loader: Callable[[str], ctypes.CDLL]) -> ctypes.CDLL:
-    return loader("libc.so.6")
-
-
 class PoolTrimmer:
     """pymalloc's arenas, found once; ``trim`` gives back the pages of their empty pools."""
 
     def __init__(self) -> None:
-        libc = _libc(ctypes.PyDLL)  # PyDLL: its calls keep the interpreter lock
+        libc = ctypes.PyDLL("libc.so.6")  # PyDLL: its calls keep the interpreter lock
         self._usable_size = libc.malloc_usable_size
         self._usable_size.restype = ctypes.c_size_t
         self._usable_size.argtypes = (ctypes.c_void_p,)
