@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import mmap
 import os
 import subprocess
 import sys
@@ -92,31 +93,91 @@ def test_the_trimmed_pools_are_used_again_with_their_contents_intact():
 
 def test_every_pool_given_back_is_marked_unused_so_pymalloc_initializes_it_again():
     """Reused with its old size class, a pool's free list would be followed through its zeroed
-    body: each trimmed pool's size class is reset to pymalloc's "never used"."""
+    body: each trimmed pool still on its arena's list has its size class reset to pymalloc's
+    "never used"."""
     figures = _run("""
-        import ctypes
         kept = fill(200_000)[::1_000]
         gc.collect()
+        report = trimmer.trim()
         table, count = trimmer._table(pool_trim._Readable(pool_trim._mappings()))
         raw = pool_trim._read(table, count * pool_trim.ARENA_OBJECT.size)
         arenas = pool_trim._arenas_with_empty_pools(table, raw, count)
-        report = trimmer.trim()
         marked = unmarked = 0
-        for free, index, address, first in arenas[pool_trim._margin(arenas):]:
-            pool = first
-            while pool:
+        for arena in arenas[pool_trim._margin(arenas):]:
+            for pool in pool_trim._listed_pools(arena):
                 header = pool_trim.POOL_HEADER.unpack(pool_trim._read(pool, pool_trim.POOL_HEADER.size))
-                if header[0] != 0:
-                    break
                 if header[5] == pool_trim.DUMMY_SIZE_IDX:
                     marked += 1
                 else:
                     unmarked += 1
-                pool = header[2]
-        print(json.dumps({"marked": marked, "unmarked": unmarked, "pools": report.pools}))
+        print(json.dumps({"marked": marked, "unmarked": unmarked, "pools": report.pools,
+                          "tail": report.tail_pools}))
     """)
-    assert figures["marked"] >= figures["pools"] > 100
+    assert figures["marked"] >= figures["pools"] - figures["tail"] > 100
     assert figures["unmarked"] == 0
+
+
+def test_the_empty_pools_below_the_frontier_go_back_whole_and_the_others_keep_only_their_header():
+    """An arena's run of empty pools right below its carving frontier is handed back to pymalloc
+    as never carved: none of its pages stays resident, the header's neither. Every other empty
+    pool keeps its header page (pymalloc's list runs through it) and nothing else."""
+    figures = _run("""
+        import ctypes, os
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.mincore.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_char_p)
+        page = os.sysconf("SC_PAGE_SIZE")
+
+        def resident(address, length):
+            vector = ctypes.create_string_buffer(length // page)
+            assert libc.mincore(address, length, vector) == 0
+            return [byte & 1 for byte in vector.raw]
+
+        kept = fill(300_000)[::1_500]
+        gc.collect()
+        table, count = trimmer._table(pool_trim._Readable(pool_trim._mappings()))
+        raw = pool_trim._read(table, count * pool_trim.ARENA_OBJECT.size)
+        before = pool_trim._arenas_with_empty_pools(table, raw, count)
+        before = before[pool_trim._margin(before):]
+        report = trimmer.trim()
+        raw = pool_trim._read(table, count * pool_trim.ARENA_OBJECT.size)
+        after = {a.slot: a for a in pool_trim._arenas_with_empty_pools(table, raw, count)}
+        whole = listed = tail_pages = header_pages = body_pages = 0
+        for arena in before:
+            now = after[arena.slot]
+            given = range(now.pool_address, arena.pool_address, pool_trim.POOL_SIZE)
+            whole += len(given)
+            for pool in given:
+                tail_pages += sum(resident(pool, pool_trim.POOL_SIZE))
+            for pool in pool_trim._listed_pools(now):
+                listed += 1
+                pages = resident(pool, pool_trim.POOL_SIZE)
+                header_pages += pages[0]
+                body_pages += sum(pages[1:])
+        print(json.dumps({"whole": whole, "tail": report.tail_pools, "listed": listed,
+                          "tail pages": tail_pages, "header pages": header_pages,
+                          "body pages": body_pages}))
+    """)
+    assert figures["whole"] == figures["tail"] > 50, figures
+    assert figures["tail pages"] == 0, figures
+    assert figures["listed"] > 50 and figures["header pages"] == figures["listed"], figures
+    assert figures["body pages"] == 0, figures
+
+
+def test_an_arenas_empty_pools_are_relinked_lowest_first():
+    """pymalloc takes the first pool of an arena's list: after a trim the lowest comes first, so
+    what is allocated next gathers low and the arena's top can empty into the tail."""
+    figures = _run("""
+        kept = fill(300_000)[::700]
+        gc.collect()
+        trimmer.trim()
+        table, count = trimmer._table(pool_trim._Readable(pool_trim._mappings()))
+        raw = pool_trim._read(table, count * pool_trim.ARENA_OBJECT.size)
+        arenas = pool_trim._arenas_with_empty_pools(table, raw, count)
+        lists = [pool_trim._listed_pools(a) for a in arenas[pool_trim._margin(arenas):]]
+        print(json.dumps({"lists": len([l for l in lists if len(l) > 1]),
+                          "ordered": all(l == sorted(l) for l in lists)}))
+    """)
+    assert figures["lists"] > 5 and figures["ordered"], figures
 
 
 def test_the_trim_stays_off_where_blocks_are_not_pymallocs():
@@ -195,16 +256,20 @@ def test_arenas_come_in_pymallocs_order_of_use_not_by_address_or_count():
         ]
     )
     order = pool_trim._arenas_with_empty_pools(table, raw, 5)
-    assert [index for _, index, _, _ in order] == [2, 0, 3]
-    assert order[0] == (5, 2, 0x400000, 0x404000)
+    assert [arena.slot for arena in order] == [2, 0, 3]
+    assert order[0] == pool_trim._Arena(5, 2, 0x400000, 0x400000, 64, 0x404000)
 
 
 def test_the_margin_leaves_the_arenas_pymalloc_takes_pools_from_first(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(pool_trim, "MARGIN_POOLS", 10)
-    arenas = [(free, i, 0, 0) for i, free in enumerate([3, 4, 2, 30, 40])]
+
+    def arena(free: int, slot: int) -> pool_trim._Arena:
+        return pool_trim._Arena(free, slot, 0, 0, 64, 0)
+
+    arenas = [arena(free, i) for i, free in enumerate([3, 4, 2, 30, 40])]
     assert pool_trim._margin(arenas) == 4  # 3 + 4 + 2 < 10: the fourth arena is kept too
     assert pool_trim._margin(arenas[:2]) == 2
-    assert pool_trim._margin([(12, 0, 0, 0), (1, 1, 0, 0)]) == 1
+    assert pool_trim._margin([arena(12, 0), arena(1, 1)]) == 1
 
 
 def test_a_trim_in_this_process_reports_what_it_did():
@@ -264,3 +329,98 @@ def test_the_lock_is_let_go_before_the_exclusive_part_only_when_another_thread_e
     """)
     assert figures["alone"] == []
     assert figures["with another"] == [pool_trim.HANDOVER_SECONDS]
+
+
+class _FakeArena:
+    """Eight pools' worth of anonymous memory laid out as pymalloc would, and a table entry for
+    them: the uncarving's reads and writes checked on memory pymalloc does not own."""
+
+    POOLS = 8
+
+    def __init__(self, used: set[int], listed: list[int], carved: int, free: int | None = None) -> None:
+        size = (self.POOLS + 1) * pool_trim.POOL_SIZE
+        # private, as pymalloc's arenas: a shared mapping keeps its contents through MADV_DONTNEED
+        self.memory = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+        start = ctypes.addressof(ctypes.c_char.from_buffer(self.memory))
+        self.base = -(-start // pool_trim.POOL_SIZE) * pool_trim.POOL_SIZE
+        self.entry = ctypes.create_string_buffer(pool_trim.ARENA_OBJECT.size)
+        for number in range(carved):
+            following = self.pool(listed[listed.index(number) + 1]) if number in listed[:-1] else 0
+            count = 1 if number in used else 0
+            header = pool_trim.POOL_HEADER.pack(count, 0, following, 0, 3, 5, 0, 0)
+            ctypes.memmove(self.pool(number), header, len(header))
+            ctypes.memset(self.pool(number) + 4096, 0x5A, pool_trim.POOL_SIZE - 4096)  # a body
+        self.arena = pool_trim._Arena(
+            free=self.POOLS - len(used) if free is None else free,
+            slot=3,
+            address=self.base,
+            pool_address=self.pool(carved),
+            total=self.POOLS,
+            first=self.pool(listed[0]) if listed else 0,
+        )
+        a = self.arena
+        fields = (a.address, a.pool_address, a.free, a.total, a.first, 0, 0)
+        pool_trim.ARENA_OBJECT.pack_into(self.entry, 0, *fields)
+
+    def pool(self, number: int) -> int:
+        return self.base + number * pool_trim.POOL_SIZE
+
+    def uncarve(self) -> pool_trim._Uncarved:
+        trimmer = pool_trim.PoolTrimmer.__new__(pool_trim.PoolTrimmer)
+        libc = ctypes.PyDLL("libc.so.6")
+        trimmer._madvise = libc.madvise
+        trimmer._madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+        table = ctypes.addressof(self.entry) - self.arena.slot * pool_trim.ARENA_OBJECT.size
+        return trimmer._uncarve_tail(table, self.arena)
+
+    def fields(self) -> tuple[int, int]:
+        """The entry's carving frontier and first listed pool, as pool numbers (None: no pool)."""
+        _, frontier, _, _, first, _, _ = pool_trim.ARENA_OBJECT.unpack(self.entry.raw)
+        return (frontier - self.base) // pool_trim.POOL_SIZE, (first - self.base) // pool_trim.POOL_SIZE
+
+    def next_of(self, number: int) -> int | None:
+        header = ctypes.string_at(self.pool(number), pool_trim.POOL_HEADER.size)
+        following = pool_trim.POOL_HEADER.unpack(header)[2]
+        return None if following == 0 else (following - self.base) // pool_trim.POOL_SIZE
+
+    def body_byte(self, number: int) -> int:
+        return ctypes.string_at(self.pool(number) + pool_trim.POOL_SIZE - 1, 1)[0]
+
+
+def test_the_run_below_the_frontier_is_uncarved_and_the_rest_relinked_in_address_order():
+    # pools 0 and 2 in use, 5 1 4 3 empty (pymalloc's last-freed-first order), 6 and 7 never carved
+    arena = _FakeArena(used={0, 2}, listed=[5, 1, 4, 3], carved=6)
+    done = arena.uncarve()
+    assert done.tail == (arena.pool(5), arena.pool(4), arena.pool(3))
+    assert done.kept == [arena.pool(1)]
+    assert arena.fields() == (3, 1)  # frontier lowered over 3-5; the list starts at pool 1
+    assert arena.next_of(1) is None
+    assert [arena.body_byte(n) for n in range(6)] == [0x5A, 0x5A, 0x5A, 0, 0, 0]  # the tail's pages went
+
+
+def test_several_kept_pools_are_linked_lowest_first_and_nothing_is_uncarved_without_a_run():
+    arena = _FakeArena(used={1, 5}, listed=[4, 0, 3, 2], carved=6)
+    done = arena.uncarve()
+    assert done.tail == ()
+    assert arena.fields() == (6, 0)
+    assert [arena.next_of(n) for n in (0, 2, 3, 4)] == [2, 3, 4, None]
+
+
+def test_an_arena_whose_listed_pools_all_lie_below_the_frontier_is_left_with_an_empty_list():
+    arena = _FakeArena(used={0, 1}, listed=[2, 3], carved=4)
+    done = arena.uncarve()
+    assert done == pool_trim._Uncarved(tail=(arena.pool(3), arena.pool(2)), kept=[])
+    _, frontier, _, _, first, _, _ = pool_trim.ARENA_OBJECT.unpack(arena.entry.raw)
+    assert (frontier, first) == (arena.pool(2), 0)  # pymalloc carves pool 2 next
+
+
+def test_an_arena_whose_list_disagrees_with_its_count_is_not_rewritten():
+    """nfreepools counts the listed pools and those never carved: a list one short of it (a
+    misread, or a layout this module does not know) leaves the entry and the list as they are."""
+    arena = _FakeArena(used={0, 2}, listed=[5, 1, 4, 3], carved=6, free=7)
+    done = arena.uncarve()
+    assert done.tail == ()
+    assert done.kept == [arena.pool(n) for n in (5, 1, 4, 3)]  # their bodies may still go
+    assert arena.fields() == (6, 5)
+    assert [arena.next_of(n) for n in (5, 1, 4, 3)] == [1, 4, 3, None]
+    assert [arena.body_byte(n) for n in range(6)] == [0x5A] * 6

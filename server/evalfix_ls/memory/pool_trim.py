@@ -14,6 +14,15 @@ held (it follows the old free list through the body). The pool's size class in i
 to "none" first (``DUMMY_SIZE_IDX``, what pymalloc writes into a pool it has never used), so a
 reused pool is always initialized afresh, and a zeroed body is never read.
 
+The header pages stay (an arena's list of empty pools runs through them: over the soak
+benchmark's week they were most of what the kept arenas cost), except in one place: the run of
+empty pools right below an arena's carving frontier (``pool_address``, above which pymalloc has
+never carved a pool) is handed back as never carved, the frontier lowered over it, and all its
+pages go; pymalloc writes a header afresh when it carves a pool. ``nfreepools`` counts listed and
+uncarved pools alike, so the arena keeps its place in pymalloc's order. The other empty pools are
+relinked lowest first: pymalloc takes the first of the list, so what is allocated next gathers at
+the bottom of the arena and its top can empty into that run.
+
 Where the structures are: pymalloc's table of arenas is found once, by its address in the
 interpreter's static data, and accepted only if it places every probe block (small ``bytes`` this
 module allocates and keeps) in the arena its pool's header names, with the size class its size
@@ -45,6 +54,7 @@ import time
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 POOL_SIZE = 1 << 14  # POOL_BITS 14: CPython 3.10+ on 64-bit platforms (USE_LARGE_POOLS)
 ARENA_SIZE = 1 << 20  # ARENA_BITS 20 (USE_LARGE_ARENAS)
@@ -52,9 +62,12 @@ DUMMY_SIZE_IDX = 0xFFFF  # the size class pymalloc gives a pool it has not used 
 # union {block *_padding; uint count} ref, freeblock, nextpool, prevpool, arenaindex, szidx,
 # nextoffset, maxnextoffset
 POOL_HEADER = struct.Struct("<I4xQQQIIII")
+NEXTPOOL_OFFSET = 16
 SZIDX_OFFSET = 36
 # address, pool_address, nfreepools, ntotalpools, freepools, nextarena, prevarena
 ARENA_OBJECT = struct.Struct("<QQIIQQQ")
+POOL_ADDRESS_OFFSET = 8
+FREEPOOLS_OFFSET = 24
 MADV_DONTNEED = 4
 MARGIN_POOLS = 128  # empty pools left to pymalloc's next allocations (the trim's own included)
 SWITCH_INTERVAL_SECONDS = 0.5  # while the trim runs: no waiting thread asks for the lock sooner
@@ -67,12 +80,14 @@ MAX_ARENAS = 2_730  # beyond this pymalloc's table is an mmapped chunk whose usa
 
 @dataclass(frozen=True)
 class TrimReport:
-    """What one trim did: empty pools given back, arenas looked at, arenas left as margin."""
+    """What one trim did: empty pools given back (of them, ``tail_pools`` whole, handed back to
+    pymalloc as never carved), arenas looked at, arenas left as margin."""
 
     pools: int
     arenas: int
     skipped_arenas: int
     complete: bool
+    tail_pools: int = 0
 
 
 @dataclass(frozen=True)
@@ -281,66 +296,143 @@ class PoolTrimmer:
     def _trim_table(self, table: int, count: int, deadline: float) -> TrimReport:
         arenas = _arenas_with_empty_pools(table, _read(table, count * ARENA_OBJECT.size), count)
         kept = _margin(arenas)
-        pools = 0
-        for free, index, address, first in arenas[kept:]:
-            trimmed, complete = self._trim_arena(index, address, first, free, deadline)
-            pools += trimmed
+        pools = tail = 0
+        for arena in arenas[kept:]:
+            if time.monotonic() > deadline:  # checked before each arena and each pool
+                return TrimReport(pools, len(arenas), kept, complete=False, tail_pools=tail)
+            uncarved = self._uncarve_tail(table, arena)
+            trimmed, complete = self._trim_pools(uncarved.kept, deadline)
+            pools += trimmed + len(uncarved.tail)
+            tail += len(uncarved.tail)
             if not complete:
-                return TrimReport(pools, len(arenas), kept, complete=False)
-        return TrimReport(pools, len(arenas), kept, complete=True)
+                return TrimReport(pools, len(arenas), kept, complete=False, tail_pools=tail)
+        return TrimReport(pools, len(arenas), kept, complete=True, tail_pools=tail)
 
-    def _trim_arena(
-        self, index: int, address: int, pool: int, free: int, deadline: float
-    ) -> tuple[int, bool]:
-        """The arena's empty pools given back, and whether the deadline let the walk finish."""
+    def _uncarve_tail(self, table: int, arena: _Arena) -> _Uncarved:
+        """Hand the arena's run of empty pools right below its carving frontier back to pymalloc as
+        never carved (the frontier lowered over it, the pools off the arena's list of empty ones),
+        and give back all their pages, headers included: pymalloc writes a carved pool's header
+        afresh. The other empty pools are relinked in address order: pymalloc takes the lowest
+        first, so what stays in use gathers low in the arena and its top empties into the tail."""
+        pools = _empty_pools(arena)
+        if pools is None:  # the list is not what the arena's entry says: left as it is
+            return _Uncarved(tail=(), kept=_listed_pools(arena))
+        tail = _trailing_run(pools, arena.pool_address)
+        kept = sorted(set(pools) - set(tail))
+        entry = table + arena.slot * ARENA_OBJECT.size
+        frontier = arena.pool_address - len(tail) * POOL_SIZE
+        for pool, following in zip(kept, [*kept[1:], 0], strict=False):  # the last one: none
+            ctypes.c_uint64.from_address(pool + NEXTPOOL_OFFSET).value = following
+        ctypes.c_uint64.from_address(entry + FREEPOOLS_OFFSET).value = kept[0] if kept else 0
+        ctypes.c_uint64.from_address(entry + POOL_ADDRESS_OFFSET).value = frontier
+        if tail and self._madvise(frontier, len(tail) * POOL_SIZE, MADV_DONTNEED) != 0:
+            return _Uncarved(tail=(), kept=kept)  # still uncarved, just not given back
+        return _Uncarved(tail=tail, kept=kept)
+
+    def _trim_pools(self, pools: list[int], deadline: float) -> tuple[int, bool]:
+        """The pages past the header of each of the arena's empty ``pools`` given back, and
+        whether the deadline let the walk finish."""
         trimmed = 0
         body = POOL_SIZE - self._page
-        while pool and trimmed < free:
-            if time.monotonic() > deadline:  # checked before each pool is touched
+        for pool in pools:
+            if time.monotonic() > deadline:
                 return trimmed, False
-            if pool % POOL_SIZE or not address <= pool < address + ARENA_SIZE:
-                break
-            count, _, next_pool, _, arena_index, _, _, _ = POOL_HEADER.unpack(_read(pool, POOL_HEADER.size))
-            if count != 0 or arena_index != index:
-                break
             ctypes.c_uint32.from_address(pool + SZIDX_OFFSET).value = DUMMY_SIZE_IDX
             if self._madvise(pool + self._page, body, MADV_DONTNEED) == 0:
                 trimmed += 1
-            pool = next_pool
         return trimmed, True
 
 
-def _arenas_with_empty_pools(table: int, raw: bytes, count: int) -> list[tuple[int, int, int, int]]:
-    """(empty pools, index, address, first empty pool) of each arena on pymalloc's list of arenas
-    with empty pools (``usable_arenas``), in its order: the order in which pymalloc takes pools.
-    The list's head is its one entry with no predecessor; with none or several, nothing."""
-    entries = {}
+class _Arena(NamedTuple):
+    """An arena's entry in pymalloc's table, as the trim reads it."""
+
+    free: int  # nfreepools: its empty pools, carved (on its list) or not
+    slot: int  # its index in the table: what its pools' headers name
+    address: int
+    pool_address: int  # the carving frontier: pools from here up were never carved
+    total: int  # ntotalpools
+    first: int  # freepools: the first pool of its list of empty ones
+
+
+class _Uncarved(NamedTuple):
+    tail: tuple[int, ...]  # pools handed back as never carved, all their pages given back
+    kept: list[int]  # the empty pools left on the arena's list
+
+
+def _listed_pools(arena: _Arena) -> list[int]:
+    """The arena's list of empty pools, as far as each is an empty pool of this arena."""
+    listed: list[int] = []
+    pool = arena.first
+    while pool and len(listed) < arena.free:
+        if pool % POOL_SIZE or not arena.address <= pool < arena.address + ARENA_SIZE:
+            break
+        count, _, next_pool, _, arena_index, _, _, _ = POOL_HEADER.unpack(_read(pool, POOL_HEADER.size))
+        if count != 0 or arena_index != arena.slot:
+            break
+        listed.append(pool)
+        pool = next_pool
+    return listed
+
+
+def _empty_pools(arena: _Arena) -> list[int] | None:
+    """The arena's list of empty pools, if it holds exactly the empty pools the entry counts
+    (``nfreepools`` counts the listed ones and those never carved) and ends where it should."""
+    first_pool = -(-arena.address // POOL_SIZE) * POOL_SIZE
+    carved, rest = divmod(arena.pool_address - first_pool, POOL_SIZE)
+    never_carved = arena.total - carved
+    if rest or not 0 <= never_carved <= arena.free:
+        return None
+    listed = _listed_pools(arena)
+    if len(listed) != arena.free - never_carved or len(set(listed)) != len(listed):
+        return None
+    last = listed[-1] if listed else None
+    if last is not None and POOL_HEADER.unpack(_read(last, POOL_HEADER.size))[2] != 0:
+        return None
+    return listed
+
+
+def _trailing_run(pools: list[int], pool_address: int) -> tuple[int, ...]:
+    """The empty pools that lie in one run right below the carving frontier, highest first."""
+    empty = set(pools)
+    run: list[int] = []
+    while pool_address - (len(run) + 1) * POOL_SIZE in empty:
+        run.append(pool_address - (len(run) + 1) * POOL_SIZE)
+    return tuple(run)
+
+
+def _arenas_with_empty_pools(table: int, raw: bytes, count: int) -> list[_Arena]:
+    """Each arena on pymalloc's list of arenas with empty pools (``usable_arenas``), in its order:
+    the order in which pymalloc takes pools. The list's head is its one entry with no
+    predecessor; with none or several, nothing."""
+    entries: dict[int, tuple[_Arena, int]] = {}
     heads = []
     for index in range(count):
-        entry = ARENA_OBJECT.unpack_from(raw, index * ARENA_OBJECT.size)
-        address, _, free, _, first, following, previous = entry
+        address, pool_address, free, total, first, following, previous = ARENA_OBJECT.unpack_from(
+            raw, index * ARENA_OBJECT.size
+        )
         if address and free:
-            entries[table + index * ARENA_OBJECT.size] = (free, index, address, first, following)
+            arena = _Arena(free, index, address, pool_address, total, first)
+            entries[table + index * ARENA_OBJECT.size] = (arena, following)
             if previous == 0:
                 heads.append(table + index * ARENA_OBJECT.size)
     if len(heads) != 1:  # not a list pymalloc would keep: trim nothing
         return []
     head = heads[0]
-    ordered: list[tuple[int, int, int, int]] = []
+    ordered: list[_Arena] = []
     while head in entries and len(ordered) < len(entries):
-        free, index, address, first, head = entries[head]
-        ordered.append((free, index, address, first))
+        arena, head = entries[head]
+        ordered.append(arena)
     return ordered
 
 
-def _margin(arenas: list[tuple[int, int, int, int]]) -> int:
+def _margin(arenas: list[_Arena]) -> int:
     """How many of the first arenas to leave alone: those holding the first ``MARGIN_POOLS``
     empty pools, where the trim's own allocations and anything else's would take pools from."""
     total = 0
-    for position, (free, *_) in enumerate(arenas):
+    for position, arena in enumerate(arenas):
         if total >= MARGIN_POOLS:
             return position
-        total += free
+        total += arena.free
     return len(arenas)
 
 
