@@ -73,6 +73,7 @@ MARGIN_POOLS = 128  # empty pools left to pymalloc's next allocations (the trim'
 SWITCH_INTERVAL_SECONDS = 0.5  # while the trim runs: no waiting thread asks for the lock sooner
 HANDOVER_SECONDS = 0.05  # the lock let go this long first (at least ten old switch intervals)
 BUDGET_SECONDS = 0.1  # the trim's own bound once it holds the lock
+TRIM_ATTEMPTS = 8  # trims in a row while each one stops at its deadline
 PROBE_SIZES = tuple(range(1, 480, 7))  # bytes lengths: every pymalloc size class, several pools
 SETUP_ATTEMPTS = 3
 MAX_ARENAS = 2_730  # beyond this pymalloc's table is an mmapped chunk whose usable size is loose
@@ -243,9 +244,10 @@ class PoolTrimmer:
         self._madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
         self._page = os.sysconf("SC_PAGE_SIZE")
         self._lock = threading.Lock()
-        # trims run, pools given back in all: counted in place (an int object made during the
-        # trim could take an empty pool it is giving back)
-        self.counts = array.array("q", [0, 0])
+        # trims run, pools given back in all, and the table slot of the arena where the last
+        # trim stopped at its deadline (-1: it completed), where the next one starts: kept in
+        # place (an int object made during the trim could take an empty pool it is giving back)
+        self.counts = array.array("q", [0, 0, -1])
         self._probes = _Probes()  # before the mappings are read: their pools are in them
         self._pointer = self._find_pointer()
 
@@ -297,15 +299,18 @@ class PoolTrimmer:
         arenas = _arenas_with_empty_pools(table, _read(table, count * ARENA_OBJECT.size), count)
         kept = _margin(arenas)
         pools = tail = 0
-        for arena in arenas[kept:]:
+        for arena in _resumed(arenas[kept:], self.counts[2]):
             if time.monotonic() > deadline:  # checked before each arena and each pool
+                self.counts[2] = arena.slot
                 return TrimReport(pools, len(arenas), kept, complete=False, tail_pools=tail)
             uncarved = self._uncarve_tail(table, arena)
             trimmed, complete = self._trim_pools(uncarved.kept, deadline)
             pools += trimmed + len(uncarved.tail)
             tail += len(uncarved.tail)
             if not complete:
+                self.counts[2] = arena.slot
                 return TrimReport(pools, len(arenas), kept, complete=False, tail_pools=tail)
+        self.counts[2] = -1
         return TrimReport(pools, len(arenas), kept, complete=True, tail_pools=tail)
 
     def _uncarve_tail(self, table: int, arena: _Arena) -> _Uncarved:
@@ -321,23 +326,32 @@ class PoolTrimmer:
         kept = sorted(set(pools) - set(tail))
         entry = table + arena.slot * ARENA_OBJECT.size
         frontier = arena.pool_address - len(tail) * POOL_SIZE
+        linked = dict(zip(pools, [*pools[1:], 0], strict=False))  # each listed pool's next, now
         for pool, following in zip(kept, [*kept[1:], 0], strict=False):  # the last one: none
-            ctypes.c_uint64.from_address(pool + NEXTPOOL_OFFSET).value = following
-        ctypes.c_uint64.from_address(entry + FREEPOOLS_OFFSET).value = kept[0] if kept else 0
-        ctypes.c_uint64.from_address(entry + POOL_ADDRESS_OFFSET).value = frontier
+            if linked[pool] != following:  # a list sorted by an earlier trim is left as it is
+                ctypes.c_uint64.from_address(pool + NEXTPOOL_OFFSET).value = following
+        if arena.first != (kept[0] if kept else 0):
+            ctypes.c_uint64.from_address(entry + FREEPOOLS_OFFSET).value = kept[0] if kept else 0
+        if tail:
+            ctypes.c_uint64.from_address(entry + POOL_ADDRESS_OFFSET).value = frontier
         if tail and self._madvise(frontier, len(tail) * POOL_SIZE, MADV_DONTNEED) != 0:
             return _Uncarved(tail=(), kept=kept)  # still uncarved, just not given back
         return _Uncarved(tail=tail, kept=kept)
 
     def _trim_pools(self, pools: list[int], deadline: float) -> tuple[int, bool]:
         """The pages past the header of each of the arena's empty ``pools`` given back, and
-        whether the deadline let the walk finish."""
+        whether the deadline let the walk finish. A pool already marked unused was given back by
+        an earlier trim and not used since (pymalloc sets a size class in any pool it takes):
+        its body is still not resident, and it is skipped."""
         trimmed = 0
         body = POOL_SIZE - self._page
         for pool in pools:
             if time.monotonic() > deadline:
                 return trimmed, False
-            ctypes.c_uint32.from_address(pool + SZIDX_OFFSET).value = DUMMY_SIZE_IDX
+            size_class = ctypes.c_uint32.from_address(pool + SZIDX_OFFSET)
+            if size_class.value == DUMMY_SIZE_IDX:
+                continue
+            size_class.value = DUMMY_SIZE_IDX
             if self._madvise(pool + self._page, body, MADV_DONTNEED) == 0:
                 trimmed += 1
         return trimmed, True
@@ -425,6 +439,13 @@ def _arenas_with_empty_pools(table: int, raw: bytes, count: int) -> list[_Arena]
     return ordered
 
 
+def _resumed(arenas: list[_Arena], slot: int) -> list[_Arena]:
+    """The arenas from the one in table ``slot`` on, then those before it: a trim stopped at its
+    deadline is taken up where it stopped, not by walking again what it did."""
+    start = next((position for position, arena in enumerate(arenas) if arena.slot == slot), 0)
+    return arenas[start:] + arenas[:start]
+
+
 def _margin(arenas: list[_Arena]) -> int:
     """How many of the first arenas to leave alone: those holding the first ``MARGIN_POOLS``
     empty pools, where the trim's own allocations and anything else's would take pools from."""
@@ -490,6 +511,26 @@ def trims() -> tuple[int, int]:
     return (found.counts[0], found.counts[1]) if found is not None else (0, 0)
 
 
+def _stopped_at_deadline(report: TrimReport) -> bool:
+    """Not complete after walking arenas (not: the table not found, or another thread trimming)."""
+    return not report.complete and report.arenas > 0
+
+
 def trim_empty_pools() -> TrimReport | None:
+    """Trim until a trim completes, at most ``TRIM_ATTEMPTS`` times: one stopped by its deadline
+    lets go of the interpreter lock (a request waiting runs), and the next one skips what the
+    earlier ones gave back. None where the trim is off."""
     found = trimmer()
-    return found.trim() if found is not None else None
+    if found is None:
+        return None
+    reports = [found.trim()]
+    while _stopped_at_deadline(reports[-1]) and len(reports) < TRIM_ATTEMPTS:
+        reports.append(found.trim())
+    last = reports[-1]
+    return TrimReport(
+        sum(r.pools for r in reports),
+        last.arenas,
+        last.skipped_arenas,
+        last.complete,
+        sum(r.tail_pools for r in reports),
+    )
