@@ -17,6 +17,7 @@ import textwrap
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,7 +42,21 @@ def fill(count):
     return [(str(i) * 3, [i], {{"k": i}}) for i in range(count)]
 
 trimmer = pool_trim.trimmer()
-trim = pool_trim.trim_empty_pools  # until a trim completes: one may stop at its deadline on a busy machine
+
+def in_thread(call):
+    # the trim refuses the main thread (a signal handler could run between two of its writes)
+    import threading
+    done = []
+    worker = threading.Thread(target=lambda: done.append(call()))
+    worker.start()
+    worker.join()
+    return done[0]
+
+def trim():  # until a trim completes: one may stop at its deadline on a busy machine
+    return in_thread(pool_trim.trim_empty_pools)
+
+def listed(arena):
+    return pool_trim._listed_pools(pool_trim._words(arena.address, pool_trim.ARENA_SIZE // 8), arena)
 """
 
 
@@ -105,7 +120,7 @@ def test_every_pool_given_back_is_marked_unused_so_pymalloc_initializes_it_again
         arenas = pool_trim._arenas_with_empty_pools(table, raw, count)
         marked = unmarked = 0
         for arena in arenas[pool_trim._margin(arenas):]:
-            for pool in pool_trim._listed_pools(arena):
+            for pool in listed(arena):
                 header = pool_trim.POOL_HEADER.unpack(pool_trim._read(pool, pool_trim.POOL_HEADER.size))
                 if header[5] == pool_trim.DUMMY_SIZE_IDX:
                     marked += 1
@@ -142,19 +157,19 @@ def test_the_empty_pools_below_the_frontier_go_back_whole_and_the_others_keep_on
         report = trim()
         raw = pool_trim._read(table, count * pool_trim.ARENA_OBJECT.size)
         after = {a.slot: a for a in pool_trim._arenas_with_empty_pools(table, raw, count)}
-        whole = listed = tail_pages = header_pages = body_pages = 0
+        whole = on_lists = tail_pages = header_pages = body_pages = 0
         for arena in before:
             now = after[arena.slot]
             given = range(now.pool_address, arena.pool_address, pool_trim.POOL_SIZE)
             whole += len(given)
             for pool in given:
                 tail_pages += sum(resident(pool, pool_trim.POOL_SIZE))
-            for pool in pool_trim._listed_pools(now):
-                listed += 1
+            for pool in listed(now):
+                on_lists += 1
                 pages = resident(pool, pool_trim.POOL_SIZE)
                 header_pages += pages[0]
                 body_pages += sum(pages[1:])
-        print(json.dumps({"whole": whole, "tail": report.tail_pools, "listed": listed,
+        print(json.dumps({"whole": whole, "tail": report.tail_pools, "listed": on_lists,
                           "tail pages": tail_pages, "header pages": header_pages,
                           "body pages": body_pages}))
     """)
@@ -174,7 +189,7 @@ def test_an_arenas_empty_pools_are_relinked_lowest_first():
         table, count = trimmer._table(pool_trim._Readable(pool_trim._mappings()))
         raw = pool_trim._read(table, count * pool_trim.ARENA_OBJECT.size)
         arenas = pool_trim._arenas_with_empty_pools(table, raw, count)
-        lists = [pool_trim._listed_pools(a) for a in arenas[pool_trim._margin(arenas):]]
+        lists = [listed(a) for a in arenas[pool_trim._margin(arenas):]]
         print(json.dumps({"lists": len([l for l in lists if len(l) > 1]),
                           "ordered": all(l == sorted(l) for l in lists)}))
     """)
@@ -189,7 +204,7 @@ def test_a_trim_stopped_by_its_deadline_is_taken_up_again_until_it_completes():
         pool_trim.TRIM_ATTEMPTS = 1_000
         kept = fill(300_000)[::1_000]
         gc.collect()
-        first = trimmer.trim()
+        first = in_thread(trimmer.trim)
         before = pool_trim.trims()[0]
         rest = trim()
         print(json.dumps({"first": [first.pools, first.complete], "rest": [rest.pools, rest.complete],
@@ -295,7 +310,11 @@ def test_a_trim_in_this_process_reports_what_it_did():
     found = pool_trim.trimmer()
     assert found is not None
     kept = [[i] for i in range(200_000)][::1_000]
-    report = pool_trim.trim_empty_pools()
+    reports: list[pool_trim.TrimReport | None] = []
+    worker = threading.Thread(target=lambda: reports.append(pool_trim.trim_empty_pools()))
+    worker.start()
+    worker.join()
+    report = reports[0]
     assert report is not None and report.complete and report.arenas >= report.skipped_arenas
     assert ctypes.c_uint64.from_address(found._pointer).value != 0 and kept
 
@@ -384,13 +403,15 @@ class _FakeArena:
     def pool(self, number: int) -> int:
         return self.base + number * pool_trim.POOL_SIZE
 
-    def uncarve(self) -> pool_trim._Uncarved:
+    def uncarve(self, madvise: Any = None) -> pool_trim._Uncarved:
         trimmer = pool_trim.PoolTrimmer.__new__(pool_trim.PoolTrimmer)
         libc = ctypes.PyDLL("libc.so.6")
-        trimmer._madvise = libc.madvise
-        trimmer._madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+        trimmer._madvise = libc.madvise if madvise is None else madvise
+        libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
         table = ctypes.addressof(self.entry) - self.arena.slot * pool_trim.ARENA_OBJECT.size
-        return trimmer._uncarve_tail(table, self.arena)
+        table_words = pool_trim._words(table, (self.arena.slot + 1) * pool_trim.ENTRY_WORDS)
+        memory = pool_trim._words(self.base, self.POOLS * pool_trim.POOL_SIZE // 8)
+        return trimmer._uncarve_tail(table_words, memory, self.arena)
 
     def fields(self) -> tuple[int, int]:
         """The entry's carving frontier and first listed pool, as pool numbers (None: no pool)."""
@@ -438,8 +459,7 @@ def test_an_arena_whose_list_disagrees_with_its_count_is_not_rewritten():
     misread, or a layout this module does not know) leaves the entry and the list as they are."""
     arena = _FakeArena(used={0, 2}, listed=[5, 1, 4, 3], carved=6, free=7)
     done = arena.uncarve()
-    assert done.tail == ()
-    assert done.kept == [arena.pool(n) for n in (5, 1, 4, 3)]  # their bodies may still go
+    assert done == pool_trim._Uncarved(tail=(), kept=[])  # nor are their bodies given back
     assert arena.fields() == (6, 5)
     assert [arena.next_of(n) for n in (5, 1, 4, 3)] == [1, 4, 3, None]
     assert [arena.body_byte(n) for n in range(6)] == [0x5A] * 6
@@ -450,3 +470,58 @@ def test_a_trim_is_taken_up_at_the_arena_where_the_last_one_stopped():
     assert [a.slot for a in pool_trim._resumed(arenas, 9)] == [9, 4, 7, 2]
     assert [a.slot for a in pool_trim._resumed(arenas, -1)] == [7, 2, 9, 4]  # the last one completed
     assert [a.slot for a in pool_trim._resumed(arenas, 3)] == [7, 2, 9, 4]  # that arena has gone
+
+
+def test_an_arena_is_rewritten_from_its_entry_as_it_is_now_not_as_the_table_read_said():
+    """A pool freed into the arena after the trim read the table (pool 5 here: the list and the
+    count grew) is on the list the rewrite walks: the entry is read again, through views made
+    before, right before the walk and the writes, so it is neither lost nor left counted."""
+    arena = _FakeArena(used={0, 2}, listed=[5, 1, 4, 3], carved=6)
+    stale = arena.arena
+    arena.arena = stale._replace(free=stale.free - 1, first=arena.pool(1))  # as read before the free
+    done = arena.uncarve()
+    assert done.tail == (arena.pool(5), arena.pool(4), arena.pool(3))
+    assert arena.fields() == (3, 1)
+
+
+def test_the_trim_refuses_the_main_thread_and_a_traced_thread():
+    """Between two of the trim's writes no Python code may run: on the main thread a signal
+    handler could, in a traced thread the trace function would."""
+    assert pool_trim.trimmer() is not None
+    assert pool_trim._nothing_runs_between_steps() is False  # pytest runs tests on the main thread
+    seen: list[bool] = []
+
+    def traced() -> None:
+        sys.settrace(lambda *_: None)
+        try:
+            seen.append(pool_trim._nothing_runs_between_steps())
+        finally:
+            sys.settrace(None)
+        seen.append(pool_trim._nothing_runs_between_steps())
+
+    worker = threading.Thread(target=traced)
+    worker.start()
+    worker.join()
+    assert seen == [False, True]
+
+
+def test_a_pool_carved_while_the_tail_is_given_back_puts_the_tail_back_on_the_list():
+    """``madvise``'s audit event can run a hook, and a hook can make pymalloc carve a pool. The
+    frontier is still above the tail then (carving takes a never-carved pool, not one being given
+    back); the frontier moved, so the tail is no longer right below it: its pools go back on the
+    list, their zeroed headers written again as empty and unused."""
+    arena = _FakeArena(used={0, 2}, listed=[5, 1, 4, 3], carved=6)
+
+    def madvise_while_a_pool_is_carved(address: int, length: int, advice: int) -> int:
+        ctypes.memset(address, 0, length)  # what MADV_DONTNEED leaves
+        fields = pool_trim.ARENA_OBJECT.unpack(arena.entry.raw)
+        carved = (fields[0], fields[1] + pool_trim.POOL_SIZE, fields[2] - 1, *fields[3:])  # pool 6 taken
+        pool_trim.ARENA_OBJECT.pack_into(arena.entry, 0, *carved)
+        return 0
+
+    done = arena.uncarve(madvise_while_a_pool_is_carved)
+    assert done.tail == () and done.kept == [arena.pool(1)]
+    assert arena.fields() == (7, 3)  # the frontier as the carve left it; the list starts at pool 3
+    assert [arena.next_of(n) for n in (3, 4, 5)] == [4, 5, 1] and arena.next_of(1) is None
+    headers = [pool_trim.POOL_HEADER.unpack(ctypes.string_at(arena.pool(n), 48)) for n in (3, 4, 5)]
+    assert all(h[0] == 0 and h[4] == 3 and h[5] == pool_trim.DUMMY_SIZE_IDX for h in headers)

@@ -35,8 +35,20 @@ allocations come from there), and runs while no other thread can take the interp
 call in it releases the lock (reads through ``ctypes`` objects, ``madvise`` through ``PyDLL``),
 the collector is off, and the switch interval is raised, then the lock let go long enough for
 every wait begun with the old interval to end, so no waiting thread asks for it (``_exclusive``);
-past ``BUDGET_SECONDS``, or half the raised interval, it stops where it is. The server runs it on
-its idle collector's thread only (no signal handler runs there).
+past ``BUDGET_SECONDS``, or half the raised interval, it stops where it is, and the next trim
+(``trim_empty_pools`` runs up to ``TRIM_ATTEMPTS``) starts at that arena; a pool an earlier trim
+gave back and nobody used since is still marked unused and is skipped, so a trim costs what was
+freed since the last one. The server runs it on its idle collector's thread only; it refuses
+the main thread (a signal handler could run between two writes) and a thread with a trace or
+profile function or a ``sys.monitoring`` tool (``_nothing_runs_between_steps``).
+
+Audit hooks still run where ctypes raises its events: making a view, calling ``madvise``. A hook
+that frees objects there can push a pool onto an arena's list, so an arena's list and count are
+read again, through views made before, right before they are walked and rewritten, with no
+event in between (a review lost pools that way when the rewrite used what the trim read at its
+start). A hook that allocates could take pools: the tail is given back while it is off the list
+and still below the frontier, and bodies go highest first, so a hook would have to take every
+other empty pool of an arena that became pymalloc's first before it reached one being given back.
 """
 
 from __future__ import annotations
@@ -62,12 +74,11 @@ DUMMY_SIZE_IDX = 0xFFFF  # the size class pymalloc gives a pool it has not used 
 # union {block *_padding; uint count} ref, freeblock, nextpool, prevpool, arenaindex, szidx,
 # nextoffset, maxnextoffset
 POOL_HEADER = struct.Struct("<I4xQQQIIII")
-NEXTPOOL_OFFSET = 16
-SZIDX_OFFSET = 36
+NEXTPOOL_WORD = 2  # a pool header's words: count, freeblock, nextpool, prevpool,
+CLASS_WORD = 4  # arenaindex | szidx << 32, nextoffset | maxnextoffset << 32
 # address, pool_address, nfreepools, ntotalpools, freepools, nextarena, prevarena
 ARENA_OBJECT = struct.Struct("<QQIIQQQ")
-POOL_ADDRESS_OFFSET = 8
-FREEPOOLS_OFFSET = 24
+ENTRY_WORDS = ARENA_OBJECT.size // 8  # address, pool_address, nfreepools | ntotalpools << 32, freepools, …
 MADV_DONTNEED = 4
 MARGIN_POOLS = 128  # empty pools left to pymalloc's next allocations (the trim's own included)
 SWITCH_INTERVAL_SECONDS = 0.5  # while the trim runs: no waiting thread asks for the lock sooner
@@ -175,6 +186,32 @@ def _read(address: int, length: int) -> bytes:
     return ctypes.string_at(address, length)  # PYFUNCTYPE: keeps the interpreter lock
 
 
+_Words = ctypes.Array[ctypes.c_uint64]
+
+
+def _words(address: int, count: int) -> _Words:
+    """A view of ``count`` 64-bit words at ``address``: reading or writing through it makes no
+    ctypes object (no audit event, no Python code run) and reads only the words asked for."""
+    return (ctypes.c_uint64 * count).from_address(address)
+
+
+def _word(memory: _Words, address: int) -> int:
+    """The index in ``memory`` (a view made by ``_words``) of the word at ``address``."""
+    return (address - ctypes.addressof(memory)) // 8
+
+
+def _nothing_runs_between_steps() -> bool:
+    """No Python code can run in this thread between two steps of the trim: not on the main
+    thread (a signal handler, or KeyboardInterrupt, could run or raise between two writes), no
+    trace or profile function, no ``sys.monitoring`` tool."""
+    if threading.current_thread() is threading.main_thread():
+        return False
+    if sys.gettrace() is not None or sys.getprofile() is not None:
+        return False
+    monitoring = getattr(sys, "monitoring", None)
+    return monitoring is None or all(monitoring.get_tool(tool) is None for tool in range(6))
+
+
 class _Probes:
     """Small bytes objects kept for the process's life: pymalloc blocks whose pool and size class
     are known, to recognise pymalloc's table of arenas and to check it again before each trim."""
@@ -280,8 +317,8 @@ class PoolTrimmer:
         """Give back the empty pools' pages. Nothing is done (``complete`` false) when another
         thread is trimming, or when the table is not where the process's mappings, read just
         before, say it can be."""
-        if not self._lock.acquire(blocking=False):  # another thread is trimming: no wait for it
-            return TrimReport(0, 0, 0, complete=False)
+        if not _nothing_runs_between_steps() or not self._lock.acquire(blocking=False):
+            return TrimReport(0, 0, 0, complete=False)  # another thread trims: no wait for it
         try:
             readable = _Readable(_mappings())
             with _exclusive() as deadline:
@@ -298,13 +335,18 @@ class PoolTrimmer:
     def _trim_table(self, table: int, count: int, deadline: float) -> TrimReport:
         arenas = _arenas_with_empty_pools(table, _read(table, count * ARENA_OBJECT.size), count)
         kept = _margin(arenas)
+        table_words = _words(table, count * ENTRY_WORDS)
+        pointer = _words(self._pointer, 1)
         pools = tail = 0
         for arena in _resumed(arenas[kept:], self.counts[2]):
             if time.monotonic() > deadline:  # checked before each arena and each pool
                 self.counts[2] = arena.slot
                 return TrimReport(pools, len(arenas), kept, complete=False, tail_pools=tail)
-            uncarved = self._uncarve_tail(table, arena)
-            trimmed, complete = self._trim_pools(uncarved.kept, deadline)
+            memory = _words(arena.address, ARENA_SIZE // 8)  # made first: its audit event fires here
+            if pointer[0] != table:  # pymalloc moved its table (arenas were added): stop here
+                return TrimReport(pools, len(arenas), kept, complete=False, tail_pools=tail)
+            uncarved = self._uncarve_tail(table_words, memory, arena)
+            trimmed, complete = self._trim_pools(memory, arena, uncarved.kept, deadline)
             pools += trimmed + len(uncarved.tail)
             tail += len(uncarved.tail)
             if not complete:
@@ -313,48 +355,84 @@ class PoolTrimmer:
         self.counts[2] = -1
         return TrimReport(pools, len(arenas), kept, complete=True, tail_pools=tail)
 
-    def _uncarve_tail(self, table: int, arena: _Arena) -> _Uncarved:
+    def _uncarve_tail(self, table_words: _Words, memory: _Words, arena: _Arena) -> _Uncarved:
         """Hand the arena's run of empty pools right below its carving frontier back to pymalloc as
         never carved (the frontier lowered over it, the pools off the arena's list of empty ones),
         and give back all their pages, headers included: pymalloc writes a carved pool's header
         afresh. The other empty pools are relinked in address order: pymalloc takes the lowest
-        first, so what stays in use gathers low in the arena and its top empties into the tail."""
-        pools = _empty_pools(arena)
-        if pools is None:  # the list is not what the arena's entry says: left as it is
-            return _Uncarved(tail=(), kept=_listed_pools(arena))
-        tail = _trailing_run(pools, arena.pool_address)
+        first, so what stays in use gathers low in the arena and its top empties into the tail.
+
+        From the entry read again to the last write nothing can run Python code or change
+        pymalloc's state: reads and writes go through views made before (``memory``,
+        ``table_words``: making a ctypes view fires an audit event, and an audit hook could free
+        a pool into this very list), and the entry must still be what the walk was checked
+        against."""
+        base = arena.slot * ENTRY_WORDS
+        entry = arena._replace(
+            pool_address=table_words[base + 1],
+            free=table_words[base + 2] & 0xFFFFFFFF,
+            total=table_words[base + 2] >> 32,
+            first=table_words[base + 3],
+        )
+        pools = _empty_pools(memory, entry) if table_words[base] == arena.address else None
+        if pools is None:  # not what the entry says, or changed since the table was read
+            return _Uncarved(tail=(), kept=[])
+        tail = _trailing_run(pools, entry.pool_address)
         kept = sorted(set(pools) - set(tail))
-        entry = table + arena.slot * ARENA_OBJECT.size
-        frontier = arena.pool_address - len(tail) * POOL_SIZE
         linked = dict(zip(pools, [*pools[1:], 0], strict=False))  # each listed pool's next, now
         for pool, following in zip(kept, [*kept[1:], 0], strict=False):  # the last one: none
             if linked[pool] != following:  # a list sorted by an earlier trim is left as it is
-                ctypes.c_uint64.from_address(pool + NEXTPOOL_OFFSET).value = following
-        if arena.first != (kept[0] if kept else 0):
-            ctypes.c_uint64.from_address(entry + FREEPOOLS_OFFSET).value = kept[0] if kept else 0
-        if tail:
-            ctypes.c_uint64.from_address(entry + POOL_ADDRESS_OFFSET).value = frontier
-        if tail and self._madvise(frontier, len(tail) * POOL_SIZE, MADV_DONTNEED) != 0:
-            return _Uncarved(tail=(), kept=kept)  # still uncarved, just not given back
-        return _Uncarved(tail=tail, kept=kept)
+                memory[_word(memory, pool) + NEXTPOOL_WORD] = following
+        if entry.first != (kept[0] if kept else 0):
+            table_words[base + 3] = kept[0] if kept else 0
+        if not tail:
+            return _Uncarved(tail=(), kept=kept)
+        # The tail is off the list but the frontier stays above it while ``madvise`` runs (its
+        # audit event could run a hook that takes pools): pymalloc can reach those pools neither
+        # from the list nor by carving. The frontier is lowered once they are gone.
+        frontier = entry.pool_address - len(tail) * POOL_SIZE
+        given = self._madvise(frontier, len(tail) * POOL_SIZE, MADV_DONTNEED) == 0
+        if table_words[base + 1] != entry.pool_address:  # a pool was carved meanwhile
+            _relist(memory, table_words, base, tail, arena.slot)
+            return _Uncarved(tail=(), kept=kept)
+        table_words[base + 1] = frontier
+        return _Uncarved(tail=tail if given else (), kept=kept)
 
-    def _trim_pools(self, pools: list[int], deadline: float) -> tuple[int, bool]:
+    def _trim_pools(
+        self, memory: _Words, arena: _Arena, pools: list[int], deadline: float
+    ) -> tuple[int, bool]:
         """The pages past the header of each of the arena's empty ``pools`` given back, and
         whether the deadline let the walk finish. A pool already marked unused was given back by
         an earlier trim and not used since (pymalloc sets a size class in any pool it takes):
-        its body is still not resident, and it is skipped."""
+        its body is still not resident, and it is skipped. Each pool's header is read again
+        right before: still empty, still this arena's."""
         trimmed = 0
         body = POOL_SIZE - self._page
-        for pool in pools:
+        for pool in reversed(pools):  # pymalloc takes the lowest first: the highest go first
             if time.monotonic() > deadline:
                 return trimmed, False
-            size_class = ctypes.c_uint32.from_address(pool + SZIDX_OFFSET)
-            if size_class.value == DUMMY_SIZE_IDX:
+            at = _word(memory, pool)
+            count, classes = memory[at] & 0xFFFFFFFF, memory[at + CLASS_WORD]
+            if count != 0 or classes & 0xFFFFFFFF != arena.slot or classes >> 32 == DUMMY_SIZE_IDX:
                 continue
-            size_class.value = DUMMY_SIZE_IDX
+            memory[at + CLASS_WORD] = (DUMMY_SIZE_IDX << 32) | arena.slot
             if self._madvise(pool + self._page, body, MADV_DONTNEED) == 0:
                 trimmed += 1
         return trimmed, True
+
+
+def _relist(memory: _Words, table_words: _Words, base: int, pools: tuple[int, ...], slot: int) -> None:
+    """Put ``pools`` (carved, empty, off the list, their headers maybe zeroed) back at the head of
+    the arena's list, their headers written afresh as empty and never used."""
+    following = table_words[base + 3]
+    for pool in sorted(pools, reverse=True):  # pushed highest first: the lowest leads the list
+        at = _word(memory, pool)
+        for offset in range(POOL_HEADER.size // 8):
+            memory[at + offset] = 0
+        memory[at + NEXTPOOL_WORD] = following
+        memory[at + CLASS_WORD] = (DUMMY_SIZE_IDX << 32) | slot
+        following = pool
+    table_words[base + 3] = following
 
 
 class _Arena(NamedTuple):
@@ -373,22 +451,22 @@ class _Uncarved(NamedTuple):
     kept: list[int]  # the empty pools left on the arena's list
 
 
-def _listed_pools(arena: _Arena) -> list[int]:
+def _listed_pools(memory: _Words, arena: _Arena) -> list[int]:
     """The arena's list of empty pools, as far as each is an empty pool of this arena."""
     listed: list[int] = []
     pool = arena.first
     while pool and len(listed) < arena.free:
         if pool % POOL_SIZE or not arena.address <= pool < arena.address + ARENA_SIZE:
             break
-        count, _, next_pool, _, arena_index, _, _, _ = POOL_HEADER.unpack(_read(pool, POOL_HEADER.size))
-        if count != 0 or arena_index != arena.slot:
+        at = _word(memory, pool)
+        if memory[at] & 0xFFFFFFFF != 0 or memory[at + CLASS_WORD] & 0xFFFFFFFF != arena.slot:
             break
         listed.append(pool)
-        pool = next_pool
+        pool = memory[at + NEXTPOOL_WORD]
     return listed
 
 
-def _empty_pools(arena: _Arena) -> list[int] | None:
+def _empty_pools(memory: _Words, arena: _Arena) -> list[int] | None:
     """The arena's list of empty pools, if it holds exactly the empty pools the entry counts
     (``nfreepools`` counts the listed ones and those never carved) and ends where it should."""
     first_pool = -(-arena.address // POOL_SIZE) * POOL_SIZE
@@ -396,11 +474,10 @@ def _empty_pools(arena: _Arena) -> list[int] | None:
     never_carved = arena.total - carved
     if rest or not 0 <= never_carved <= arena.free:
         return None
-    listed = _listed_pools(arena)
+    listed = _listed_pools(memory, arena)
     if len(listed) != arena.free - never_carved or len(set(listed)) != len(listed):
         return None
-    last = listed[-1] if listed else None
-    if last is not None and POOL_HEADER.unpack(_read(last, POOL_HEADER.size))[2] != 0:
+    if listed and memory[_word(memory, listed[-1]) + NEXTPOOL_WORD] != 0:
         return None
     return listed
 
