@@ -362,11 +362,11 @@ class PoolTrimmer:
         afresh. The other empty pools are relinked in address order: pymalloc takes the lowest
         first, so what stays in use gathers low in the arena and its top empties into the tail.
 
-        From the entry read again to the last write nothing can run Python code or change
-        pymalloc's state: reads and writes go through views made before (``memory``,
-        ``table_words``: making a ctypes view fires an audit event, and an audit hook could free
-        a pool into this very list), and the entry must still be what the walk was checked
-        against."""
+        The entry is read again here, not taken from the table read at the trim's start: making
+        a ctypes view fires an audit event, and a hook that frees objects could push a pool onto
+        this very list meanwhile. From that read to the last write before ``madvise`` nothing
+        can run Python code or change pymalloc's state: reads and writes go through the views
+        made before (``memory``, ``table_words``)."""
         base = arena.slot * ENTRY_WORDS
         entry = arena._replace(
             pool_address=table_words[base + 1],
