@@ -381,7 +381,12 @@ class _FakeArena:
         self.memory = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
         start = ctypes.addressof(ctypes.c_char.from_buffer(self.memory))
         self.base = -(-start // pool_trim.POOL_SIZE) * pool_trim.POOL_SIZE
-        self.entry = ctypes.create_string_buffer(pool_trim.ARENA_OBJECT.size)
+        size = pool_trim.ARENA_OBJECT.size
+        # a table of four arena objects: slot 0 the arena pymalloc takes pools from, slot 3 this one
+        self.table = ctypes.create_string_buffer(4 * size)
+        head = ctypes.addressof(self.table)
+        pool_trim.ARENA_OBJECT.pack_into(self.table, 0, 0x1000, 0x1000, 20, 64, 0, head + 3 * size, 0)
+        self.entry = (ctypes.c_char * size).from_buffer(self.table, 3 * size)
         for number in range(carved):
             following = self.pool(listed[listed.index(number) + 1]) if number in listed[:-1] else 0
             count = 1 if number in used else 0
@@ -397,7 +402,7 @@ class _FakeArena:
             first=self.pool(listed[0]) if listed else 0,
         )
         a = self.arena
-        fields = (a.address, a.pool_address, a.free, a.total, a.first, 0, 0)
+        fields = (a.address, a.pool_address, a.free, a.total, a.first, 0, ctypes.addressof(self.table))
         pool_trim.ARENA_OBJECT.pack_into(self.entry, 0, *fields)
 
     def pool(self, number: int) -> int:
@@ -408,8 +413,7 @@ class _FakeArena:
         libc = ctypes.PyDLL("libc.so.6")
         trimmer._madvise = libc.madvise if madvise is None else madvise
         libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
-        table = ctypes.addressof(self.entry) - self.arena.slot * pool_trim.ARENA_OBJECT.size
-        table_words = pool_trim._words(table, (self.arena.slot + 1) * pool_trim.ENTRY_WORDS)
+        table_words = pool_trim._words(ctypes.addressof(self.table), 4 * pool_trim.ENTRY_WORDS)
         memory = pool_trim._words(self.base, self.POOLS * pool_trim.POOL_SIZE // 8)
         return trimmer._uncarve_tail(table_words, memory, self.arena)
 
@@ -525,3 +529,15 @@ def test_a_pool_carved_while_the_tail_is_given_back_puts_the_tail_back_on_the_li
     assert [arena.next_of(n) for n in (3, 4, 5)] == [4, 5, 1] and arena.next_of(1) is None
     headers = [pool_trim.POOL_HEADER.unpack(ctypes.string_at(arena.pool(n), 48)) for n in (3, 4, 5)]
     assert all(h[0] == 0 and h[4] == 3 and h[5] == pool_trim.DUMMY_SIZE_IDX for h in headers)
+
+
+def test_an_arena_is_not_rewritten_while_it_leads_pymallocs_list():
+    """pymalloc takes new pools from the arena at the head of its list; audit hooks may have
+    reordered the list since the trim began. An arena that leads now, or a head with too few
+    empty pools, is left alone: the rewrite's own allocations could take pools from it."""
+    arena = _FakeArena(used={0, 2}, listed=[5, 1, 4, 3], carved=6)
+    fields = pool_trim.ARENA_OBJECT.unpack_from(arena.table, 0)
+    pool_trim.ARENA_OBJECT.pack_into(arena.table, 0, *fields[:2], pool_trim.LEAD_POOLS - 1, *fields[3:])
+    assert arena.uncarve() == pool_trim._Uncarved(tail=(), kept=[])
+    pool_trim.ARENA_OBJECT.pack_into(arena.table, 0, *fields[:2], pool_trim.LEAD_POOLS, *fields[3:])
+    assert arena.uncarve().tail == (arena.pool(5), arena.pool(4), arena.pool(3))

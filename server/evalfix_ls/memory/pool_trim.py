@@ -346,7 +346,7 @@ class PoolTrimmer:
             if pointer[0] != table:  # pymalloc moved its table (arenas were added): stop here
                 return TrimReport(pools, len(arenas), kept, complete=False, tail_pools=tail)
             uncarved = self._uncarve_tail(table_words, memory, arena)
-            trimmed, complete = self._trim_pools(memory, arena, uncarved.kept, deadline)
+            trimmed, complete = self._trim_pools(table_words, memory, arena, uncarved.kept, deadline)
             pools += trimmed + len(uncarved.tail)
             tail += len(uncarved.tail)
             if not complete:
@@ -368,6 +368,8 @@ class PoolTrimmer:
         can run Python code or change pymalloc's state: reads and writes go through the views
         made before (``memory``, ``table_words``)."""
         base = arena.slot * ENTRY_WORDS
+        if not _another_arena_leads(table_words, arena.slot):
+            return _Uncarved(tail=(), kept=[])
         entry = arena._replace(
             pool_address=table_words[base + 1],
             free=table_words[base + 2] & 0xFFFFFFFF,
@@ -392,6 +394,8 @@ class PoolTrimmer:
         # from the list nor by carving. The frontier is lowered once they are gone.
         frontier = entry.pool_address - len(tail) * POOL_SIZE
         given = self._madvise(frontier, len(tail) * POOL_SIZE, MADV_DONTNEED) == 0
+        if table_words[base] != arena.address:  # a hook emptied the arena: pymalloc freed it
+            return _Uncarved(tail=(), kept=[])
         if table_words[base + 1] != entry.pool_address:  # a pool was carved meanwhile
             _relist(memory, table_words, base, tail, arena.slot)
             return _Uncarved(tail=(), kept=kept)
@@ -399,18 +403,22 @@ class PoolTrimmer:
         return _Uncarved(tail=tail if given else (), kept=kept)
 
     def _trim_pools(
-        self, memory: _Words, arena: _Arena, pools: list[int], deadline: float
+        self, table_words: _Words, memory: _Words, arena: _Arena, pools: list[int], deadline: float
     ) -> tuple[int, bool]:
         """The pages past the header of each of the arena's empty ``pools`` given back, and
         whether the deadline let the walk finish. A pool already marked unused was given back by
         an earlier trim and not used since (pymalloc sets a size class in any pool it takes):
         its body is still not resident, and it is skipped. Each pool's header is read again
-        right before: still empty, still this arena's."""
+        right before: still empty, still this arena's; and the arena must still be mapped (a hook
+        run by ``madvise``'s audit event can free its last used block, and pymalloc then unmaps
+        it and clears its entry's address)."""
         trimmed = 0
         body = POOL_SIZE - self._page
         for pool in reversed(pools):  # pymalloc takes the lowest first: the highest go first
             if time.monotonic() > deadline:
                 return trimmed, False
+            if table_words[arena.slot * ENTRY_WORDS] != arena.address:  # unmapped: see below
+                return trimmed, True
             at = _word(memory, pool)
             count, classes = memory[at] & 0xFFFFFFFF, memory[at + CLASS_WORD]
             if count != 0 or classes & 0xFFFFFFFF != arena.slot or classes >> 32 == DUMMY_SIZE_IDX:
@@ -419,6 +427,32 @@ class PoolTrimmer:
             if self._madvise(pool + self._page, body, MADV_DONTNEED) == 0:
                 trimmed += 1
         return trimmed, True
+
+
+LEAD_POOLS = 8  # empty pools the arena pymalloc takes pools from must hold while one is rewritten
+
+
+def _another_arena_leads(table_words: _Words, slot: int) -> bool:
+    """pymalloc takes new pools from the head of its list of arenas with empty pools; hooks run
+    by audit events since the trim began may have reordered that list. The arena in ``slot`` may
+    be rewritten only while another one leads with ``LEAD_POOLS`` empty pools at least: the few
+    pools the rewrite's own allocations could need come from there. Read through the table's
+    view (no audit event); the head found last is checked first (an arena put before it would
+    have set its predecessor), the table scanned only when it no longer leads."""
+    head = _lead[0]
+    if not (0 <= head < len(table_words) and _leads(table_words, head)):
+        heads = [base for base in range(0, len(table_words), ENTRY_WORDS) if _leads(table_words, base)]
+        head = heads[0] if len(heads) == 1 else -1
+        _lead[0] = head
+    return head >= 0 and head != slot * ENTRY_WORDS and table_words[head + 2] & 0xFFFFFFFF >= LEAD_POOLS
+
+
+def _leads(table_words: _Words, base: int) -> bool:
+    """The entry at ``base`` is an arena with empty pools and no predecessor in pymalloc's list."""
+    return bool(table_words[base] and table_words[base + 2] & 0xFFFFFFFF and not table_words[base + 5])
+
+
+_lead = array.array("q", [-1])  # the table word where the head's entry was found last
 
 
 def _relist(memory: _Words, table_words: _Words, base: int, pools: tuple[int, ...], slot: int) -> None:
