@@ -61,23 +61,10 @@ def _pools() -> dict[str, int]:
             arenas += 1
             used += total - free
             empty += free - (total - carved)
-            trailing += _trailing_empty(first_empty, pool_address, free)
+            arena = pool_trim._Arena(free, index, address, pool_address, total, first_empty)
+            listed = pool_trim._listed_pools(pool_trim._words(address, pool_trim.ARENA_SIZE // 8), arena)
+            trailing += len(pool_trim._trailing_run(listed, pool_address))
     return {"pymalloc arenas": arenas, "used pools": used, "empty pools": empty, "trailing empty": trailing}
-
-
-def _trailing_empty(first_empty: int, pool_address: int, free: int) -> int:
-    """How many of an arena's empty pools lie right below its carving frontier, in one run."""
-    from evalfix_ls.memory import pool_trim
-
-    empty = set()
-    pool = first_empty
-    while pool and len(empty) < free:
-        empty.add(pool)
-        pool = pool_trim.POOL_HEADER.unpack(pool_trim._read(pool, pool_trim.POOL_HEADER.size))[2]
-    run = 0
-    while pool_address - (run + 1) * pool_trim.POOL_SIZE in empty:
-        run += 1
-    return run
 
 
 class _MallInfo2(ctypes.Structure):

@@ -23,10 +23,11 @@ uncarved pools alike, so the arena keeps its place in pymalloc's order. The othe
 relinked lowest first: pymalloc takes the first of the list, so what is allocated next gathers at
 the bottom of the arena and its top can empty into that run.
 
-Where the structures are: pymalloc's table of arenas is found once, by its address in the
-interpreter's static data, and accepted only if it places every probe block (small ``bytes`` this
-module allocates and keeps) in the arena its pool's header names, with the size class its size
-gives. Anything else (another allocator, debug hooks, another layout) leaves the trim off.
+Where the structures are: pymalloc's table of arenas is found once (``memory/pymalloc_table``),
+by its address in the interpreter's static data, and accepted only if it places every probe
+block (small ``bytes`` kept for the process's life) in the arena its pool's header names,
+with the size class its size gives. Anything else (another allocator, debug hooks, another
+layout) leaves the trim off.
 
 Safety: a pool must not be taken into use between the moment it is seen empty and the moment its
 pages go. pymalloc takes empty pools from the arenas with the fewest of them first; the trim
@@ -59,25 +60,28 @@ import ctypes
 import gc
 import os
 import platform
-import struct
 import sys
 import threading
 import time
-from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-POOL_SIZE = 1 << 14  # POOL_BITS 14: CPython 3.10+ on 64-bit platforms (USE_LARGE_POOLS)
-ARENA_SIZE = 1 << 20  # ARENA_BITS 20 (USE_LARGE_ARENAS)
+from .pymalloc_table import (
+    ARENA_OBJECT,
+    ARENA_SIZE,
+    POOL_HEADER,
+    POOL_SIZE,
+    _mappings,
+    _Probes,
+    _read,
+    _Readable,
+    _table_pointer,
+)
+
 DUMMY_SIZE_IDX = 0xFFFF  # the size class pymalloc gives a pool it has not used yet
-# union {block *_padding; uint count} ref, freeblock, nextpool, prevpool, arenaindex, szidx,
-# nextoffset, maxnextoffset
-POOL_HEADER = struct.Struct("<I4xQQQIIII")
 NEXTPOOL_WORD = 2  # a pool header's words: count, freeblock, nextpool, prevpool,
 CLASS_WORD = 4  # arenaindex | szidx << 32, nextoffset | maxnextoffset << 32
-# address, pool_address, nfreepools, ntotalpools, freepools, nextarena, prevarena
-ARENA_OBJECT = struct.Struct("<QQIIQQQ")
 ENTRY_WORDS = ARENA_OBJECT.size // 8  # address, pool_address, nfreepools | ntotalpools << 32, freepools, …
 MADV_DONTNEED = 4
 MARGIN_POOLS = 128  # empty pools left to pymalloc's next allocations (the trim's own included)
@@ -85,7 +89,6 @@ SWITCH_INTERVAL_SECONDS = 0.5  # while the trim runs: no waiting thread asks for
 HANDOVER_SECONDS = 0.05  # the lock let go this long first (at least ten old switch intervals)
 BUDGET_SECONDS = 0.1  # the trim's own bound once it holds the lock
 TRIM_ATTEMPTS = 8  # trims in a row while each one stops at its deadline
-PROBE_SIZES = tuple(range(1, 480, 7))  # bytes lengths: every pymalloc size class, several pools
 SETUP_ATTEMPTS = 3
 MAX_ARENAS = 2_730  # beyond this pymalloc's table is an mmapped chunk whose usable size is loose
 
@@ -100,59 +103,6 @@ class TrimReport:
     skipped_arenas: int
     complete: bool
     tail_pools: int = 0
-
-
-@dataclass(frozen=True)
-class _Mapping:
-    start: int
-    end: int
-    writable: bool
-    path: str
-
-
-def _mappings() -> list[_Mapping]:
-    found = []
-    with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
-        for line in maps:
-            parts = line.split(maxsplit=5)
-            start, end = (int(x, 16) for x in parts[0].split("-"))
-            path = parts[5].strip() if len(parts) == 6 else ""
-            found.append(_Mapping(start, end, parts[1].startswith("rw"), path))
-    return found
-
-
-class _Readable:
-    """The writable mappings of the process, to check an address before it is read through."""
-
-    def __init__(self, mappings: list[_Mapping]) -> None:
-        spans = sorted((m.start, m.end) for m in mappings if m.writable)
-        self._starts = [start for start, _ in spans]
-        self._ends = [end for _, end in spans]
-
-    def megabytes(self) -> set[int]:
-        """Every MiB (address >> 20) a writable mapping touches."""
-        spans = zip(self._starts, self._ends, strict=True)
-        return {mb for start, end in spans for mb in range(start >> 20, ((end - 1) >> 20) + 1)}
-
-    def holds(self, address: int, length: int) -> bool:
-        index = bisect_right(self._starts, address) - 1
-        return index >= 0 and address + length <= self._ends[index]
-
-
-def _static_data(mappings: list[_Mapping]) -> list[_Mapping]:
-    """The interpreter's writable data (.data, and .bss: the anonymous mapping right after it),
-    where pymalloc keeps its pointer to the table of arenas."""
-    images = {os.path.realpath(sys.executable)}
-    images.update(m.path for m in mappings if "libpython" in os.path.basename(m.path))
-    found: list[_Mapping] = []
-    for before, mapping in zip([None, *mappings], mappings, strict=False):
-        if not mapping.writable:
-            continue
-        follows_image = before is not None and before.path in images and before.end == mapping.start
-        bss = not mapping.path and follows_image
-        if mapping.path in images or bss:
-            found.append(mapping)
-    return found
 
 
 def _supported() -> bool:
@@ -182,10 +132,6 @@ def _glibc_allocates() -> bool:
         return False
 
 
-def _read(address: int, length: int) -> bytes:
-    return ctypes.string_at(address, length)  # PYFUNCTYPE: keeps the interpreter lock
-
-
 _Words = ctypes.Array[ctypes.c_uint64]
 
 
@@ -210,62 +156,6 @@ def _nothing_runs_between_steps() -> bool:
         return False
     monitoring = getattr(sys, "monitoring", None)
     return monitoring is None or all(monitoring.get_tool(tool) is None for tool in range(6))
-
-
-class _Probes:
-    """Small bytes objects kept for the process's life: pymalloc blocks whose pool and size class
-    are known, to recognise pymalloc's table of arenas and to check it again before each trim."""
-
-    def __init__(self) -> None:
-        self._objects = [os.urandom(size) for size in PROBE_SIZES]
-        self.expected: list[tuple[int, int]] = []  # (pool address, arena index)
-
-    def read_pools(self, readable: _Readable) -> None:
-        """Each probe's pool and arena, from its pool's header (which must name the probe's size)."""
-        expected = []
-        for probe in self._objects:
-            pool = id(probe) & ~(POOL_SIZE - 1)
-            if not readable.holds(pool, POOL_HEADER.size):
-                raise LookupError("a probe's pool is not in a writable mapping")
-            header = POOL_HEADER.unpack(_read(pool, POOL_HEADER.size))
-            count, arena_index, size_class = header[0], header[4], header[5]
-            if count == 0 or size_class != (sys.getsizeof(probe) - 1) >> 4:
-                raise LookupError("a probe's pool header does not match its size")
-            expected.append((pool, arena_index))
-        self.expected = expected
-
-    def placed_by(self, table: int, readable: _Readable) -> bool:
-        for pool, arena_index in self.expected:
-            entry = table + arena_index * ARENA_OBJECT.size
-            if not readable.holds(entry, ARENA_OBJECT.size):
-                return False
-            address, _, free, total, _, _, _ = ARENA_OBJECT.unpack(_read(entry, ARENA_OBJECT.size))
-            if not (address <= pool < address + ARENA_SIZE and address % 4096 == 0):
-                return False
-            if total not in (ARENA_SIZE // POOL_SIZE, ARENA_SIZE // POOL_SIZE - 1) or free > total:
-                return False
-        return True
-
-
-def _table_pointer(probes: _Probes, mappings: list[_Mapping], readable: _Readable) -> int:
-    """The address of pymalloc's static pointer to its table of arenas: the one word of the
-    interpreter's static data that, read as the table, places every probe right."""
-    found = []
-    static = _static_data(mappings)
-    # the table is malloc'd: not in a file's mapping nor in the static data scanned (a set
-    # lookup per word: the scan reads ~200,000 words, most of them pointers into the latter)
-    heap = _Readable([m for m in mappings if not m.path.startswith("/") and m not in static])
-    megabytes = heap.megabytes()
-    for mapping in static:
-        words = array.array("Q", _read(mapping.start, mapping.end - mapping.start))
-        for index, word in enumerate(words):
-            if word & 15 or word >> 20 not in megabytes:
-                continue
-            if readable.holds(word, ARENA_OBJECT.size) and probes.placed_by(word, readable):
-                found.append(mapping.start + index * 8)
-    if len(found) != 1:
-        raise LookupError(f"{len(found)} candidates for pymalloc's table of arenas")
-    return found[0]
 
 
 class PoolTrimmer:
@@ -429,22 +319,33 @@ class PoolTrimmer:
         return trimmed, True
 
 
-LEAD_POOLS = 8  # empty pools the arena pymalloc takes pools from must hold while one is rewritten
+LEAD_POOLS = 8  # empty pools the arenas ahead of one being rewritten must hold between them
 
 
 def _another_arena_leads(table_words: _Words, slot: int) -> bool:
-    """pymalloc takes new pools from the head of its list of arenas with empty pools; hooks run
-    by audit events since the trim began may have reordered that list. The arena in ``slot`` may
-    be rewritten only while another one leads with ``LEAD_POOLS`` empty pools at least: the few
-    pools the rewrite's own allocations could need come from there. Read through the table's
-    view (no audit event); the head found last is checked first (an arena put before it would
-    have set its predecessor), the table scanned only when it no longer leads."""
+    """pymalloc takes new pools from the head of its list of arenas with empty pools, then the
+    next; hooks run by audit events since the trim began may have reordered that list. The arena
+    in ``slot`` may be rewritten only while the arenas ahead of it hold ``LEAD_POOLS`` empty
+    pools between them: the few pools the rewrite's own allocations could need come from there.
+    Read through the table's view (no audit event); the head found last is checked first (an
+    arena put before it would have set its predecessor), the table scanned only when it no
+    longer leads."""
     head = _lead[0]
     if not (0 <= head < len(table_words) and _leads(table_words, head)):
         heads = [base for base in range(0, len(table_words), ENTRY_WORDS) if _leads(table_words, base)]
         head = heads[0] if len(heads) == 1 else -1
         _lead[0] = head
-    return head >= 0 and head != slot * ENTRY_WORDS and table_words[head + 2] & 0xFFFFFFFF >= LEAD_POOLS
+    table = ctypes.addressof(table_words)
+    base, ahead = head, 0
+    for _ in range(len(table_words) // ENTRY_WORDS):
+        if base < 0 or base == slot * ENTRY_WORDS or not 0 <= base < len(table_words):
+            return False
+        ahead += table_words[base + 2] & 0xFFFFFFFF
+        if ahead >= LEAD_POOLS:
+            return True
+        following = table_words[base + 4]
+        base = (following - table) // 8 if following else -1
+    return False
 
 
 def _leads(table_words: _Words, base: int) -> bool:
