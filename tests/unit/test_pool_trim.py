@@ -11,6 +11,7 @@ import ctypes
 import json
 import mmap
 import os
+import struct
 import subprocess
 import sys
 import textwrap
@@ -21,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from evalfix_ls.memory import pool_trim
+from evalfix_ls.memory import pool_retire, pool_trim
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
 pytestmark = pytest.mark.skipif(not pool_trim._supported(), reason="pymalloc on 64-bit Linux CPython only")
@@ -112,6 +113,7 @@ def test_every_pool_given_back_is_marked_unused_so_pymalloc_initializes_it_again
     body: each trimmed pool still on its arena's list has its size class reset to pymalloc's
     "never used"."""
     figures = _run("""
+        trimmer._order = None  # no pool retired: they stay listed, which is what is checked here
         kept = fill(200_000)[::1_000]
         gc.collect()
         report = trim()
@@ -148,6 +150,7 @@ def test_the_empty_pools_below_the_frontier_go_back_whole_and_the_others_keep_on
             assert libc.mincore(address, length, vector) == 0
             return [byte & 1 for byte in vector.raw]
 
+        trimmer._order = None  # no pool retired: the listed ones keep their header page
         kept = fill(300_000)[::1_500]
         gc.collect()
         table, count = trimmer._table(pool_trim._Readable(pool_trim._mappings()))
@@ -183,6 +186,7 @@ def test_an_arenas_empty_pools_are_relinked_lowest_first():
     """pymalloc takes the first pool of an arena's list: after a trim the lowest comes first, so
     what is allocated next gathers low and the arena's top can empty into the tail."""
     figures = _run("""
+        trimmer._order = None  # no pool retired: the lists stay whole
         kept = fill(300_000)[::700]
         gc.collect()
         trim()
@@ -370,40 +374,111 @@ def test_the_lock_is_let_go_before_the_exclusive_part_only_when_another_thread_e
 
 
 class _FakeArena:
-    """Eight pools' worth of anonymous memory laid out as pymalloc would, and a table entry for
-    them: the uncarving's reads and writes checked on memory pymalloc does not own."""
+    """An arena's worth of anonymous memory laid out as pymalloc would, its entry in a table of four, and
+    pymalloc's order of arenas (``nfp2lasta`` and ``usable_arenas``, as 3.11 lays them out): the
+    trim's reads and writes checked on memory pymalloc does not own. ``others`` gives the other
+    slots' counts of empty pools, ``order`` pymalloc's list of arenas (this one is slot 3)."""
 
-    POOLS = 8
+    CAPACITY = POOLS = pool_trim.ARENA_SIZE // pool_trim.POOL_SIZE  # untouched pages cost nothing
+    SLOT = 3
 
-    def __init__(self, used: set[int], listed: list[int], carved: int, free: int | None = None) -> None:
+    def __init__(
+        self,
+        used: set[int],
+        listed: list[int],
+        carved: int,
+        free: int | None = None,
+        others: dict[int, int] | None = None,
+        order: list[int] | None = None,
+    ) -> None:
         size = (self.POOLS + 1) * pool_trim.POOL_SIZE
         # private, as pymalloc's arenas: a shared mapping keeps its contents through MADV_DONTNEED
         self.memory = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
         start = ctypes.addressof(ctypes.c_char.from_buffer(self.memory))
         self.base = -(-start // pool_trim.POOL_SIZE) * pool_trim.POOL_SIZE
         size = pool_trim.ARENA_OBJECT.size
-        # a table of four arena objects: slot 0 the arena pymalloc takes pools from, slot 3 this one
         self.table = ctypes.create_string_buffer(4 * size)
-        head = ctypes.addressof(self.table)
-        pool_trim.ARENA_OBJECT.pack_into(self.table, 0, 0x1000, 0x1000, 20, 64, 0, head + 3 * size, 0)
-        self.entry = (ctypes.c_char * size).from_buffer(self.table, 3 * size)
+        self.order_memory = ctypes.create_string_buffer(8 * (pool_retire.ORDER_SLOTS + 1))
+        self.entry = (ctypes.c_char * size).from_buffer(self.table, self.SLOT * size)
         for number in range(carved):
             following = self.pool(listed[listed.index(number) + 1]) if number in listed[:-1] else 0
             count = 1 if number in used else 0
-            header = pool_trim.POOL_HEADER.pack(count, 0, following, 0, 3, 5, 0, 0)
+            header = pool_trim.POOL_HEADER.pack(count, 0, following, 0, self.SLOT, 5, 0, 0)
             ctypes.memmove(self.pool(number), header, len(header))
             ctypes.memset(self.pool(number) + 4096, 0x5A, pool_trim.POOL_SIZE - 4096)  # a body
         self.arena = pool_trim._Arena(
-            free=self.POOLS - len(used) if free is None else free,
-            slot=3,
+            free=self.CAPACITY - len(used) if free is None else free,
+            slot=self.SLOT,
             address=self.base,
             pool_address=self.pool(carved),
-            total=self.POOLS,
+            total=self.CAPACITY,
             first=self.pool(listed[0]) if listed else 0,
         )
+        counts = {0: 20, **(others or {}), self.SLOT: self.arena.free}
+        self._link(counts, order or [0, self.SLOT])
+
+    def _link(self, counts: dict[int, int], order: list[int]) -> None:
         a = self.arena
-        fields = (a.address, a.pool_address, a.free, a.total, a.first, 0, ctypes.addressof(self.table))
-        pool_trim.ARENA_OBJECT.pack_into(self.entry, 0, *fields)
+        last_with = [0] * pool_retire.ORDER_SLOTS
+        for position, slot in enumerate(order):
+            following = self.slot_address(order[position + 1]) if position + 1 < len(order) else 0
+            previous = self.slot_address(order[position - 1]) if position else 0
+            if slot == self.SLOT:
+                fields = (a.address, a.pool_address, a.free, a.total, a.first, following, previous)
+            else:  # another arena: only its counts and links are read
+                fields = (0x100000 * (slot + 1), 0, counts[slot], 64, 0, following, previous)
+            pool_trim.ARENA_OBJECT.pack_into(self.table, slot * pool_trim.ARENA_OBJECT.size, *fields)
+            last_with[counts[slot]] = self.slot_address(slot)
+        words = [*last_with, self.slot_address(order[0])]
+        ctypes.memmove(self.order_memory, struct.pack(f"<{len(words)}Q", *words), 8 * len(words))
+
+    def slot_address(self, slot: int) -> int:
+        return ctypes.addressof(self.table) + slot * pool_trim.ARENA_OBJECT.size
+
+    def views(self) -> pool_retire.Views:
+        table = ctypes.addressof(self.table)
+        order = ctypes.addressof(self.order_memory)
+        found = pool_retire.ArenaOrder(order, order + 8 * pool_retire.ORDER_SLOTS)
+        return pool_retire.views(table, pool_trim._words(table, 4 * pool_trim.ENTRY_WORDS), found)
+
+    def retire(self, listed: list[int], madvise: Any = None) -> tuple[int, list[int]]:
+        """The trimmer's retirement of ``listed`` (pool numbers): how many went, and the pool
+        numbers still listed."""
+        trimmer = pool_trim.PoolTrimmer.__new__(pool_trim.PoolTrimmer)
+        libc = ctypes.PyDLL("libc.so.6")
+        trimmer._madvise = libc.madvise if madvise is None else madvise
+        libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+        memory = pool_trim._words(self.base, self.POOLS * pool_trim.POOL_SIZE // 8)
+        pointer = (ctypes.c_uint64 * 1)(ctypes.addressof(self.table))
+        pools = [self.pool(n) for n in listed]
+        gone, kept = trimmer._retire(self.views(), pointer, memory, self.arena, pools)
+        return gone, [(pool - self.base) // pool_trim.POOL_SIZE for pool in kept]
+
+    def counts(self) -> tuple[int, int, int | None]:
+        """The entry's empty and total pools, and its first listed pool's number (None: none)."""
+        _, _, free, total, first, _, _ = pool_trim.ARENA_OBJECT.unpack(self.entry.raw)
+        return free, total, (first - self.base) // pool_trim.POOL_SIZE if first else None
+
+    def header_byte(self, number: int) -> int:
+        return ctypes.string_at(self.pool(number) + 36, 1)[0]  # the size class's low byte
+
+    def linked(self) -> list[tuple[int, int]]:
+        """pymalloc's list as the fake order and table now hold it: (slot, empty pools) each."""
+        words = struct.unpack(f"<{pool_retire.ORDER_SLOTS + 1}Q", self.order_memory.raw)
+        table = ctypes.addressof(self.table)
+        found, entry = [], words[-1]
+        while entry and len(found) < 4:
+            slot = (entry - table) // pool_trim.ARENA_OBJECT.size
+            fields = pool_trim.ARENA_OBJECT.unpack_from(self.table, slot * pool_trim.ARENA_OBJECT.size)
+            found.append((slot, fields[2]))
+            entry = fields[5]
+        return found
+
+    def last_with(self) -> dict[int, int]:
+        """``nfp2lasta`` as the fake order holds it: count -> slot, where one is named."""
+        words = struct.unpack(f"<{pool_retire.ORDER_SLOTS + 1}Q", self.order_memory.raw)[:-1]
+        table = ctypes.addressof(self.table)
+        return {count: (w - table) // pool_trim.ARENA_OBJECT.size for count, w in enumerate(words) if w}
 
     def pool(self, number: int) -> int:
         return self.base + number * pool_trim.POOL_SIZE
@@ -461,7 +536,7 @@ def test_an_arena_whose_listed_pools_all_lie_below_the_frontier_is_left_with_an_
 def test_an_arena_whose_list_disagrees_with_its_count_is_not_rewritten():
     """nfreepools counts the listed pools and those never carved: a list one short of it (a
     misread, or a layout this module does not know) leaves the entry and the list as they are."""
-    arena = _FakeArena(used={0, 2}, listed=[5, 1, 4, 3], carved=6, free=7)
+    arena = _FakeArena(used={0, 2}, listed=[5, 1, 4, 3], carved=6, free=_FakeArena.CAPACITY - 3)
     done = arena.uncarve()
     assert done == pool_trim._Uncarved(tail=(), kept=[])  # nor are their bodies given back
     assert arena.fields() == (6, 5)
@@ -541,3 +616,114 @@ def test_an_arena_is_not_rewritten_while_it_leads_pymallocs_list():
     assert arena.uncarve() == pool_trim._Uncarved(tail=(), kept=[])
     pool_trim.ARENA_OBJECT.pack_into(arena.table, 0, *fields[:2], pool_trim.LEAD_POOLS, *fields[3:])
     assert arena.uncarve().tail == (arena.pool(5), arena.pool(4), arena.pool(3))
+
+
+def test_retired_pools_leave_the_arenas_counts_and_it_moves_to_its_place_in_pymallocs_order():
+    """The listed empty pools (lowest first, as the trim relinked them) are taken off the list and
+    out of both counts, all their pages given back; the arena now has fewer empty pools than the
+    one before it, so it moves ahead of it, and ``nfp2lasta`` follows, as pymalloc would have it."""
+    arena = _FakeArena(
+        used={0, 5}, listed=[1, 2, 3, 4], carved=6, others={0: 1, 1: 60, 2: 63}, order=[0, 1, 3, 2]
+    )
+    assert arena.counts() == (62, 64, 1)  # 4 listed, 58 never carved
+    assert arena.retire([1, 2, 3, 4]) == (4, [])
+    assert arena.counts() == (58, 60, None)
+    assert arena.linked() == [(0, 1), (3, 58), (1, 60), (2, 63)]
+    assert arena.last_with() == {1: 0, 58: 3, 60: 1, 63: 2}
+    assert [arena.body_byte(n) for n in range(6)] == [0x5A, 0, 0, 0, 0, 0x5A]
+    assert [arena.header_byte(n) for n in range(6)] == [5, 0, 0, 0, 0, 5]  # headers gone too
+
+
+def test_an_arena_left_with_no_empty_pool_leaves_pymallocs_list_as_a_full_one_does():
+    listed = [n for n in range(64) if n not in (10, 20)]
+    arena = _FakeArena(used={10, 20}, listed=listed, carved=64, others={0: 1, 2: 63}, order=[0, 3, 2])
+    assert arena.retire(listed) == (62, [])
+    assert arena.counts() == (0, 2, None)
+    assert arena.linked() == [(0, 1), (2, 63)]
+    assert arena.last_with() == {1: 0, 63: 2}
+
+
+def test_an_arena_keeps_two_pools_in_total_so_pymalloc_never_frees_it_through_stale_links():
+    """With one pool in total, freeing the last used block of an arena that was full would make
+    pymalloc unlink it from a list it is not on: the lowest listed pool stays."""
+    listed = [n for n in range(64) if n != 10]
+    arena = _FakeArena(used={10}, listed=listed, carved=64, others={0: 1, 2: 63}, order=[0, 3, 2])
+    assert arena.retire(listed) == (62, [0])
+    assert arena.counts() == (1, 2, 0)
+    assert arena.next_of(0) is None
+    assert arena.linked() == [(0, 1), (3, 1), (2, 63)]
+    assert arena.last_with() == {1: 3, 63: 2}
+
+
+def test_nothing_is_retired_when_pymalloc_changed_the_order_after_the_plan_read_it(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    """The plan's own allocations may make pymalloc take a pool (here: from the head): the plan is
+    compared with memory right before it is written, and a stale one writes nothing."""
+    arena = _FakeArena(
+        used={0, 5}, listed=[1, 2, 3, 4], carved=6, others={0: 2, 1: 60, 2: 63}, order=[0, 1, 3, 2]
+    )
+    planned = pool_retire._planned
+
+    def planned_while_a_pool_is_taken(*args: Any) -> Any:
+        done = planned(*args)
+        fields = pool_trim.ARENA_OBJECT.unpack_from(arena.table, 0)
+        pool_trim.ARENA_OBJECT.pack_into(arena.table, 0, *fields[:2], 1, *fields[3:])
+        return done
+
+    monkeypatch.setattr(pool_retire, "_planned", planned_while_a_pool_is_taken)
+    assert arena.retire([1, 2, 3, 4]) == (0, [1, 2, 3, 4])
+    assert arena.counts() == (62, 64, 1)
+    assert arena.linked() == [(0, 1), (1, 60), (3, 62), (2, 63)]
+    assert [arena.body_byte(n) for n in range(1, 5)] == [0x5A] * 4
+
+
+def test_nothing_is_retired_from_an_arena_its_neighbours_do_not_link_to():
+    arena = _FakeArena(
+        used={0, 5}, listed=[1, 2, 3, 4], carved=6, others={0: 1, 1: 60, 2: 63}, order=[0, 1, 3, 2]
+    )
+    fields = pool_trim.ARENA_OBJECT.unpack_from(arena.table, 1 * pool_trim.ARENA_OBJECT.size)
+    pool_trim.ARENA_OBJECT.pack_into(arena.table, pool_trim.ARENA_OBJECT.size, *fields[:5], 0, fields[6])
+    assert arena.retire([1, 2, 3, 4]) == (0, [1, 2, 3, 4])
+    assert arena.counts() == (62, 64, 1)
+
+
+def test_pymalloc_goes_on_in_arenas_with_retired_pools_and_frees_them_when_they_empty():
+    """In this process: the trim retires the empty pools a few live blocks left between used ones;
+    RSS falls below what the header pages alone would keep; allocations go on with their contents
+    intact; once every block is freed pymalloc frees those arenas whole."""
+    figures = _run("""
+        import os, tempfile
+
+        def arenas_now():
+            with tempfile.TemporaryFile() as out:
+                saved = os.dup(2)
+                os.dup2(out.fileno(), 2)
+                try:
+                    sys._debugmallocstats()
+                finally:
+                    os.dup2(saved, 2)
+                    os.close(saved)
+                out.seek(0)
+                for line in out.read().decode().splitlines():
+                    if "arenas allocated current" in line:
+                        return int(line.split("=")[-1].replace(",", ""))
+
+        base = arenas_now()
+        kept = fill(400_000)[::2_000]
+        gc.collect()
+        freed = rss_mb()
+        report = trim()
+        trimmed = rss_mb()
+        again = fill(300_000)
+        intact = all(a == (str(i) * 3, [i], {"k": i}) for i, a in enumerate(again))
+        intact = intact and all(k[1][0] == k[2]["k"] for k in kept)
+        del again, kept
+        gc.collect()
+        print(json.dumps({"freed": freed, "trimmed": trimmed, "retired": report.retired_pools,
+                          "intact": intact, "base": base, "end": arenas_now()}))
+    """)
+    assert figures["retired"] > 1_000 and figures["intact"], figures
+    # with each empty pool's header page kept, ~0.32 of the RSS after the free stayed
+    assert figures["trimmed"] < 0.25 * figures["freed"], figures
+    assert figures["end"] <= figures["base"] + 10, figures

@@ -67,6 +67,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from . import pool_retire
 from .pymalloc_table import (
     ARENA_OBJECT,
     ARENA_SIZE,
@@ -77,6 +78,7 @@ from .pymalloc_table import (
     _read,
     _Readable,
     _table_pointer,
+    never_carved,
 )
 
 DUMMY_SIZE_IDX = 0xFFFF  # the size class pymalloc gives a pool it has not used yet
@@ -96,13 +98,15 @@ MAX_ARENAS = 2_730  # beyond this pymalloc's table is an mmapped chunk whose usa
 @dataclass(frozen=True)
 class TrimReport:
     """What one trim did: empty pools given back (of them, ``tail_pools`` whole, handed back to
-    pymalloc as never carved), arenas looked at, arenas left as margin."""
+    pymalloc as never carved, and ``retired_pools`` whole, taken out of its counts), arenas looked
+    at, arenas left as margin."""
 
     pools: int
     arenas: int
     skipped_arenas: int
     complete: bool
     tail_pools: int = 0
+    retired_pools: int = 0
 
 
 def _supported() -> bool:
@@ -177,6 +181,26 @@ class PoolTrimmer:
         self.counts = array.array("q", [0, 0, -1])
         self._probes = _Probes()  # before the mappings are read: their pools are in them
         self._pointer = self._find_pointer()
+        # the probes' arenas keep their counts: the table is recognised by them at each trim
+        self._probe_slots = frozenset(arena for _, arena in self._probes.expected)
+        self._order = self._find_order()
+
+    def _find_order(self) -> pool_retire.ArenaOrder | None:
+        """Where pymalloc keeps its order of arenas (None: empty pools are not retired, the rest
+        of the trim runs). The table is read before and after the search: equal, nothing in
+        between took or gave a pool."""
+        readable = _Readable(_mappings())
+        for _ in range(SETUP_ATTEMPTS):
+            with _exclusive():
+                found = self._table(readable)
+                if found is None:
+                    return None
+                table, count = found
+                before = _read(table, count * ARENA_OBJECT.size)
+                order = pool_retire.find_order(self._pointer, before, table, count, readable)
+                if _read(table, count * ARENA_OBJECT.size) == before:
+                    return order
+        return None
 
     def _find_pointer(self) -> int:
         """Look for the table while no other thread runs (it must not move meanwhile); another
@@ -227,23 +251,42 @@ class PoolTrimmer:
         kept = _margin(arenas)
         table_words = _words(table, count * ENTRY_WORDS)
         pointer = _words(self._pointer, 1)
-        pools = tail = 0
+        order = None if self._order is None else pool_retire.views(table, table_words, self._order)
+        pools = tail = retired = 0
         for arena in _resumed(arenas[kept:], self.counts[2]):
             if time.monotonic() > deadline:  # checked before each arena and each pool
                 self.counts[2] = arena.slot
-                return TrimReport(pools, len(arenas), kept, complete=False, tail_pools=tail)
+                return TrimReport(pools, len(arenas), kept, False, tail, retired)
             memory = _words(arena.address, ARENA_SIZE // 8)  # made first: its audit event fires here
             if pointer[0] != table:  # pymalloc moved its table (arenas were added): stop here
-                return TrimReport(pools, len(arenas), kept, complete=False, tail_pools=tail)
+                return TrimReport(pools, len(arenas), kept, False, tail, retired)
             uncarved = self._uncarve_tail(table_words, memory, arena)
-            trimmed, complete = self._trim_pools(table_words, memory, arena, uncarved.kept, deadline)
-            pools += trimmed + len(uncarved.tail)
+            listed = uncarved.kept
+            gone = 0
+            if order is not None and listed and arena.slot not in self._probe_slots:
+                gone, listed = self._retire(order, pointer, memory, arena, listed)
+                retired += gone
+            trimmed, complete = self._trim_pools(table_words, memory, arena, listed, deadline)
+            pools += trimmed + len(uncarved.tail) + gone
             tail += len(uncarved.tail)
             if not complete:
                 self.counts[2] = arena.slot
-                return TrimReport(pools, len(arenas), kept, complete=False, tail_pools=tail)
+                return TrimReport(pools, len(arenas), kept, False, tail, retired)
         self.counts[2] = -1
-        return TrimReport(pools, len(arenas), kept, complete=True, tail_pools=tail)
+        return TrimReport(pools, len(arenas), kept, True, tail, retired)
+
+    def _retire(
+        self, order: pool_retire.Views, pointer: _Words, memory: _Words, arena: _Arena, listed: list[int]
+    ) -> tuple[int, list[int]]:
+        """Retire the arena's listed empty pools (``memory/pool_retire``) and give back all their
+        pages: how many went, and the pools still listed. Once the writes are done pymalloc can
+        reach them neither from a list nor by carving, whatever a hook run by ``madvise`` does."""
+        retirement = pool_retire.plan(order, arena.slot, listed, memory)
+        if retirement is None or pointer[0] != order.table or not pool_retire.apply(order, retirement):
+            return 0, listed
+        for pool in retirement.retired:
+            self._madvise(pool, POOL_SIZE, MADV_DONTNEED)
+        return len(retirement.retired), retirement.kept
 
     def _uncarve_tail(self, table_words: _Words, memory: _Words, arena: _Arena) -> _Uncarved:
         """Hand the arena's run of empty pools right below its carving frontier back to pymalloc as
@@ -404,13 +447,11 @@ def _listed_pools(memory: _Words, arena: _Arena) -> list[int]:
 def _empty_pools(memory: _Words, arena: _Arena) -> list[int] | None:
     """The arena's list of empty pools, if it holds exactly the empty pools the entry counts
     (``nfreepools`` counts the listed ones and those never carved) and ends where it should."""
-    first_pool = -(-arena.address // POOL_SIZE) * POOL_SIZE
-    carved, rest = divmod(arena.pool_address - first_pool, POOL_SIZE)
-    never_carved = arena.total - carved
-    if rest or not 0 <= never_carved <= arena.free:
+    uncarved = never_carved(arena.address, arena.pool_address)
+    if uncarved is None or not uncarved <= arena.free:
         return None
     listed = _listed_pools(memory, arena)
-    if len(listed) != arena.free - never_carved or len(set(listed)) != len(listed):
+    if len(listed) != arena.free - uncarved or len(set(listed)) != len(listed):
         return None
     if listed and memory[_word(memory, listed[-1]) + NEXTPOOL_WORD] != 0:
         return None
@@ -545,4 +586,5 @@ def trim_empty_pools() -> TrimReport | None:
         last.skipped_arenas,
         last.complete,
         sum(r.tail_pools for r in reports),
+        sum(r.retired_pools for r in reports),
     )

@@ -30,6 +30,17 @@ ARENA_OBJECT = struct.Struct("<QQIIQQQ")
 PROBE_SIZES = tuple(range(1, 480, 7))  # bytes lengths: every pymalloc size class, several pools
 
 
+def never_carved(address: int, pool_address: int) -> int | None:
+    """How many pools of the arena at ``address`` lie above its carving frontier: never carved,
+    counted in ``nfreepools`` (not in ``ntotalpools`` alone: retired pools leave that, see
+    ``memory/pool_retire``). pymalloc aligns the first pool: an unaligned arena holds one fewer.
+    None where the frontier is not a pool's start inside the arena."""
+    first_pool = -(-address // POOL_SIZE) * POOL_SIZE
+    capacity = (address + ARENA_SIZE - first_pool) // POOL_SIZE
+    carved, rest = divmod(pool_address - first_pool, POOL_SIZE)
+    return capacity - carved if not rest and 0 <= carved <= capacity else None
+
+
 @dataclass(frozen=True)
 class _Mapping:
     start: int
@@ -65,6 +76,14 @@ class _Readable:
     def holds(self, address: int, length: int) -> bool:
         index = bisect_right(self._starts, address) - 1
         return index >= 0 and address + length <= self._ends[index]
+
+    def around(self, address: int, reach: int) -> tuple[int, int]:
+        """The span of ``reach`` bytes each side of ``address`` that its mapping holds (empty if
+        none holds it)."""
+        index = bisect_right(self._starts, address) - 1
+        if index < 0 or address >= self._ends[index]:
+            return address, address
+        return max(self._starts[index], address - reach), min(self._ends[index], address + reach)
 
 
 def _static_data(mappings: list[_Mapping]) -> list[_Mapping]:
