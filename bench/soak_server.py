@@ -40,6 +40,7 @@ def _pools() -> dict[str, int]:
     pools): after a trim an empty pool keeps one resident page (its header), a used one up to
     four. Read from the table ``memory/pool_trim`` finds, while no other thread runs."""
     from evalfix_ls.memory import pool_trim
+    from evalfix_ls.memory.pymalloc_table import never_carved
 
     found = pool_trim.trimmer()
     if found is None:
@@ -56,11 +57,10 @@ def _pools() -> dict[str, int]:
             address, pool_address, free, total, first_empty = entry[:5]
             if not address:
                 continue
-            first_pool = -(-address // pool_trim.POOL_SIZE) * pool_trim.POOL_SIZE
-            carved = (pool_address - first_pool) // pool_trim.POOL_SIZE
+            uncarved = never_carved(address, pool_address) or 0
             arenas += 1
             used += total - free
-            empty += free - (total - carved)
+            empty += free - uncarved  # listed: retired pools are in neither count
             arena = pool_trim._Arena(free, index, address, pool_address, total, first_empty)
             listed = pool_trim._listed_pools(pool_trim._words(address, pool_trim.ARENA_SIZE // 8), arena)
             trailing += len(pool_trim._trailing_run(listed, pool_address))
