@@ -14,14 +14,15 @@ held (it follows the old free list through the body). The pool's size class in i
 to "none" first (``DUMMY_SIZE_IDX``, what pymalloc writes into a pool it has never used), so a
 reused pool is always initialized afresh, and a zeroed body is never read.
 
-The header pages stay (an arena's list of empty pools runs through them: over the soak
-benchmark's week they were most of what the kept arenas cost), except in one place: the run of
-empty pools right below an arena's carving frontier (``pool_address``, above which pymalloc has
-never carved a pool) is handed back as never carved, the frontier lowered over it, and all its
-pages go; pymalloc writes a header afresh when it carves a pool. ``nfreepools`` counts listed and
-uncarved pools alike, so the arena keeps its place in pymalloc's order. The other empty pools are
-relinked lowest first: pymalloc takes the first of the list, so what is allocated next gathers at
-the bottom of the arena and its top can empty into that run.
+The header pages stay only where pymalloc still needs them. The run of empty pools right below an
+arena's carving frontier (``pool_address``, above which pymalloc has never carved a pool) is
+handed back as never carved, the frontier lowered over it, and all its pages go; pymalloc writes
+a header afresh when it carves a pool. ``nfreepools`` counts listed and uncarved pools alike, so
+the arena keeps its place in pymalloc's order. The other empty pools are relinked lowest first
+(pymalloc takes the first of the list, so what is allocated next gathers at the bottom of the
+arena and its top can empty into that run), then retired (``memory/pool_retire``): taken off the
+list and out of the arena's counts, the arena moved to its new place in pymalloc's order, all
+their pages given back. Where that order is not found, they stay listed with their header page.
 
 Where the structures are: pymalloc's table of arenas is found once (``memory/pymalloc_table``),
 by its address in the interpreter's static data, and accepted only if it places every probe
