@@ -56,8 +56,10 @@ other empty pool of an arena that became pymalloc's first before it reached one 
 from __future__ import annotations
 
 import array
+import bisect
 import contextlib
 import ctypes
+import dataclasses
 import gc
 import os
 import platform
@@ -68,7 +70,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from . import pool_retire
+from . import pool_retire, pool_thin
 from .pymalloc_table import (
     ARENA_OBJECT,
     ARENA_SIZE,
@@ -100,7 +102,8 @@ MAX_ARENAS = 2_730  # beyond this pymalloc's table is an mmapped chunk whose usa
 class TrimReport:
     """What one trim did: empty pools given back (of them, ``tail_pools`` whole, handed back to
     pymalloc as never carved, and ``retired_pools`` whole, taken out of its counts), arenas looked
-    at, arenas left as margin."""
+    at, arenas left as margin; and used pools whose pages without a live block went,
+    ``thinned_pools``)."""
 
     pools: int
     arenas: int
@@ -108,6 +111,7 @@ class TrimReport:
     complete: bool
     tail_pools: int = 0
     retired_pools: int = 0
+    thinned_pools: int = 0
 
 
 def _supported() -> bool:
@@ -177,9 +181,11 @@ class PoolTrimmer:
         self._page = os.sysconf("SC_PAGE_SIZE")
         self._lock = threading.Lock()
         # trims run, pools given back in all, and the table slot of the arena where the last
-        # trim stopped at its deadline (-1: it completed), where the next one starts: kept in
-        # place (an int object made during the trim could take an empty pool it is giving back)
-        self.counts = array.array("q", [0, 0, -1])
+        # trim stopped at its deadline (-1: it completed), where the next one starts, and the
+        # same for the thinning of used pools: kept in place (an int object made during the
+        # trim could take an empty pool it is giving back)
+        self.counts = array.array("q", [0, 0, -1, -1])
+        self._thinned: dict[int, tuple[int, int]] = {}  # pool -> (count, freeblock) when thinned
         self._probes = _Probes()  # before the mappings are read: their pools are in them
         self._pointer = self._find_pointer()
         # the probes' arenas keep their counts: the table is recognised by them at each trim
@@ -240,7 +246,10 @@ class PoolTrimmer:
                 found = self._table(readable)
                 if found is None:
                     return TrimReport(0, 0, 0, complete=False)
-                report = self._trim_table(*found, min(deadline, time.monotonic() + BUDGET_SECONDS))
+                until = min(deadline, time.monotonic() + BUDGET_SECONDS)
+                report = self._trim_table(*found, until)
+                if report.complete:
+                    report = dataclasses.replace(report, thinned_pools=self._thin(*found, until))
             self.counts[0] += 1
             self.counts[1] += report.pools
             return report
@@ -275,6 +284,54 @@ class PoolTrimmer:
                 return TrimReport(pools, len(arenas), kept, False, tail, retired)
         self.counts[2] = -1
         return TrimReport(pools, len(arenas), kept, True, tail, retired)
+
+    def _thin(self, table: int, count: int, deadline: float) -> int:
+        """Thin the sparse used pools of every arena (``memory/pool_thin``): how many were. A
+        pass stopped at the deadline is taken up at the arena where it stopped; a pool thinned
+        before and unchanged since (same count, same first free block) is skipped."""
+        raw = _read(table, count * ARENA_OBJECT.size)
+        entries = [ARENA_OBJECT.unpack_from(raw, slot * ARENA_OBJECT.size)[:2] for slot in range(count)]
+        slots = [slot for slot, (address, _) in enumerate(entries) if address]
+        start = slots.index(self.counts[3]) if self.counts[3] in slots else 0
+        pointer = _words(self._pointer, 1)
+        thinned = 0
+        for slot in slots[start:] + slots[:start]:
+            if time.monotonic() > deadline:
+                self.counts[3] = slot
+                return thinned
+            address, pool_address = entries[slot]
+            memory = _words(address, ARENA_SIZE // 8)
+            if pointer[0] != table:
+                return thinned
+            thinned += self._thin_arena(memory, slot, address, pool_address)
+        self.counts[3] = -1
+        return thinned
+
+    def _thin_arena(self, memory: _Words, slot: int, address: int, pool_address: int) -> int:
+        """Thin the arena's sparse used pools; their headers are read a word at a time across
+        all pools at once (a strided view), the pools themselves only where the header says so."""
+        arena_bytes = memoryview(memory).cast("B")
+        first = -(-address // POOL_SIZE) * POOL_SIZE
+        pools = range(first, pool_address, POOL_SIZE)
+        words = arena_bytes.cast("Q")[(first - address) // 8 :]
+        stride = POOL_SIZE // 8
+        counts, classes, offsets = (words[w : w + stride * len(pools) : stride].tolist() for w in (0, 4, 5))
+        thinned = 0
+        for pool, count, size_class, offset in zip(pools, counts, classes, offsets, strict=True):
+            if not pool_thin.sparse_header(count, size_class, offset, slot):
+                continue
+            at = _word(memory, pool)
+            if self._thinned.get(pool) == (count & 0xFFFFFFFF, memory[at + 1]):
+                continue
+            view = arena_bytes[pool - address : pool - address + POOL_SIZE]
+            thinning = pool_thin.plan(bytes(view), pool, memory, self._page)
+            if thinning is None or not pool_thin.apply(view, thinning):
+                continue
+            for start, length in thinning.dropped:
+                self._madvise(start, length, MADV_DONTNEED)
+            self._thinned[pool] = (count & 0xFFFFFFFF, thinning.freeblock)
+            thinned += 1
+        return thinned
 
     def _retire(
         self, order: pool_retire.Views, pointer: _Words, memory: _Words, arena: _Arena, listed: list[int]
@@ -361,6 +418,11 @@ class PoolTrimmer:
             if self._madvise(pool + self._page, body, MADV_DONTNEED) == 0:
                 trimmed += 1
         return trimmed, True
+
+
+def _in_arena(address: int, starts: list[int]) -> bool:
+    index = bisect.bisect_right(starts, address) - 1
+    return index >= 0 and address < starts[index] + ARENA_SIZE
 
 
 LEAD_POOLS = 8  # empty pools the arenas ahead of one being rewritten must hold between them
@@ -588,4 +650,5 @@ def trim_empty_pools() -> TrimReport | None:
         last.complete,
         sum(r.tail_pools for r in reports),
         sum(r.retired_pools for r in reports),
+        sum(r.thinned_pools for r in reports),
     )
