@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from evalfix_ls.memory import pool_retire, pool_trim
+from evalfix_ls.memory import pool_retire, pool_thin, pool_trim
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
 pytestmark = pytest.mark.skipif(not pool_trim._supported(), reason="pymalloc on 64-bit Linux CPython only")
@@ -204,9 +204,9 @@ def test_a_trim_stopped_by_its_deadline_is_taken_up_again_until_it_completes():
     """Each trim holds the interpreter for at most ``BUDGET_SECONDS``; one that stops there
     has given back what it reached, the next one skips that and goes on."""
     figures = _run("""
-        pool_trim.BUDGET_SECONDS = 0.02
+        pool_trim.BUDGET_SECONDS = 0.01
         pool_trim.TRIM_ATTEMPTS = 1_000
-        kept = fill(300_000)[::1_000]
+        kept = fill(500_000)[::1_000]
         gc.collect()
         first = in_thread(trimmer.trim)
         before = pool_trim.trims()[0]
@@ -727,3 +727,147 @@ def test_pymalloc_goes_on_in_arenas_with_retired_pools_and_frees_them_when_they_
     # with each empty pool's header page kept, ~0.32 of the RSS after the free stayed
     assert figures["trimmed"] < 0.25 * figures["freed"], figures
     assert figures["end"] <= figures["base"] + 10, figures
+
+
+# The pages of a used pool that hold no live block go back (memory/pool_thin.py).
+
+PAGE = 4096
+THIN_SLOT = 5
+
+
+class _FakePool:
+    """One pool of blocks of ``size`` bytes, extended to its end, at the start of an arena's
+    worth of private anonymous memory: the blocks in ``live`` hold a pattern, the others are on
+    the free list (highest first, as frees in no order leave it)."""
+
+    def __init__(self, size: int, live: set[int]) -> None:
+        self.memory_map = mmap.mmap(
+            -1, pool_trim.ARENA_SIZE + pool_trim.POOL_SIZE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS
+        )
+        start = ctypes.addressof(ctypes.c_char.from_buffer(self.memory_map))
+        self.address = -(-start // pool_trim.POOL_SIZE) * pool_trim.POOL_SIZE
+        self.size = size
+        self.capacity = (pool_trim.POOL_SIZE - pool_thin.POOL_OVERHEAD) // size
+        self.live = live
+        free = [n for n in range(self.capacity) if n not in live]
+        following = 0
+        for number in free:  # pushed lowest first: the list runs highest first
+            ctypes.c_uint64.from_address(self.block(number)).value = following
+            following = self.block(number)
+        for number in live:
+            ctypes.memset(self.block(number), 0xA0 + number % 16, size)
+        end = pool_thin.POOL_OVERHEAD + self.capacity * size
+        header = pool_trim.POOL_HEADER.pack(
+            len(live), following, 0, 0, THIN_SLOT, size // 16 - 1, end, 16384 - size
+        )
+        ctypes.memmove(self.address, header, len(header))
+
+    def block(self, number: int) -> int:
+        return self.address + pool_thin.POOL_OVERHEAD + number * self.size
+
+    def thin(self) -> int:
+        trimmer = pool_trim.PoolTrimmer.__new__(pool_trim.PoolTrimmer)
+        libc = ctypes.PyDLL("libc.so.6")
+        libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+        trimmer._madvise = libc.madvise
+        trimmer._page = PAGE
+        trimmer._thinned = {}
+        memory = pool_trim._words(self.address, pool_trim.ARENA_SIZE // 8)
+        return trimmer._thin_arena(memory, THIN_SLOT, self.address, self.address + pool_trim.POOL_SIZE)
+
+    def free_list(self) -> list[int]:
+        numbers = []
+        block = pool_trim.POOL_HEADER.unpack(ctypes.string_at(self.address, 48))[1]
+        while block and len(numbers) <= self.capacity:
+            numbers.append((block - self.address - pool_thin.POOL_OVERHEAD) // self.size)
+            block = ctypes.c_uint64.from_address(block).value
+        return numbers
+
+    def page_byte(self, page: int) -> int:
+        """The last byte of a page of the pool (0 once the page went)."""
+        return ctypes.string_at(self.address + (page + 1) * PAGE - 1, 1)[0]
+
+    def intact(self) -> bool:
+        return all(
+            ctypes.string_at(self.block(n), self.size) == bytes([0xA0 + n % 16]) * self.size
+            for n in self.live
+        )
+
+
+def test_a_sparse_pools_free_list_keeps_only_the_blocks_in_pages_under_live_ones():
+    """64-byte blocks: block 0 lies in page 0, block 130 in page 2. Pages 1 and 3 hold only free
+    blocks: they go, and the list holds the free blocks of pages 0 and 2, lowest first."""
+    pool = _FakePool(64, live={0, 130})
+    for page in range(4):
+        ctypes.memset(pool.address + page * PAGE + PAGE - 1, 0x77, 1)  # every page resident
+    assert pool.thin() == 1
+    in_kept = [n for n in range(pool.capacity) if n not in pool.live and _pages(pool, n) <= {0, 2}]
+    assert pool.free_list() == in_kept
+    assert in_kept[0] == 1 and in_kept[-1] == 190  # block 191 (12,272-12,336) runs into page 3
+    assert [pool.page_byte(p) for p in range(4)] == [0x77, 0, 0x77, 0]
+    assert pool.intact()
+
+
+def test_a_pool_with_no_free_block_in_its_kept_pages_keeps_its_lowest_free_block_and_that_ones_pages():
+    """512-byte blocks 0-14 live fill pages 0 and 1; block 15 straddles pages 1 and 2. pymalloc
+    keeps a pool with an empty free list off its lists, so block 15 stays listed with page 2, and
+    with it the free blocks wholly in pages 0-2; page 3 goes."""
+    pool = _FakePool(512, live=set(range(15)))
+    assert pool.thin() == 1
+    assert pool.free_list() == list(range(15, 23))
+    assert pool.page_byte(3) == 0
+    assert pool.intact()
+
+
+def test_a_pool_changed_after_it_was_read_is_left_as_it_is(monkeypatch: pytest.MonkeyPatch):
+    """A block allocated or freed in the pool between the snapshot and the writes changes the
+    pool: the plan is compared with memory right before it is written, and nothing is."""
+    pool = _FakePool(64, live={0, 130})
+    planned = pool_thin.plan
+    before = pool.free_list()
+
+    def planned_while_a_block_is_taken(*args: Any) -> Any:
+        done = planned(*args)
+        first = pool_trim.POOL_HEADER.unpack(ctypes.string_at(pool.address, 48))[1]
+        ctypes.c_uint64.from_address(pool.address + 8).value = ctypes.c_uint64.from_address(first).value
+        ctypes.c_uint32.from_address(pool.address).value = 3
+        return done
+
+    monkeypatch.setattr(pool_thin, "plan", planned_while_a_block_is_taken)
+    assert pool.thin() == 0
+    assert pool.free_list() == before[1:]  # only the simulated allocation changed it
+    assert pool.intact()
+
+
+def test_a_pool_still_being_extended_or_half_full_is_left_alone():
+    extending = _FakePool(64, live={0, 130})
+    header = ctypes.string_at(extending.address, 48)
+    fields = list(pool_trim.POOL_HEADER.unpack(header))
+    fields[6] = fields[7]  # nextoffset at maxnextoffset: pymalloc still carves blocks past the list
+    ctypes.memmove(extending.address, pool_trim.POOL_HEADER.pack(*fields), 48)
+    assert extending.thin() == 0
+    half = _FakePool(64, live=set(range(0, 255, 2)))  # 128 of 255 blocks: more than half
+    assert half.thin() == 0
+
+
+def _pages(pool: _FakePool, number: int) -> set[int]:
+    start = pool_thin.POOL_OVERHEAD + number * pool.size
+    return set(range(start // PAGE, (start + pool.size - 1) // PAGE + 1))
+
+
+def test_thinned_pools_of_this_interpreter_go_on_serving_allocations_with_their_contents_intact():
+    figures = _run("""
+        kept = fill(300_000)[::1_000]
+        gc.collect()
+        first = trim()
+        while True:  # the thinning is taken up across trims, as the pools' walk is
+            more = trim()
+            if more.thinned_pools == 0:
+                break
+        thinned = rss_mb()
+        again = fill(300_000)
+        intact = all(a == (str(i) * 3, [i], {"k": i}) for i, a in enumerate(again))
+        intact = intact and all(k[1][0] == k[2]["k"] for k in kept)
+        print(json.dumps({"thinned": first.thinned_pools, "intact": intact}))
+    """)
+    assert figures["thinned"] > 50 and figures["intact"], figures
