@@ -871,3 +871,12 @@ def test_thinned_pools_of_this_interpreter_go_on_serving_allocations_with_their_
         print(json.dumps({"thinned": first.thinned_pools, "intact": intact}))
     """)
     assert figures["thinned"] > 50 and figures["intact"], figures
+
+
+def test_the_tables_length_is_read_from_its_chunk_in_the_heap_or_mmapped_past_2700_arenas():
+    size = pool_trim.ARENA_OBJECT.size
+    assert pool_trim._table_length(2_048 * size + 8) == 2_048  # a heap chunk: 8 bytes more
+    mmapped = -(-(4_096 * size + 16) // 4_096) * 4_096 - 16  # a page-rounded mmapped chunk
+    assert pool_trim._table_length(mmapped) == 4_096
+    assert pool_trim._table_length(3_000 * size) is None  # not a doubled length
+    assert pool_trim._table_length(8 * size) is None  # pymalloc starts at 16

@@ -95,7 +95,8 @@ HANDOVER_SECONDS = 0.05  # the lock let go this long first (at least ten old swi
 BUDGET_SECONDS = 0.1  # the trim's own bound once it holds the lock
 TRIM_ATTEMPTS = 8  # trims in a row while each one stops at its deadline
 SETUP_ATTEMPTS = 3
-MAX_ARENAS = 2_730  # beyond this pymalloc's table is an mmapped chunk whose usable size is loose
+MAX_ARENAS = 1 << 22  # 4 TiB of arenas: a larger table is a misread
+CHUNK_SLACK = 4096 + 32  # glibc's usable size past the bytes asked: a heap chunk's 8-24, a page
 
 
 @dataclass(frozen=True)
@@ -230,9 +231,8 @@ class PoolTrimmer:
         table = ctypes.c_uint64.from_address(self._pointer).value
         if not table or not self._probes.placed_by(table, readable):
             return None
-        count = self._usable_size(table) // ARENA_OBJECT.size
-        doubled_from_16 = count >= 16 and count & (count - 1) == 0 and count % 16 == 0
-        return (table, count) if doubled_from_16 and count <= MAX_ARENAS else None
+        count = _table_length(self._usable_size(table))
+        return (table, count) if count is not None else None
 
     def trim(self) -> TrimReport:
         """Give back the empty pools' pages. Nothing is done (``complete`` false) when another
@@ -418,6 +418,20 @@ class PoolTrimmer:
             if self._madvise(pool + self._page, body, MADV_DONTNEED) == 0:
                 trimmed += 1
         return trimmed, True
+
+
+def _table_length(usable: int) -> int | None:
+    """How many entries pymalloc's table holds, from glibc's usable size of its chunk: a power of
+    two, 16 or more (pymalloc doubles it from 16), and the chunk at most ``CHUNK_SLACK`` larger
+    (an mmapped chunk, as the table becomes past ~2,700 arenas, is rounded up to a page).
+    Retired pools keep arenas that would otherwise have been filled again, so a long session
+    can pass that size."""
+    entries = usable // ARENA_OBJECT.size
+    if entries < 16:
+        return None
+    length = 1 << (entries.bit_length() - 1)
+    fits = usable - length * ARENA_OBJECT.size < CHUNK_SLACK
+    return length if fits and length <= MAX_ARENAS else None
 
 
 def _in_arena(address: int, starts: list[int]) -> bool:
