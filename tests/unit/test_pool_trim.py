@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from evalfix_ls.memory import pool_retire, pool_thin, pool_trim
+from evalfix_ls.memory import pool_retire, pool_thin, pool_trim, pymalloc_table
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
 pytestmark = pytest.mark.skipif(not pool_trim._supported(), reason="pymalloc on 64-bit Linux CPython only")
@@ -766,14 +766,11 @@ class _FakePool:
         return self.address + pool_thin.POOL_OVERHEAD + number * self.size
 
     def thin(self) -> int:
-        trimmer = pool_trim.PoolTrimmer.__new__(pool_trim.PoolTrimmer)
         libc = ctypes.PyDLL("libc.so.6")
         libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
-        trimmer._madvise = libc.madvise
-        trimmer._page = PAGE
-        trimmer._thinned = {}
+        thinner = pool_thin.PoolThinner(libc.madvise, PAGE)
         memory = pool_trim._words(self.address, pool_trim.ARENA_SIZE // 8)
-        return trimmer._thin_arena(memory, THIN_SLOT, self.address, self.address + pool_trim.POOL_SIZE)
+        return thinner.thin_arena(memory, THIN_SLOT, self.address, self.address + pool_trim.POOL_SIZE)
 
     def free_list(self) -> list[int]:
         numbers = []
@@ -875,8 +872,8 @@ def test_thinned_pools_of_this_interpreter_go_on_serving_allocations_with_their_
 
 def test_the_tables_length_is_read_from_its_chunk_in_the_heap_or_mmapped_past_2700_arenas():
     size = pool_trim.ARENA_OBJECT.size
-    assert pool_trim._table_length(2_048 * size + 8) == 2_048  # a heap chunk: 8 bytes more
+    assert pymalloc_table._table_length(2_048 * size + 8) == 2_048  # a heap chunk: 8 bytes more
     mmapped = -(-(4_096 * size + 16) // 4_096) * 4_096 - 16  # a page-rounded mmapped chunk
-    assert pool_trim._table_length(mmapped) == 4_096
-    assert pool_trim._table_length(3_000 * size) is None  # not a doubled length
-    assert pool_trim._table_length(8 * size) is None  # pymalloc starts at 16
+    assert pymalloc_table._table_length(mmapped) == 4_096
+    assert pymalloc_table._table_length(3_000 * size) is None  # not a doubled length
+    assert pymalloc_table._table_length(8 * size) is None  # pymalloc starts at 16

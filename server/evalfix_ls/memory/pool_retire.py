@@ -30,7 +30,7 @@ import array
 import ctypes
 from typing import NamedTuple
 
-from .pymalloc_table import ARENA_OBJECT, ARENA_SIZE, POOL_SIZE, _read, _Readable, never_carved
+from .pymalloc_table import ARENA_OBJECT, ARENA_SIZE, POOL_SIZE, _read, _Readable, _Words, never_carved
 
 ORDER_SLOTS = ARENA_SIZE // POOL_SIZE + 1  # nfp2lasta[MAX_POOLS_IN_ARENA + 1]
 SEARCH_BYTES = 4096  # each side of the table's pointer
@@ -39,8 +39,6 @@ ENTRY_WORDS = ARENA_OBJECT.size // 8
 ADDRESS, POOL_ADDRESS, COUNTS, FREEPOOLS, NEXT, PREVIOUS = range(6)  # an entry's words
 NEXTPOOL_WORD = 2  # a pool header's word linking it to the next empty pool
 COUNT_MASK = 0xFFFFFFFF
-
-_Words = ctypes.Array[ctypes.c_uint64]
 
 
 class ArenaOrder(NamedTuple):

@@ -22,10 +22,13 @@ meanwhile changes its header or a block, and the plan is dropped.
 from __future__ import annotations
 
 import array
+import bisect
 import ctypes
+import time
+from collections.abc import Callable
 from typing import NamedTuple
 
-from .pymalloc_table import POOL_SIZE
+from .pymalloc_table import ARENA_OBJECT, ARENA_SIZE, POOL_SIZE, _read, _word, _Words, _words
 
 POOL_OVERHEAD = 48  # the header, rounded up to pymalloc's 16-byte alignment: the first block's offset
 ALIGNMENT = 16  # a size class's block size is (size class + 1) * ALIGNMENT
@@ -34,8 +37,7 @@ COUNT_MASK = 0xFFFFFFFF
 FREEBLOCK_WORD = 1
 CLASS_WORD = 4  # arenaindex | szidx << 32
 OFFSET_WORD = 5  # nextoffset | maxnextoffset << 32
-
-_Words = ctypes.Array[ctypes.c_uint64]
+MADV_DONTNEED = 4
 
 
 class Thinning(NamedTuple):
@@ -145,3 +147,70 @@ def apply(view: memoryview, thinning: Thinning) -> bool:
     for words, index, value in steps:
         words[index] = value
     return True
+
+
+class PoolThinner:
+    """Thins the sparse used pools of every arena, a pass at a time (``thin``), for the trim:
+    under its exclusive hold of the interpreter, past the empty pools' steps."""
+
+    def __init__(self, madvise: Callable[[int, int, int], int], page: int) -> None:
+        self._madvise = madvise
+        self._page = page
+        self._resume = array.array("q", [-1])  # the table slot where a pass stopped at its deadline
+        self._thinned: dict[int, tuple[int, int]] = {}  # pool -> (count, first free) when thinned
+
+    def thin(self, table: int, count: int, pointer: int, deadline: float) -> int:
+        """Thin every arena's sparse used pools: how many were. A pass stopped at the deadline is
+        taken up at the arena where it stopped; a pool thinned before and unchanged since (same
+        count, same first free block) is skipped. Stops where ``pointer`` (pymalloc's pointer to
+        its table) no longer names ``table``."""
+        raw = _read(table, count * ARENA_OBJECT.size)
+        entries = [ARENA_OBJECT.unpack_from(raw, slot * ARENA_OBJECT.size)[:2] for slot in range(count)]
+        slots = [slot for slot, (address, _) in enumerate(entries) if address]
+        start = slots.index(self._resume[0]) if self._resume[0] in slots else 0
+        table_pointer = _words(pointer, 1)
+        thinned = 0
+        for slot in slots[start:] + slots[:start]:
+            if time.monotonic() > deadline:
+                self._resume[0] = slot
+                return thinned
+            address, pool_address = entries[slot]
+            memory = _words(address, ARENA_SIZE // 8)  # made first: its audit event fires here
+            if table_pointer[0] != table:
+                return thinned
+            thinned += self.thin_arena(memory, slot, address, pool_address)
+        self._resume[0] = -1
+        starts = sorted(address for address, _ in entries if address)  # forget arenas gone
+        self._thinned = {pool: key for pool, key in self._thinned.items() if _in_arena(pool, starts)}
+        return thinned
+
+    def thin_arena(self, memory: _Words, slot: int, address: int, pool_address: int) -> int:
+        """Thin the arena's sparse used pools; their headers are read a word at a time across
+        all pools at once (a strided view), the pools themselves only where the header says so."""
+        arena_bytes = memoryview(memory).cast("B")
+        first = -(-address // POOL_SIZE) * POOL_SIZE
+        pools = range(first, pool_address, POOL_SIZE)
+        words = arena_bytes.cast("Q")[(first - address) // 8 :]
+        stride = POOL_SIZE // 8
+        counts, classes, offsets = (words[w : w + stride * len(pools) : stride].tolist() for w in (0, 4, 5))
+        thinned = 0
+        for pool, count, size_class, offset in zip(pools, counts, classes, offsets, strict=True):
+            if not sparse_header(count, size_class, offset, slot):
+                continue
+            at = _word(memory, pool)
+            if self._thinned.get(pool) == (count & COUNT_MASK, memory[at + FREEBLOCK_WORD]):
+                continue
+            view = arena_bytes[pool - address : pool - address + POOL_SIZE]
+            thinning = plan(bytes(view), pool, memory, self._page)
+            if thinning is None or not apply(view, thinning):
+                continue
+            for start, length in thinning.dropped:
+                self._madvise(start, length, MADV_DONTNEED)
+            self._thinned[pool] = (count & COUNT_MASK, thinning.freeblock)
+            thinned += 1
+        return thinned
+
+
+def _in_arena(address: int, starts: list[int]) -> bool:
+    index = bisect.bisect_right(starts, address) - 1
+    return index >= 0 and address < starts[index] + ARENA_SIZE

@@ -56,7 +56,6 @@ other empty pool of an arena that became pymalloc's first before it reached one 
 from __future__ import annotations
 
 import array
-import bisect
 import contextlib
 import ctypes
 import dataclasses
@@ -80,7 +79,11 @@ from .pymalloc_table import (
     _Probes,
     _read,
     _Readable,
+    _table_length,
     _table_pointer,
+    _word,
+    _Words,
+    _words,
     never_carved,
 )
 
@@ -95,8 +98,6 @@ HANDOVER_SECONDS = 0.05  # the lock let go this long first (at least ten old swi
 BUDGET_SECONDS = 0.1  # the trim's own bound once it holds the lock
 TRIM_ATTEMPTS = 8  # trims in a row while each one stops at its deadline
 SETUP_ATTEMPTS = 3
-MAX_ARENAS = 1 << 22  # 4 TiB of arenas: a larger table is a misread
-CHUNK_SLACK = 4096 + 32  # glibc's usable size past the bytes asked: a heap chunk's 8-24, a page
 
 
 @dataclass(frozen=True)
@@ -142,20 +143,6 @@ def _glibc_allocates() -> bool:
         return False
 
 
-_Words = ctypes.Array[ctypes.c_uint64]
-
-
-def _words(address: int, count: int) -> _Words:
-    """A view of ``count`` 64-bit words at ``address``: reading or writing through it makes no
-    ctypes object (no audit event, no Python code run) and reads only the words asked for."""
-    return (ctypes.c_uint64 * count).from_address(address)
-
-
-def _word(memory: _Words, address: int) -> int:
-    """The index in ``memory`` (a view made by ``_words``) of the word at ``address``."""
-    return (address - ctypes.addressof(memory)) // 8
-
-
 def _nothing_runs_between_steps() -> bool:
     """No Python code can run in this thread between two steps of the trim: not on the main
     thread (a signal handler, or KeyboardInterrupt, could run or raise between two writes), no
@@ -182,11 +169,10 @@ class PoolTrimmer:
         self._page = os.sysconf("SC_PAGE_SIZE")
         self._lock = threading.Lock()
         # trims run, pools given back in all, and the table slot of the arena where the last
-        # trim stopped at its deadline (-1: it completed), where the next one starts, and the
-        # same for the thinning of used pools: kept in place (an int object made during the
-        # trim could take an empty pool it is giving back)
-        self.counts = array.array("q", [0, 0, -1, -1])
-        self._thinned: dict[int, tuple[int, int]] = {}  # pool -> (count, freeblock) when thinned
+        # trim stopped at its deadline (-1: it completed), where the next one starts: kept in
+        # place (an int object made during the trim could take an empty pool it is giving back)
+        self.counts = array.array("q", [0, 0, -1])
+        self._thinner = pool_thin.PoolThinner(self._madvise, self._page)
         self._probes = _Probes()  # before the mappings are read: their pools are in them
         self._pointer = self._find_pointer()
         # the probes' arenas keep their counts: the table is recognised by them at each trim
@@ -249,7 +235,9 @@ class PoolTrimmer:
                 until = min(deadline, time.monotonic() + BUDGET_SECONDS)
                 report = self._trim_table(*found, until)
                 if report.complete:
-                    report = dataclasses.replace(report, thinned_pools=self._thin(*found, until))
+                    report = dataclasses.replace(
+                        report, thinned_pools=self._thinner.thin(*found, self._pointer, until)
+                    )
             self.counts[0] += 1
             self.counts[1] += report.pools
             return report
@@ -284,54 +272,6 @@ class PoolTrimmer:
                 return TrimReport(pools, len(arenas), kept, False, tail, retired)
         self.counts[2] = -1
         return TrimReport(pools, len(arenas), kept, True, tail, retired)
-
-    def _thin(self, table: int, count: int, deadline: float) -> int:
-        """Thin the sparse used pools of every arena (``memory/pool_thin``): how many were. A
-        pass stopped at the deadline is taken up at the arena where it stopped; a pool thinned
-        before and unchanged since (same count, same first free block) is skipped."""
-        raw = _read(table, count * ARENA_OBJECT.size)
-        entries = [ARENA_OBJECT.unpack_from(raw, slot * ARENA_OBJECT.size)[:2] for slot in range(count)]
-        slots = [slot for slot, (address, _) in enumerate(entries) if address]
-        start = slots.index(self.counts[3]) if self.counts[3] in slots else 0
-        pointer = _words(self._pointer, 1)
-        thinned = 0
-        for slot in slots[start:] + slots[:start]:
-            if time.monotonic() > deadline:
-                self.counts[3] = slot
-                return thinned
-            address, pool_address = entries[slot]
-            memory = _words(address, ARENA_SIZE // 8)
-            if pointer[0] != table:
-                return thinned
-            thinned += self._thin_arena(memory, slot, address, pool_address)
-        self.counts[3] = -1
-        return thinned
-
-    def _thin_arena(self, memory: _Words, slot: int, address: int, pool_address: int) -> int:
-        """Thin the arena's sparse used pools; their headers are read a word at a time across
-        all pools at once (a strided view), the pools themselves only where the header says so."""
-        arena_bytes = memoryview(memory).cast("B")
-        first = -(-address // POOL_SIZE) * POOL_SIZE
-        pools = range(first, pool_address, POOL_SIZE)
-        words = arena_bytes.cast("Q")[(first - address) // 8 :]
-        stride = POOL_SIZE // 8
-        counts, classes, offsets = (words[w : w + stride * len(pools) : stride].tolist() for w in (0, 4, 5))
-        thinned = 0
-        for pool, count, size_class, offset in zip(pools, counts, classes, offsets, strict=True):
-            if not pool_thin.sparse_header(count, size_class, offset, slot):
-                continue
-            at = _word(memory, pool)
-            if self._thinned.get(pool) == (count & 0xFFFFFFFF, memory[at + 1]):
-                continue
-            view = arena_bytes[pool - address : pool - address + POOL_SIZE]
-            thinning = pool_thin.plan(bytes(view), pool, memory, self._page)
-            if thinning is None or not pool_thin.apply(view, thinning):
-                continue
-            for start, length in thinning.dropped:
-                self._madvise(start, length, MADV_DONTNEED)
-            self._thinned[pool] = (count & 0xFFFFFFFF, thinning.freeblock)
-            thinned += 1
-        return thinned
 
     def _retire(
         self, order: pool_retire.Views, pointer: _Words, memory: _Words, arena: _Arena, listed: list[int]
@@ -418,25 +358,6 @@ class PoolTrimmer:
             if self._madvise(pool + self._page, body, MADV_DONTNEED) == 0:
                 trimmed += 1
         return trimmed, True
-
-
-def _table_length(usable: int) -> int | None:
-    """How many entries pymalloc's table holds, from glibc's usable size of its chunk: a power of
-    two, 16 or more (pymalloc doubles it from 16), and the chunk at most ``CHUNK_SLACK`` larger
-    (an mmapped chunk, as the table becomes past ~2,700 arenas, is rounded up to a page).
-    Retired pools keep arenas that would otherwise have been filled again, so a long session
-    can pass that size."""
-    entries = usable // ARENA_OBJECT.size
-    if entries < 16:
-        return None
-    length = 1 << (entries.bit_length() - 1)
-    fits = usable - length * ARENA_OBJECT.size < CHUNK_SLACK
-    return length if fits and length <= MAX_ARENAS else None
-
-
-def _in_arena(address: int, starts: list[int]) -> bool:
-    index = bisect.bisect_right(starts, address) - 1
-    return index >= 0 and address < starts[index] + ARENA_SIZE
 
 
 LEAD_POOLS = 8  # empty pools the arenas ahead of one being rewritten must hold between them

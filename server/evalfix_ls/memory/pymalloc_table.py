@@ -28,6 +28,21 @@ POOL_HEADER = struct.Struct("<I4xQQQIIII")
 # address, pool_address, nfreepools, ntotalpools, freepools, nextarena, prevarena
 ARENA_OBJECT = struct.Struct("<QQIIQQQ")
 PROBE_SIZES = tuple(range(1, 480, 7))  # bytes lengths: every pymalloc size class, several pools
+MAX_ARENAS = 1 << 22  # 4 TiB of arenas: a larger table is a misread
+CHUNK_SLACK = 4096 + 32  # glibc's usable size past the bytes asked: a heap chunk's 8-24, a page
+
+_Words = ctypes.Array[ctypes.c_uint64]
+
+
+def _words(address: int, count: int) -> _Words:
+    """A view of ``count`` 64-bit words at ``address``: reading or writing through it makes no
+    ctypes object (no audit event, no Python code run) and reads only the words asked for."""
+    return (ctypes.c_uint64 * count).from_address(address)
+
+
+def _word(memory: _Words, address: int) -> int:
+    """The index in ``memory`` (a view made by ``_words``) of the word at ``address``."""
+    return (address - ctypes.addressof(memory)) // 8
 
 
 def never_carved(address: int, pool_address: int) -> int | None:
@@ -160,3 +175,17 @@ def _table_pointer(probes: _Probes, mappings: list[_Mapping], readable: _Readabl
     if len(found) != 1:
         raise LookupError(f"{len(found)} candidates for pymalloc's table of arenas")
     return found[0]
+
+
+def _table_length(usable: int) -> int | None:
+    """How many entries pymalloc's table holds, from glibc's usable size of its chunk: a power of
+    two, 16 or more (pymalloc doubles it from 16), and the chunk at most ``CHUNK_SLACK`` larger
+    (an mmapped chunk, as the table becomes past ~2,700 arenas, is rounded up to a page).
+    Retired pools keep arenas that would otherwise have been filled again, so a long session
+    can pass that size."""
+    entries = usable // ARENA_OBJECT.size
+    if entries < 16:
+        return None
+    length = 1 << (entries.bit_length() - 1)
+    fits = usable - length * ARENA_OBJECT.size < CHUNK_SLACK
+    return length if fits and length <= MAX_ARENAS else None
