@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from evalfix_ls.memory import pool_retire, pool_thin, pool_trim, pymalloc_table
+from evalfix_ls.memory import exclusive, pool_retire, pool_thin, pool_trim, pymalloc_table
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
 pytestmark = pytest.mark.skipif(not pool_trim._supported(), reason="pymalloc on 64-bit Linux CPython only")
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.skipif(not pool_trim._supported(), reason="pymalloc on 
 _PRELUDE = """
 import gc, json, sys
 sys.path.insert(0, {server!r})
-from evalfix_ls.memory import pool_trim
+from evalfix_ls.memory import exclusive, pool_trim
 
 def rss_mb():
     with open("/proc/self/status") as status:
@@ -259,13 +259,13 @@ def test_no_other_thread_runs_inside_the_exclusive_part():
         while steps[0] == 0:
             time.sleep(0.001)
         spin = 10 * sys.getswitchinterval()  # ten times what the busy thread would wait
-        with pool_trim._exclusive():
+        with exclusive._exclusive():
             seen = steps[0]
             spin_until = time.monotonic() + spin
             while time.monotonic() < spin_until:
                 pass
             assert steps[0] == seen
-        assert sys.getswitchinterval() < pool_trim.SWITCH_INTERVAL_SECONDS  # restored
+        assert sys.getswitchinterval() < exclusive.SWITCH_INTERVAL_SECONDS  # restored
     finally:
         stop.set()
         worker.join()
@@ -359,18 +359,18 @@ def test_the_lock_is_let_go_before_the_exclusive_part_only_when_another_thread_e
         slept = []
         real_sleep = time.sleep
         time.sleep = lambda seconds: (slept.append(seconds), real_sleep(seconds))[1]
-        with pool_trim._exclusive():
+        with exclusive._exclusive():
             pass
         alone = list(slept)
         other = threading.Thread(target=real_sleep, args=(0.5,))
         other.start()
-        with pool_trim._exclusive():
+        with exclusive._exclusive():
             pass
         other.join()
         print(json.dumps({"alone": alone, "with another": slept[len(alone):]}))
     """)
     assert figures["alone"] == []
-    assert figures["with another"] == [pool_trim.HANDOVER_SECONDS]
+    assert figures["with another"] == [exclusive.HANDOVER_SECONDS]
 
 
 class _FakeArena:
@@ -567,16 +567,16 @@ def test_the_trim_refuses_the_main_thread_and_a_traced_thread():
     """Between two of the trim's writes no Python code may run: on the main thread a signal
     handler could, in a traced thread the trace function would."""
     assert pool_trim.trimmer() is not None
-    assert pool_trim._nothing_runs_between_steps() is False  # pytest runs tests on the main thread
+    assert exclusive._nothing_runs_between_steps() is False  # pytest runs tests on the main thread
     seen: list[bool] = []
 
     def traced() -> None:
         sys.settrace(lambda *_: None)
         try:
-            seen.append(pool_trim._nothing_runs_between_steps())
+            seen.append(exclusive._nothing_runs_between_steps())
         finally:
             sys.settrace(None)
-        seen.append(pool_trim._nothing_runs_between_steps())
+        seen.append(exclusive._nothing_runs_between_steps())
 
     worker = threading.Thread(target=traced)
     worker.start()

@@ -36,7 +36,7 @@ leaves alone the arenas holding the first ``MARGIN_POOLS`` empty pools in that o
 allocations come from there), and runs while no other thread can take the interpreter lock: no
 call in it releases the lock (reads through ``ctypes`` objects, ``madvise`` through ``PyDLL``),
 the collector is off, and the switch interval is raised, then the lock let go long enough for
-every wait begun with the old interval to end, so no waiting thread asks for it (``_exclusive``);
+every wait begun with the old interval to end, so no waiting thread asks for it (``memory/exclusive``);
 past ``BUDGET_SECONDS``, or half the raised interval, it stops where it is, and the next trim
 (``trim_empty_pools`` runs up to ``TRIM_ATTEMPTS``) starts at that arena; a pool an earlier trim
 gave back and nobody used since is still marked unused and is skipped, so a trim costs what was
@@ -56,20 +56,18 @@ other empty pool of an arena that became pymalloc's first before it reached one 
 from __future__ import annotations
 
 import array
-import contextlib
 import ctypes
 import dataclasses
-import gc
 import os
 import platform
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from . import pool_retire, pool_thin
+from .exclusive import _exclusive, _nothing_runs_between_steps
 from .pymalloc_table import (
     ARENA_OBJECT,
     ARENA_SIZE,
@@ -93,8 +91,6 @@ CLASS_WORD = 4  # arenaindex | szidx << 32, nextoffset | maxnextoffset << 32
 ENTRY_WORDS = ARENA_OBJECT.size // 8  # address, pool_address, nfreepools | ntotalpools << 32, freepools, …
 MADV_DONTNEED = 4
 MARGIN_POOLS = 128  # empty pools left to pymalloc's next allocations (the trim's own included)
-SWITCH_INTERVAL_SECONDS = 0.5  # while the trim runs: no waiting thread asks for the lock sooner
-HANDOVER_SECONDS = 0.05  # the lock let go this long first (at least ten old switch intervals)
 BUDGET_SECONDS = 0.1  # the trim's own bound once it holds the lock
 TRIM_ATTEMPTS = 8  # trims in a row while each one stops at its deadline
 SETUP_ATTEMPTS = 3
@@ -141,18 +137,6 @@ def _glibc_allocates() -> bool:
         return address is not None and address == ctypes.cast(libc.malloc, ctypes.c_void_p).value
     except (OSError, AttributeError):
         return False
-
-
-def _nothing_runs_between_steps() -> bool:
-    """No Python code can run in this thread between two steps of the trim: not on the main
-    thread (a signal handler, or KeyboardInterrupt, could run or raise between two writes), no
-    trace or profile function, no ``sys.monitoring`` tool."""
-    if threading.current_thread() is threading.main_thread():
-        return False
-    if sys.gettrace() is not None or sys.getprofile() is not None:
-        return False
-    monitoring = getattr(sys, "monitoring", None)
-    return monitoring is None or all(monitoring.get_tool(tool) is None for tool in range(6))
 
 
 class PoolTrimmer:
@@ -506,33 +490,6 @@ def _margin(arenas: list[_Arena]) -> int:
             return position
         total += arena.free
     return len(arenas)
-
-
-@contextlib.contextmanager
-def _exclusive() -> Iterator[float]:
-    """No other thread takes the interpreter lock until the block ends, or before the deadline it
-    yields. A thread waiting for the lock asks the holder to let go when its wait times out
-    (after the switch interval) unless the lock changed hands since the wait began, and it reads
-    the interval when a wait begins. So: raise the interval; let go of the lock for longer than
-    any wait begun with the old interval can last (``HANDOVER_SECONDS``: a wait signalled while
-    this thread takes the lock back would otherwise still time out and ask); take it back. Every
-    wait still running then began after the raise and times out no sooner than
-    ``SWITCH_INTERVAL_SECONDS`` after it: the work inside stops at half of that (the deadline)."""
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
-    raised = time.monotonic()
-    try:
-        if threading.active_count() > 1:  # alone (start-up, before the workers): nobody waits
-            time.sleep(max(HANDOVER_SECONDS, 10 * interval))
-        collecting = gc.isenabled()
-        gc.disable()  # a collection could run finalizers, and they could take empty pools
-        try:
-            yield raised + SWITCH_INTERVAL_SECONDS / 2
-        finally:
-            if collecting:
-                gc.enable()
-    finally:
-        sys.setswitchinterval(interval)
 
 
 _trimmer: PoolTrimmer | None = None
