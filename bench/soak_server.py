@@ -39,7 +39,7 @@ def _pools() -> dict[str, int]:
     """pymalloc's arenas and their pools, used and empty (carved, on an arena's list of empty
     pools): after a trim an empty pool keeps one resident page (its header), a used one up to
     four. Read from the table ``memory/pool_trim`` finds, while no other thread runs."""
-    from evalfix_ls.memory import pool_trim
+    from evalfix_ls.memory import arena_lists, pool_trim
     from evalfix_ls.memory.pymalloc_table import never_carved
 
     found = pool_trim.trimmer()
@@ -61,9 +61,9 @@ def _pools() -> dict[str, int]:
             arenas += 1
             used += total - free
             empty += free - uncarved  # listed: retired pools are in neither count
-            arena = pool_trim._Arena(free, index, address, pool_address, total, first_empty)
-            listed = pool_trim._listed_pools(pool_trim._words(address, pool_trim.ARENA_SIZE // 8), arena)
-            trailing += len(pool_trim._trailing_run(listed, pool_address))
+            arena = arena_lists._Arena(free, index, address, pool_address, total, first_empty)
+            listed = arena_lists._listed_pools(pool_trim._words(address, pool_trim.ARENA_SIZE // 8), arena)
+            trailing += len(arena_lists._trailing_run(listed, pool_address))
     return {"pymalloc arenas": arenas, "used pools": used, "empty pools": empty, "trailing empty": trailing}
 
 

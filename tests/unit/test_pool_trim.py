@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from evalfix_ls.memory import exclusive, pool_retire, pool_thin, pool_trim, pymalloc_table
+from evalfix_ls.memory import arena_lists, exclusive, pool_retire, pool_thin, pool_trim, pymalloc_table
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
 pytestmark = pytest.mark.skipif(not pool_trim._supported(), reason="pymalloc on 64-bit Linux CPython only")
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.skipif(not pool_trim._supported(), reason="pymalloc on 
 _PRELUDE = """
 import gc, json, sys
 sys.path.insert(0, {server!r})
-from evalfix_ls.memory import exclusive, pool_trim
+from evalfix_ls.memory import arena_lists, exclusive, pool_trim
 
 def rss_mb():
     with open("/proc/self/status") as status:
@@ -57,7 +57,7 @@ def trim():  # until a trim completes: one may stop at its deadline on a busy ma
     return in_thread(pool_trim.trim_empty_pools)
 
 def listed(arena):
-    return pool_trim._listed_pools(pool_trim._words(arena.address, pool_trim.ARENA_SIZE // 8), arena)
+    return arena_lists._listed_pools(pool_trim._words(arena.address, pool_trim.ARENA_SIZE // 8), arena)
 """
 
 
@@ -119,7 +119,7 @@ def test_every_pool_given_back_is_marked_unused_so_pymalloc_initializes_it_again
         report = trim()
         table, count = trimmer._table(pool_trim._Readable(pool_trim._mappings()))
         raw = pool_trim._read(table, count * pool_trim.ARENA_OBJECT.size)
-        arenas = pool_trim._arenas_with_empty_pools(table, raw, count)
+        arenas = arena_lists._arenas_with_empty_pools(table, raw, count)
         marked = unmarked = 0
         for arena in arenas[pool_trim._margin(arenas):]:
             for pool in listed(arena):
@@ -155,11 +155,11 @@ def test_the_empty_pools_below_the_frontier_go_back_whole_and_the_others_keep_on
         gc.collect()
         table, count = trimmer._table(pool_trim._Readable(pool_trim._mappings()))
         raw = pool_trim._read(table, count * pool_trim.ARENA_OBJECT.size)
-        before = pool_trim._arenas_with_empty_pools(table, raw, count)
+        before = arena_lists._arenas_with_empty_pools(table, raw, count)
         before = before[pool_trim._margin(before):]
         report = trim()
         raw = pool_trim._read(table, count * pool_trim.ARENA_OBJECT.size)
-        after = {a.slot: a for a in pool_trim._arenas_with_empty_pools(table, raw, count)}
+        after = {a.slot: a for a in arena_lists._arenas_with_empty_pools(table, raw, count)}
         whole = on_lists = tail_pages = header_pages = body_pages = 0
         for arena in before:
             now = after[arena.slot]
@@ -192,7 +192,7 @@ def test_an_arenas_empty_pools_are_relinked_lowest_first():
         trim()
         table, count = trimmer._table(pool_trim._Readable(pool_trim._mappings()))
         raw = pool_trim._read(table, count * pool_trim.ARENA_OBJECT.size)
-        arenas = pool_trim._arenas_with_empty_pools(table, raw, count)
+        arenas = arena_lists._arenas_with_empty_pools(table, raw, count)
         lists = [listed(a) for a in arenas[pool_trim._margin(arenas):]]
         print(json.dumps({"lists": len([l for l in lists if len(l) > 1]),
                           "ordered": all(l == sorted(l) for l in lists)}))
@@ -293,16 +293,16 @@ def test_arenas_come_in_pymallocs_order_of_use_not_by_address_or_count():
             (0, 0, 0, None, None),
         ]
     )
-    order = pool_trim._arenas_with_empty_pools(table, raw, 5)
+    order = arena_lists._arenas_with_empty_pools(table, raw, 5)
     assert [arena.slot for arena in order] == [2, 0, 3]
-    assert order[0] == pool_trim._Arena(5, 2, 0x400000, 0x400000, 64, 0x404000)
+    assert order[0] == arena_lists._Arena(5, 2, 0x400000, 0x400000, 64, 0x404000)
 
 
 def test_the_margin_leaves_the_arenas_pymalloc_takes_pools_from_first(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(pool_trim, "MARGIN_POOLS", 10)
 
-    def arena(free: int, slot: int) -> pool_trim._Arena:
-        return pool_trim._Arena(free, slot, 0, 0, 64, 0)
+    def arena(free: int, slot: int) -> arena_lists._Arena:
+        return arena_lists._Arena(free, slot, 0, 0, 64, 0)
 
     arenas = [arena(free, i) for i, free in enumerate([3, 4, 2, 30, 40])]
     assert pool_trim._margin(arenas) == 4  # 3 + 4 + 2 < 10: the fourth arena is kept too
@@ -348,7 +348,7 @@ def test_a_table_whose_list_has_no_single_head_is_left_alone():
             (0x400000, 5, 0x404000, None, None),
         ]
     )
-    assert pool_trim._arenas_with_empty_pools(table, raw, 2) == []
+    assert arena_lists._arenas_with_empty_pools(table, raw, 2) == []
 
 
 def test_the_lock_is_let_go_before_the_exclusive_part_only_when_another_thread_exists():
@@ -371,6 +371,13 @@ def test_the_lock_is_let_go_before_the_exclusive_part_only_when_another_thread_e
     """)
     assert figures["alone"] == []
     assert figures["with another"] == [exclusive.HANDOVER_SECONDS]
+
+
+def _libc_madvise() -> Any:
+    """``madvise`` as the trimmer calls it (through ``PyDLL``: the interpreter lock is kept)."""
+    madvise = ctypes.PyDLL("libc.so.6").madvise
+    madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+    return madvise
 
 
 class _FakeArena:
@@ -406,7 +413,7 @@ class _FakeArena:
             header = pool_trim.POOL_HEADER.pack(count, 0, following, 0, self.SLOT, 5, 0, 0)
             ctypes.memmove(self.pool(number), header, len(header))
             ctypes.memset(self.pool(number) + 4096, 0x5A, pool_trim.POOL_SIZE - 4096)  # a body
-        self.arena = pool_trim._Arena(
+        self.arena = arena_lists._Arena(
             free=self.CAPACITY - len(used) if free is None else free,
             slot=self.SLOT,
             address=self.base,
@@ -445,9 +452,7 @@ class _FakeArena:
         """The trimmer's retirement of ``listed`` (pool numbers): how many went, and the pool
         numbers still listed."""
         trimmer = pool_trim.PoolTrimmer.__new__(pool_trim.PoolTrimmer)
-        libc = ctypes.PyDLL("libc.so.6")
-        trimmer._madvise = libc.madvise if madvise is None else madvise
-        libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+        trimmer._madvise = _libc_madvise() if madvise is None else madvise
         memory = pool_trim._words(self.base, self.POOLS * pool_trim.POOL_SIZE // 8)
         pointer = (ctypes.c_uint64 * 1)(ctypes.addressof(self.table))
         pools = [self.pool(n) for n in listed]
@@ -464,7 +469,7 @@ class _FakeArena:
 
     def linked(self) -> list[tuple[int, int]]:
         """pymalloc's list as the fake order and table now hold it: (slot, empty pools) each."""
-        words = struct.unpack(f"<{pool_retire.ORDER_SLOTS + 1}Q", self.order_memory.raw)
+        words = self._order_words()
         table = ctypes.addressof(self.table)
         found, entry = [], words[-1]
         while entry and len(found) < 4:
@@ -474,9 +479,12 @@ class _FakeArena:
             entry = fields[5]
         return found
 
+    def _order_words(self) -> tuple[int, ...]:
+        return struct.unpack(f"<{pool_retire.ORDER_SLOTS + 1}Q", self.order_memory.raw)
+
     def last_with(self) -> dict[int, int]:
         """``nfp2lasta`` as the fake order holds it: count -> slot, where one is named."""
-        words = struct.unpack(f"<{pool_retire.ORDER_SLOTS + 1}Q", self.order_memory.raw)[:-1]
+        words = self._order_words()[:-1]
         table = ctypes.addressof(self.table)
         return {count: (w - table) // pool_trim.ARENA_OBJECT.size for count, w in enumerate(words) if w}
 
@@ -485,9 +493,7 @@ class _FakeArena:
 
     def uncarve(self, madvise: Any = None) -> pool_trim._Uncarved:
         trimmer = pool_trim.PoolTrimmer.__new__(pool_trim.PoolTrimmer)
-        libc = ctypes.PyDLL("libc.so.6")
-        trimmer._madvise = libc.madvise if madvise is None else madvise
-        libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+        trimmer._madvise = _libc_madvise() if madvise is None else madvise
         table_words = pool_trim._words(ctypes.addressof(self.table), 4 * pool_trim.ENTRY_WORDS)
         memory = pool_trim._words(self.base, self.POOLS * pool_trim.POOL_SIZE // 8)
         return trimmer._uncarve_tail(table_words, memory, self.arena)
@@ -545,7 +551,7 @@ def test_an_arena_whose_list_disagrees_with_its_count_is_not_rewritten():
 
 
 def test_a_trim_is_taken_up_at_the_arena_where_the_last_one_stopped():
-    arenas = [pool_trim._Arena(5, slot, 0, 0, 64, 0) for slot in (7, 2, 9, 4)]
+    arenas = [arena_lists._Arena(5, slot, 0, 0, 64, 0) for slot in (7, 2, 9, 4)]
     assert [a.slot for a in pool_trim._resumed(arenas, 9)] == [9, 4, 7, 2]
     assert [a.slot for a in pool_trim._resumed(arenas, -1)] == [7, 2, 9, 4]  # the last one completed
     assert [a.slot for a in pool_trim._resumed(arenas, 3)] == [7, 2, 9, 4]  # that arena has gone
@@ -766,9 +772,7 @@ class _FakePool:
         return self.address + pool_thin.POOL_OVERHEAD + number * self.size
 
     def thin(self) -> int:
-        libc = ctypes.PyDLL("libc.so.6")
-        libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
-        thinner = pool_thin.PoolThinner(libc.madvise, PAGE)
+        thinner = pool_thin.PoolThinner(_libc_madvise(), PAGE)
         memory = pool_trim._words(self.address, pool_trim.ARENA_SIZE // 8)
         return thinner.thin_arena(memory, THIN_SLOT, self.address, self.address + pool_trim.POOL_SIZE)
 

@@ -30,15 +30,29 @@ import array
 import ctypes
 from typing import NamedTuple
 
-from .pymalloc_table import ARENA_OBJECT, ARENA_SIZE, POOL_SIZE, _read, _Readable, _Words, never_carved
+from .arena_lists import _arenas_with_empty_pools
+from .pymalloc_table import (
+    ADDRESS,
+    ARENA_OBJECT,
+    ARENA_SIZE,
+    COUNTS,
+    ENTRY_WORDS,
+    FREEPOOLS,
+    LOW_HALF,
+    NEXT,
+    NEXTPOOL_WORD,
+    POOL_ADDRESS,
+    POOL_SIZE,
+    PREVIOUS,
+    _read,
+    _Readable,
+    _Words,
+    never_carved,
+)
 
 ORDER_SLOTS = ARENA_SIZE // POOL_SIZE + 1  # nfp2lasta[MAX_POOLS_IN_ARENA + 1]
 SEARCH_BYTES = 4096  # each side of the table's pointer
 MIN_TOTAL_POOLS = 2
-ENTRY_WORDS = ARENA_OBJECT.size // 8
-ADDRESS, POOL_ADDRESS, COUNTS, FREEPOOLS, NEXT, PREVIOUS = range(6)  # an entry's words
-NEXTPOOL_WORD = 2  # a pool header's word linking it to the next empty pool
-COUNT_MASK = 0xFFFFFFFF
 
 
 class ArenaOrder(NamedTuple):
@@ -63,26 +77,15 @@ class ArenaOrder(NamedTuple):
 
 def expected_order(table: int, raw: bytes, count: int) -> tuple[int, list[int]] | None:
     """The list's head and, per count of empty pools, the last arena with it (entry addresses), as
-    pymalloc's table ``raw`` links them; None where the links are not a sorted list."""
-    entries = [ARENA_OBJECT.unpack_from(raw, index * ARENA_OBJECT.size) for index in range(count)]
-    heads = [i for i, e in enumerate(entries) if e[0] and e[2] and not e[6]]
-    if len(heads) != 1:
+    pymalloc's table ``raw`` links them; None where the links are not a list sorted by count."""
+    arenas = _arenas_with_empty_pools(table, raw, count)
+    counts = [arena.free for arena in arenas]
+    if not arenas or counts != sorted(counts) or counts[-1] >= ORDER_SLOTS:
         return None
     last_with = [0] * ORDER_SLOTS
-    index, previous, free = heads[0], 0, 0
-    for _ in range(count):
-        address, _, nfree, _, _, following, before = entries[index]
-        here = table + index * ARENA_OBJECT.size
-        if not address or before != previous or not free <= nfree < ORDER_SLOTS:
-            return None
-        last_with[nfree] = here
-        free, previous = nfree, here
-        if not following:
-            return table + heads[0] * ARENA_OBJECT.size, last_with
-        index, rest = divmod(following - table, ARENA_OBJECT.size)
-        if rest or not 0 <= index < count:
-            return None
-    return None
+    for arena in arenas:
+        last_with[arena.free] = table + arena.slot * ARENA_OBJECT.size
+    return table + arenas[0].slot * ARENA_OBJECT.size, last_with
 
 
 def find_order(pointer: int, raw: bytes, table: int, count: int, readable: _Readable) -> ArenaOrder | None:
@@ -159,7 +162,7 @@ class _Plan:
         return self.table[self.entry(address) + word]
 
     def free(self, address: int) -> int:
-        return self.field(address, COUNTS) & COUNT_MASK
+        return self.field(address, COUNTS) & LOW_HALF
 
     def set_field(self, address: int, word: int, value: int) -> None:
         index = self.entry(address) + word
@@ -226,7 +229,7 @@ def plan(found: Views, slot: int, listed: list[int], memory: _Words) -> Retireme
 
 def _planned(model: _Plan, arena: int, listed: list[int], memory: _Words) -> Retirement | None:
     counts = model.field(arena, COUNTS)
-    free, total = counts & COUNT_MASK, counts >> 32
+    free, total = counts & LOW_HALF, counts >> 32
     uncarved = never_carved(model.field(arena, ADDRESS), model.field(arena, POOL_ADDRESS))
     retiring = min(len(listed), total - MIN_TOTAL_POOLS)
     if retiring <= 0 or uncarved is None or free != len(listed) + uncarved or free >= ORDER_SLOTS:

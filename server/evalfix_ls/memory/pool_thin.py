@@ -28,16 +28,24 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
-from .pymalloc_table import ARENA_OBJECT, ARENA_SIZE, POOL_SIZE, _read, _word, _Words, _words
+from .pymalloc_table import (
+    ARENA_OBJECT,
+    ARENA_SIZE,
+    CLASS_WORD,
+    FREEBLOCK_WORD,
+    LOW_HALF,
+    MADV_DONTNEED,
+    OFFSET_WORD,
+    POOL_SIZE,
+    _read,
+    _word,
+    _Words,
+    _words,
+)
 
 POOL_OVERHEAD = 48  # the header, rounded up to pymalloc's 16-byte alignment: the first block's offset
 ALIGNMENT = 16  # a size class's block size is (size class + 1) * ALIGNMENT
 SIZE_CLASSES = 32  # blocks of up to 512 bytes
-COUNT_MASK = 0xFFFFFFFF
-FREEBLOCK_WORD = 1
-CLASS_WORD = 4  # arenaindex | szidx << 32
-OFFSET_WORD = 5  # nextoffset | maxnextoffset << 32
-MADV_DONTNEED = 4
 
 
 class Thinning(NamedTuple):
@@ -62,10 +70,10 @@ def sparse_header(count: int, classes: int, offsets: int, slot: int) -> bool:
     maxnextoffset): a used pool of arena ``slot``, extended to its end, whose live blocks fill
     at most half of it."""
     size_class = classes >> 32
-    if count & COUNT_MASK == 0 or classes & COUNT_MASK != slot or size_class >= SIZE_CLASSES:
+    if count & LOW_HALF == 0 or classes & LOW_HALF != slot or size_class >= SIZE_CLASSES:
         return False
     size = (size_class + 1) * ALIGNMENT
-    return offsets & COUNT_MASK > offsets >> 32 and (count & COUNT_MASK) * size <= POOL_SIZE // 2
+    return offsets & LOW_HALF > offsets >> 32 and (count & LOW_HALF) * size <= POOL_SIZE // 2
 
 
 def plan(snapshot: bytes, pool: int, memory: _Words, page: int) -> Thinning | None:
@@ -74,10 +82,10 @@ def plan(snapshot: bytes, pool: int, memory: _Words, page: int) -> Thinning | No
     extended pool of pymalloc's looks like."""
     words = array.array("Q", snapshot)
     size_class = words[CLASS_WORD] >> 32
-    if size_class >= SIZE_CLASSES or words[OFFSET_WORD] & COUNT_MASK <= words[OFFSET_WORD] >> 32:
+    if size_class >= SIZE_CLASSES or words[OFFSET_WORD] & LOW_HALF <= words[OFFSET_WORD] >> 32:
         return None
     size = (size_class + 1) * ALIGNMENT
-    found = _Pool(pool, words, size, (POOL_SIZE - POOL_OVERHEAD) // size, words[0] & COUNT_MASK)
+    found = _Pool(pool, words, size, (POOL_SIZE - POOL_OVERHEAD) // size, words[0] & LOW_HALF)
     free = _free_blocks(found)
     if not free or found.in_use == 0:  # a pool full again since its header was read: nothing to do
         return None
@@ -164,7 +172,7 @@ class PoolThinner:
         taken up at the arena where it stopped; a pool thinned before and unchanged since (same
         count, same first free block) is skipped. Stops where ``pointer`` (pymalloc's pointer to
         its table) no longer names ``table``."""
-        raw = _read(table, count * ARENA_OBJECT.size)
+        raw = _read(table, count * ARENA_OBJECT.size)  # again: the trim lowered frontiers
         entries = [ARENA_OBJECT.unpack_from(raw, slot * ARENA_OBJECT.size)[:2] for slot in range(count)]
         slots = [slot for slot, (address, _) in enumerate(entries) if address]
         start = slots.index(self._resume[0]) if self._resume[0] in slots else 0
@@ -198,7 +206,7 @@ class PoolThinner:
             if not sparse_header(count, size_class, offset, slot):
                 continue
             at = _word(memory, pool)
-            if self._thinned.get(pool) == (count & COUNT_MASK, memory[at + FREEBLOCK_WORD]):
+            if self._thinned.get(pool) == (count & LOW_HALF, memory[at + FREEBLOCK_WORD]):
                 continue
             view = arena_bytes[pool - address : pool - address + POOL_SIZE]
             thinning = plan(bytes(view), pool, memory, self._page)
@@ -206,7 +214,7 @@ class PoolThinner:
                 continue
             for start, length in thinning.dropped:
                 self._madvise(start, length, MADV_DONTNEED)
-            self._thinned[pool] = (count & COUNT_MASK, thinning.freeblock)
+            self._thinned[pool] = (count & LOW_HALF, thinning.freeblock)
             thinned += 1
         return thinned
 

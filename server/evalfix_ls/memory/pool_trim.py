@@ -67,12 +67,24 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from . import pool_retire, pool_thin
+from .arena_lists import _Arena, _arenas_with_empty_pools, _empty_pools, _trailing_run
 from .exclusive import _exclusive, _nothing_runs_between_steps
 from .pymalloc_table import (
+    ADDRESS,
     ARENA_OBJECT,
     ARENA_SIZE,
+    CLASS_WORD,
+    COUNTS,
+    ENTRY_WORDS,
+    FREEPOOLS,
+    LOW_HALF,
+    MADV_DONTNEED,
+    NEXT,
+    NEXTPOOL_WORD,
+    POOL_ADDRESS,
     POOL_HEADER,
     POOL_SIZE,
+    PREVIOUS,
     _mappings,
     _Probes,
     _read,
@@ -82,14 +94,9 @@ from .pymalloc_table import (
     _word,
     _Words,
     _words,
-    never_carved,
 )
 
 DUMMY_SIZE_IDX = 0xFFFF  # the size class pymalloc gives a pool it has not used yet
-NEXTPOOL_WORD = 2  # a pool header's words: count, freeblock, nextpool, prevpool,
-CLASS_WORD = 4  # arenaindex | szidx << 32, nextoffset | maxnextoffset << 32
-ENTRY_WORDS = ARENA_OBJECT.size // 8  # address, pool_address, nfreepools | ntotalpools << 32, freepools, …
-MADV_DONTNEED = 4
 MARGIN_POOLS = 128  # empty pools left to pymalloc's next allocations (the trim's own included)
 BUDGET_SECONDS = 0.1  # the trim's own bound once it holds the lock
 TRIM_ATTEMPTS = 8  # trims in a row while each one stops at its deadline
@@ -286,12 +293,12 @@ class PoolTrimmer:
         if not _another_arena_leads(table_words, arena.slot):
             return _Uncarved(tail=(), kept=[])
         entry = arena._replace(
-            pool_address=table_words[base + 1],
-            free=table_words[base + 2] & 0xFFFFFFFF,
-            total=table_words[base + 2] >> 32,
-            first=table_words[base + 3],
+            pool_address=table_words[base + POOL_ADDRESS],
+            free=table_words[base + COUNTS] & LOW_HALF,
+            total=table_words[base + COUNTS] >> 32,
+            first=table_words[base + FREEPOOLS],
         )
-        pools = _empty_pools(memory, entry) if table_words[base] == arena.address else None
+        pools = _empty_pools(memory, entry) if table_words[base + ADDRESS] == arena.address else None
         if pools is None:  # not what the entry says, or changed since the table was read
             return _Uncarved(tail=(), kept=[])
         tail = _trailing_run(pools, entry.pool_address)
@@ -301,7 +308,7 @@ class PoolTrimmer:
             if linked[pool] != following:  # a list sorted by an earlier trim is left as it is
                 memory[_word(memory, pool) + NEXTPOOL_WORD] = following
         if entry.first != (kept[0] if kept else 0):
-            table_words[base + 3] = kept[0] if kept else 0
+            table_words[base + FREEPOOLS] = kept[0] if kept else 0
         if not tail:
             return _Uncarved(tail=(), kept=kept)
         # The tail is off the list but the frontier stays above it while ``madvise`` runs (its
@@ -309,12 +316,12 @@ class PoolTrimmer:
         # from the list nor by carving. The frontier is lowered once they are gone.
         frontier = entry.pool_address - len(tail) * POOL_SIZE
         given = self._madvise(frontier, len(tail) * POOL_SIZE, MADV_DONTNEED) == 0
-        if table_words[base] != arena.address:  # a hook emptied the arena: pymalloc freed it
+        if table_words[base + ADDRESS] != arena.address:  # a hook emptied the arena: pymalloc freed it
             return _Uncarved(tail=(), kept=[])
-        if table_words[base + 1] != entry.pool_address:  # a pool was carved meanwhile
+        if table_words[base + POOL_ADDRESS] != entry.pool_address:  # a pool was carved meanwhile
             _relist(memory, table_words, base, tail, arena.slot)
             return _Uncarved(tail=(), kept=kept)
-        table_words[base + 1] = frontier
+        table_words[base + POOL_ADDRESS] = frontier
         return _Uncarved(tail=tail if given else (), kept=kept)
 
     def _trim_pools(
@@ -332,11 +339,11 @@ class PoolTrimmer:
         for pool in reversed(pools):  # pymalloc takes the lowest first: the highest go first
             if time.monotonic() > deadline:
                 return trimmed, False
-            if table_words[arena.slot * ENTRY_WORDS] != arena.address:  # unmapped: see below
+            if table_words[arena.slot * ENTRY_WORDS + ADDRESS] != arena.address:  # unmapped: see below
                 return trimmed, True
             at = _word(memory, pool)
-            count, classes = memory[at] & 0xFFFFFFFF, memory[at + CLASS_WORD]
-            if count != 0 or classes & 0xFFFFFFFF != arena.slot or classes >> 32 == DUMMY_SIZE_IDX:
+            count, classes = memory[at] & LOW_HALF, memory[at + CLASS_WORD]
+            if count != 0 or classes & LOW_HALF != arena.slot or classes >> 32 == DUMMY_SIZE_IDX:
                 continue
             memory[at + CLASS_WORD] = (DUMMY_SIZE_IDX << 32) | arena.slot
             if self._madvise(pool + self._page, body, MADV_DONTNEED) == 0:
@@ -365,17 +372,21 @@ def _another_arena_leads(table_words: _Words, slot: int) -> bool:
     for _ in range(len(table_words) // ENTRY_WORDS):
         if base < 0 or base == slot * ENTRY_WORDS or not 0 <= base < len(table_words):
             return False
-        ahead += table_words[base + 2] & 0xFFFFFFFF
+        ahead += table_words[base + COUNTS] & LOW_HALF
         if ahead >= LEAD_POOLS:
             return True
-        following = table_words[base + 4]
+        following = table_words[base + NEXT]
         base = (following - table) // 8 if following else -1
     return False
 
 
 def _leads(table_words: _Words, base: int) -> bool:
     """The entry at ``base`` is an arena with empty pools and no predecessor in pymalloc's list."""
-    return bool(table_words[base] and table_words[base + 2] & 0xFFFFFFFF and not table_words[base + 5])
+    return bool(
+        table_words[base + ADDRESS]
+        and table_words[base + COUNTS] & LOW_HALF
+        and not table_words[base + PREVIOUS]
+    )
 
 
 _lead = array.array("q", [-1])  # the table word where the head's entry was found last
@@ -384,7 +395,7 @@ _lead = array.array("q", [-1])  # the table word where the head's entry was foun
 def _relist(memory: _Words, table_words: _Words, base: int, pools: tuple[int, ...], slot: int) -> None:
     """Put ``pools`` (carved, empty, off the list, their headers maybe zeroed) back at the head of
     the arena's list, their headers written afresh as empty and never used."""
-    following = table_words[base + 3]
+    following = table_words[base + FREEPOOLS]
     for pool in sorted(pools, reverse=True):  # pushed highest first: the lowest leads the list
         at = _word(memory, pool)
         for offset in range(POOL_HEADER.size // 8):
@@ -392,86 +403,12 @@ def _relist(memory: _Words, table_words: _Words, base: int, pools: tuple[int, ..
         memory[at + NEXTPOOL_WORD] = following
         memory[at + CLASS_WORD] = (DUMMY_SIZE_IDX << 32) | slot
         following = pool
-    table_words[base + 3] = following
-
-
-class _Arena(NamedTuple):
-    """An arena's entry in pymalloc's table, as the trim reads it."""
-
-    free: int  # nfreepools: its empty pools, carved (on its list) or not
-    slot: int  # its index in the table: what its pools' headers name
-    address: int
-    pool_address: int  # the carving frontier: pools from here up were never carved
-    total: int  # ntotalpools
-    first: int  # freepools: the first pool of its list of empty ones
+    table_words[base + FREEPOOLS] = following
 
 
 class _Uncarved(NamedTuple):
     tail: tuple[int, ...]  # pools handed back as never carved, all their pages given back
     kept: list[int]  # the empty pools left on the arena's list
-
-
-def _listed_pools(memory: _Words, arena: _Arena) -> list[int]:
-    """The arena's list of empty pools, as far as each is an empty pool of this arena."""
-    listed: list[int] = []
-    pool = arena.first
-    while pool and len(listed) < arena.free:
-        if pool % POOL_SIZE or not arena.address <= pool < arena.address + ARENA_SIZE:
-            break
-        at = _word(memory, pool)
-        if memory[at] & 0xFFFFFFFF != 0 or memory[at + CLASS_WORD] & 0xFFFFFFFF != arena.slot:
-            break
-        listed.append(pool)
-        pool = memory[at + NEXTPOOL_WORD]
-    return listed
-
-
-def _empty_pools(memory: _Words, arena: _Arena) -> list[int] | None:
-    """The arena's list of empty pools, if it holds exactly the empty pools the entry counts
-    (``nfreepools`` counts the listed ones and those never carved) and ends where it should."""
-    uncarved = never_carved(arena.address, arena.pool_address)
-    if uncarved is None or not uncarved <= arena.free:
-        return None
-    listed = _listed_pools(memory, arena)
-    if len(listed) != arena.free - uncarved or len(set(listed)) != len(listed):
-        return None
-    if listed and memory[_word(memory, listed[-1]) + NEXTPOOL_WORD] != 0:
-        return None
-    return listed
-
-
-def _trailing_run(pools: list[int], pool_address: int) -> tuple[int, ...]:
-    """The empty pools that lie in one run right below the carving frontier, highest first."""
-    empty = set(pools)
-    run: list[int] = []
-    while pool_address - (len(run) + 1) * POOL_SIZE in empty:
-        run.append(pool_address - (len(run) + 1) * POOL_SIZE)
-    return tuple(run)
-
-
-def _arenas_with_empty_pools(table: int, raw: bytes, count: int) -> list[_Arena]:
-    """Each arena on pymalloc's list of arenas with empty pools (``usable_arenas``), in its order:
-    the order in which pymalloc takes pools. The list's head is its one entry with no
-    predecessor; with none or several, nothing."""
-    entries: dict[int, tuple[_Arena, int]] = {}
-    heads = []
-    for index in range(count):
-        address, pool_address, free, total, first, following, previous = ARENA_OBJECT.unpack_from(
-            raw, index * ARENA_OBJECT.size
-        )
-        if address and free:
-            arena = _Arena(free, index, address, pool_address, total, first)
-            entries[table + index * ARENA_OBJECT.size] = (arena, following)
-            if previous == 0:
-                heads.append(table + index * ARENA_OBJECT.size)
-    if len(heads) != 1:  # not a list pymalloc would keep: trim nothing
-        return []
-    head = heads[0]
-    ordered: list[_Arena] = []
-    while head in entries and len(ordered) < len(entries):
-        arena, head = entries[head]
-        ordered.append(arena)
-    return ordered
 
 
 def _resumed(arenas: list[_Arena], slot: int) -> list[_Arena]:

@@ -28,6 +28,14 @@ POOL_HEADER = struct.Struct("<I4xQQQIIII")
 # address, pool_address, nfreepools, ntotalpools, freepools, nextarena, prevarena
 ARENA_OBJECT = struct.Struct("<QQIIQQQ")
 PROBE_SIZES = tuple(range(1, 480, 7))  # bytes lengths: every pymalloc size class, several pools
+# an arena object's words: nfreepools | ntotalpools << 32 share COUNTS
+ENTRY_WORDS = ARENA_OBJECT.size // 8
+ADDRESS, POOL_ADDRESS, COUNTS, FREEPOOLS, NEXT, PREVIOUS = range(ENTRY_WORDS)
+# a pool header's words: arenaindex | szidx << 32 share CLASS_WORD, nextoffset | maxnextoffset << 32
+# OFFSET_WORD
+COUNT_WORD, FREEBLOCK_WORD, NEXTPOOL_WORD, PREVPOOL_WORD, CLASS_WORD, OFFSET_WORD = range(6)
+LOW_HALF = 0xFFFFFFFF  # the first of the two 32-bit fields a word holds
+MADV_DONTNEED = 4
 MAX_ARENAS = 1 << 22  # 4 TiB of arenas: a larger table is a misread
 CHUNK_SLACK = 4096 + 32  # glibc's usable size past the bytes asked: a heap chunk's 8-24, a page
 
