@@ -9,7 +9,7 @@ server's policy), and per-document tables give their hash table back when the la
 leaves (``tables.pop_and_shrink``).
 
 What pymalloc keeps in arenas a few live blocks hold goes back at the idle pass (``pool_trim``,
-on ``pymalloc_table``'s layout, under ``exclusive``'s hold of the interpreter): empty pools'
+on ``pymalloc_table``'s layout read by ``arena_lists``, under ``exclusive``'s hold): empty pools'
 pages, the top run of each arena uncarved, the other empty pools retired from pymalloc's counts
 (``pool_retire``), and the pages of sparse used pools that hold no live block (``pool_thin``).
 """
